@@ -1,0 +1,65 @@
+import type { FaultName, ModuleLogEntry } from '../state/store.ts';
+import type { PbxState, SnapshotFormat } from '../state/types.ts';
+
+/** A user as the control plane takes it: the clear password is hashed at once and never kept. */
+export interface PbxUserInput {
+  login: string;
+  password: string;
+  admin?: boolean;
+}
+
+export interface MonitoringHostEntry {
+  entry: string;
+  active: boolean;
+}
+
+/** Where the data endpoint is in its state machine (monitoring-endpoint-and-xmlrpc.md, "States and transitions"). */
+export interface EndpointStatus {
+  state: 'listening' | 'stopped' | 'inactive';
+  /** The port it listens on (the configured one, or the next one after a conflict); `null` unless listening. */
+  port: number | null;
+  host: string;
+  configuredPort: number;
+}
+
+export interface ScenarioInfo {
+  name: string;
+  description: string;
+}
+
+/**
+ * The control plane of the simulated PBX: one interface with two implementations, in-process
+ * (`InProcessPbxControl`) and over HTTP (`HttpPbxControl`, the API documented in
+ * schemas/pbx-control.openapi.yaml). Tests in any language drive the HTTP form.
+ * Every operation is async so both implementations fit.
+ */
+export interface PbxControl {
+  getState(): Promise<PbxState>;
+  /** Deep-partial overlay; arrays replace; unknown fields are refused. */
+  patchState(overlay: unknown): Promise<void>;
+  listScenarios(): Promise<ScenarioInfo[]>;
+  loadScenario(name: string): Promise<void>;
+  setTile(on: boolean): Promise<void>;
+  setLicence(valid: boolean): Promise<void>;
+  setMonitoringHosts(hosts: MonitoringHostEntry[]): Promise<void>;
+  setUsers(users: PbxUserInput[]): Promise<void>;
+  setInstanceName(name: string): Promise<void>;
+  setDefaultFormat(format: SnapshotFormat): Promise<void>;
+  setCacheLifetime(ms: number): Promise<void>;
+  /** Sets the configured port and restarts the endpoint as a module start would. */
+  setMonitoringPort(port: number): Promise<EndpointStatus>;
+  /** Re-runs the module start of the data endpoint (port selection, tile, licence). */
+  restartEndpoint(): Promise<EndpointStatus>;
+  endpointStatus(): Promise<EndpointStatus>;
+  injectFault(name: FaultName): Promise<void>;
+  clearFault(name?: FaultName): Promise<void>;
+  warnings(): Promise<string[]>;
+  moduleLog(sinceSeq?: number): Promise<ModuleLogEntry[]>;
+  /** Advances the virtual clock; returns the new time (epoch ms). */
+  advanceClock(ms: number): Promise<number>;
+  now(): Promise<number>;
+  /** Drops the cached snapshot so the next request takes a fresh one. */
+  invalidateSnapshot(): Promise<void>;
+  /** Back to the state the simulator started with: state, faults, warnings, log, endpoint. */
+  reset(): Promise<void>;
+}

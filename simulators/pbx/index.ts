@@ -1,0 +1,89 @@
+import type { Server } from 'node:http';
+import { VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
+import { createControlServer } from './control/control-server.ts';
+import type { PbxControl } from './control/control-api.ts';
+import { InProcessPbxControl } from './control/in-process-control.ts';
+import { MonitoringEndpoint } from './monitoring/endpoint/monitoring-endpoint.ts';
+import { SnapshotCache } from './monitoring/snapshot.ts';
+import { resolveScenario } from './state/scenarios.ts';
+import { PbxStore } from './state/store.ts';
+import type { PbxState } from './state/types.ts';
+import { closeServer, startWebServer } from './web/web-server.ts';
+import { createXmlRpcHandler } from './xmlrpc/xmlrpc-handler.ts';
+
+export interface PbxStartOptions {
+  /** A scenario name from simulators/pbx/scenarios/ (default `healthy`) or a complete state. */
+  scenario?: string | PbxState;
+  /** Address every listener binds; default 127.0.0.1. */
+  host?: string;
+  /** Port of the data endpoint; default: the scenario's (6556). Tests pass 0 for an ephemeral port. */
+  monitoringPort?: number;
+  /** Port of the PBX web server (XML-RPC, maintenance API); default 0. */
+  webPort?: number;
+  /** Port of the control plane; default 0. */
+  controlPort?: number;
+  clock?: VirtualClockOptions;
+}
+
+export interface PbxUrls {
+  /** `{base_url}` of the specs: XML-RPC is at `${web}/xml-rpc`. */
+  web: string;
+  /** Control plane base URL (schemas/pbx-control.openapi.yaml). */
+  control: string;
+  /** The data endpoint as `tcp://host:port`, or `null` when it is not listening. */
+  monitoring: string | null;
+}
+
+export interface PbxHandle {
+  urls: PbxUrls;
+  control: PbxControl;
+  /** Internals for in-process tests and the benchmark. */
+  internals: { store: PbxStore; clock: VirtualClock; cache: SnapshotCache; endpoint: MonitoringEndpoint };
+  close(): Promise<void>;
+}
+
+/** Starts a simulated PBX: data endpoint, web server (XML-RPC), control plane, one shared state. */
+export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
+  const host = options.host ?? '127.0.0.1';
+  const clock = new VirtualClock(options.clock);
+  const initial = resolveScenario(options.scenario ?? 'healthy', clock.now());
+  initial.monitoring.host = host;
+  if (options.monitoringPort !== undefined) initial.monitoring.port = options.monitoringPort;
+  const store = new PbxStore(clock, initial);
+  const cache = new SnapshotCache(store);
+  const endpoint = new MonitoringEndpoint(store, cache);
+  const servers: Server[] = [];
+  try {
+    await endpoint.apply();
+    const web = await startWebServer({
+      host,
+      port: options.webPort ?? 0,
+      routes: [{ prefix: '/xml-rpc', handle: createXmlRpcHandler(store, cache) }],
+    });
+    servers.push(web.server);
+    const control = new InProcessPbxControl(store, cache, endpoint);
+    const controlServer = await createControlServer(control, { host, port: options.controlPort ?? 0 });
+    servers.push(controlServer.server);
+    const urls: PbxUrls = {
+      web: web.url,
+      control: controlServer.url,
+      get monitoring() {
+        const status = endpoint.status();
+        return status.state === 'listening' ? `tcp://${status.host}:${status.port}` : null;
+      },
+    };
+    return {
+      urls,
+      control,
+      internals: { store, clock, cache, endpoint },
+      async close() {
+        await Promise.all([endpoint.close(), ...servers.map(closeServer)]);
+        clock.dispose();
+      },
+    };
+  } catch (error) {
+    await Promise.all([endpoint.close(), ...servers.map(closeServer)]);
+    clock.dispose();
+    throw error;
+  }
+}

@@ -1,0 +1,60 @@
+import type { PbxStore } from '../state/store.ts';
+import type { PbxState, SnapshotFormat } from '../state/types.ts';
+import { readLinuxSections } from './render/linux-sections.ts';
+
+/**
+ * One immutable picture of the PBX, shared by the data endpoint and the XML-RPC queries
+ * (MON-SHARED-SNAPSHOT, MON-FORMATS-SAME-SNAPSHOT). Rendered bytes are memoised per snapshot so a
+ * warm cache answers without rendering again.
+ */
+export interface Snapshot {
+  /** Virtual-clock time the snapshot was taken. */
+  readonly takenAt: number;
+  /** Sequence number of the snapshot within this simulator (1, 2, …). */
+  readonly serial: number;
+  readonly state: Readonly<PbxState>;
+  /** The standard Linux sections as agent text, or `null` when the agent script failed. */
+  readonly linuxSections: string | null;
+  /** Memoised renderings, keyed by format or document name. */
+  readonly rendered: Map<string, Buffer>;
+}
+
+/**
+ * The snapshot cache on the injected clock: a snapshot lives `monitoring.cacheLifetimeMs`
+ * (default 30 s, MON-CACHE-DEFAULT, MON-CACHE-CONFIGURABLE) from its creation; the first request
+ * after that takes a fresh one.
+ */
+export class SnapshotCache {
+  private current: Snapshot | undefined;
+  private serial = 0;
+
+  constructor(private readonly store: PbxStore) {}
+
+  get(): Snapshot {
+    const now = this.store.clock.now();
+    const lifetime = this.store.read().monitoring.cacheLifetimeMs;
+    if (this.current && now - this.current.takenAt < lifetime) return this.current;
+    this.current = this.take(now);
+    return this.current;
+  }
+
+  /** Drops the cached snapshot (control plane `POST /snapshot/invalidate`, scenario loads). */
+  invalidate(): void {
+    this.current = undefined;
+  }
+
+  private take(now: number): Snapshot {
+    const state = structuredClone(this.store.read()) as PbxState;
+    const linuxSections = this.store.hasFault('linux-script-failure') ? null : readLinuxSections(state);
+    return Object.freeze({ takenAt: now, serial: ++this.serial, state, linuxSections, rendered: new Map() });
+  }
+}
+
+/** The formats of the data endpoint; the agent-text token is `checkmk` (MON-QUERY-FORMAT). */
+export const SNAPSHOT_FORMATS: readonly SnapshotFormat[] = ['checkmk', 'xml', 'json'];
+
+export const CONTENT_TYPES: Record<SnapshotFormat, string> = {
+  checkmk: 'text/plain; charset=utf-8',
+  xml: 'application/xml; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+};

@@ -1,0 +1,57 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+
+/** A route of the PBX web server: the first whose prefix matches the path handles the request. */
+export interface WebRoute {
+  prefix: string;
+  handle(req: IncomingMessage, res: ServerResponse): void;
+}
+
+export interface WebServerOptions {
+  host: string;
+  port: number;
+  routes: WebRoute[];
+  /** PEM key and certificate for HTTPS; plain HTTP when absent. */
+  tls?: { key: string; cert: string };
+}
+
+/**
+ * The PBX's own web server (the `{base_url}` of the specs): XML-RPC at `/xml-rpc`, the maintenance
+ * API under `/fp/7ce0d8df/api/v1`, module downloads under `/downloads/moduledata/`.
+ * Header and request timeouts bound slow clients.
+ */
+export async function startWebServer(options: WebServerOptions): Promise<{ server: Server; url: string }> {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const route = options.routes.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`) || path.startsWith(`${r.prefix}?`));
+    if (route) {
+      route.handle(req, res);
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+  };
+  const server = options.tls ? createHttpsServer({ ...options.tls }, handler) : createServer(handler);
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  server.maxHeadersCount = 200;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const scheme = options.tls ? 'https' : 'http';
+  return { server, url: `${scheme}://${options.host}:${port}` };
+}
+
+/** Closes a server and any keep-alive connections it still holds. */
+export async function closeServer(server: Server): Promise<void> {
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

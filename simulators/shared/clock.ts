@@ -1,0 +1,124 @@
+/**
+ * The injected clock of the simulators. Simulated behaviour that depends on time (snapshot cache,
+ * token expiry, scheduled updates, throttling) reads `now()` and schedules on this clock, so the
+ * control plane can advance it. The harness's own timeouts use real timers, never this clock.
+ *
+ * Modes:
+ * - `frozen`: time stands still until `advance()` or `set()` (tests; deterministic).
+ * - `running`: time flows with the wall clock plus an offset (`simulate` for plug-in vendors).
+ *   Timers then also fire on their own.
+ */
+export interface Clock {
+  now(): number;
+  setTimer(callback: () => void, delayMs: number): TimerId;
+  clearTimer(id: TimerId): void;
+}
+
+export type TimerId = number;
+
+export type ClockMode = 'frozen' | 'running';
+
+export interface VirtualClockOptions {
+  /** Epoch ms the clock starts at; default: the wall clock at creation. */
+  start?: number;
+  mode?: ClockMode;
+}
+
+interface PendingTimer {
+  id: TimerId;
+  due: number;
+  callback: () => void;
+  real?: NodeJS.Timeout;
+}
+
+export class VirtualClock implements Clock {
+  readonly mode: ClockMode;
+  private offset: number;
+  private frozenAt: number;
+  private nextId = 1;
+  private readonly timers = new Map<TimerId, PendingTimer>();
+
+  constructor(options: VirtualClockOptions = {}) {
+    this.mode = options.mode ?? 'frozen';
+    const start = options.start ?? Date.now();
+    this.frozenAt = start;
+    this.offset = start - Date.now();
+  }
+
+  now(): number {
+    return this.mode === 'frozen' ? this.frozenAt : Date.now() + this.offset;
+  }
+
+  /** Moves the clock forward by `ms` and fires every timer that falls due, in due order. */
+  advance(ms: number): number {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance takes a finite, non-negative number of ms');
+    return this.set(this.now() + ms);
+  }
+
+  /** Sets the clock to `epochMs` (never backwards) and fires what falls due. */
+  set(epochMs: number): number {
+    if (!Number.isFinite(epochMs)) throw new RangeError('set takes a finite epoch in ms');
+    const target = Math.max(epochMs, this.now());
+    for (;;) {
+      const next = [...this.timers.values()].filter((t) => t.due <= target).sort((a, b) => a.due - b.due || a.id - b.id)[0];
+      if (!next) break;
+      this.moveTo(next.due);
+      this.fire(next);
+    }
+    this.moveTo(target);
+    this.rearmRealTimers();
+    return this.now();
+  }
+
+  setTimer(callback: () => void, delayMs: number): TimerId {
+    const id = this.nextId++;
+    const timer: PendingTimer = { id, due: this.now() + Math.max(0, delayMs), callback };
+    this.timers.set(id, timer);
+    this.armReal(timer);
+    return id;
+  }
+
+  clearTimer(id: TimerId): void {
+    const timer = this.timers.get(id);
+    if (!timer) return;
+    if (timer.real) clearTimeout(timer.real);
+    this.timers.delete(id);
+  }
+
+  /** Number of timers not yet fired (the control plane shows it; tests check nothing leaks). */
+  pendingTimers(): number {
+    return this.timers.size;
+  }
+
+  /** Cancels every timer; called by the simulators' `close()`. */
+  dispose(): void {
+    for (const id of [...this.timers.keys()]) this.clearTimer(id);
+  }
+
+  private moveTo(epochMs: number): void {
+    if (this.mode === 'frozen') this.frozenAt = epochMs;
+    else this.offset = epochMs - Date.now();
+  }
+
+  private fire(timer: PendingTimer): void {
+    this.clearTimer(timer.id);
+    timer.callback();
+  }
+
+  private armReal(timer: PendingTimer): void {
+    if (this.mode !== 'running') return;
+    if (timer.real) clearTimeout(timer.real);
+    const real = setTimeout(
+      () => {
+        if (this.timers.has(timer.id)) this.fire(timer);
+      },
+      Math.max(0, timer.due - this.now()),
+    );
+    real.unref();
+    timer.real = real;
+  }
+
+  private rearmRealTimers(): void {
+    for (const timer of this.timers.values()) this.armReal(timer);
+  }
+}
