@@ -1,0 +1,129 @@
+import type { PbxStore } from '../state/store.ts';
+import { verifyXmlRpcAuth, type XmlRpcAuthResult } from './auth.ts';
+import { MONITORING_METHODS, type MonitoringData, type MonitoringMethod } from './monitoring-methods.ts';
+import { isXmlRpcStruct, type XmlRpcStruct, type XmlRpcValue } from './xmlrpc-codec.ts';
+import { FAULT_CODES, type XmlRpcFault, xmlRpcFault } from './xmlrpc-faults.ts';
+
+export interface DispatchContext {
+  store: PbxStore;
+  data: MonitoringData;
+  /** The module's commands; tests pass spies. Default: the three monitoring methods. */
+  methods?: readonly MonitoringMethod[];
+}
+
+export interface XmlRpcCall {
+  methodName: string;
+  params: XmlRpcValue[];
+}
+
+export type XmlRpcOutcome = { kind: 'result'; value: XmlRpcStruct } | { kind: 'fault'; fault: XmlRpcFault };
+
+/** Long attacker-chosen strings are cut before they go into fault strings or the log. */
+const ECHO_LIMIT = 100;
+
+/**
+ * The socket-free core of the XML-RPC face: method call + URL query → result or fault.
+ *
+ * 1. The method name must be `<instance>.<command>` with the instance name as it is in the state
+ *    right now, so a rename takes effect with the next call (XMLRPC-METHOD-NAMES,
+ *    XMLRPC-INSTANCE-RENAME) and old names are unknown (XMLRPC-INSTANCE-RENAME-OLD). Anything else
+ *    is the fault `-32601` (XMLRPC-ERR-UNKNOWN-METHOD), with or without credentials.
+ * 2. For the data queries the credentials in the URL parameter `state.monitoring.authParam` are
+ *    checked here, by "the telephone system", before the module handler is called
+ *    (XMLRPC-AUTH-PARAM, XMLRPC-AUTH-BEFORE-HANDLER). A failure is a fault (`-32001` without
+ *    credentials, `-32002` for an unknown login or a wrong secret; XMLRPC-UNSPEC-AUTH-ERROR) plus a
+ *    warning in the module log naming the login, never the secret.
+ * 3. XMLRPC-UNSPEC-PARAMS: no parameters at all count as an empty struct; a first parameter that
+ *    is not a struct is the fault `-32602`; further parameters are ignored.
+ */
+export function dispatchXmlRpcCall(
+  context: DispatchContext,
+  call: XmlRpcCall,
+  query: URLSearchParams,
+): XmlRpcOutcome {
+  const { store } = context;
+  const state = store.read();
+  const method = resolveMethod(
+    call.methodName,
+    state.monitoring.instanceName,
+    context.methods ?? MONITORING_METHODS,
+  );
+  if (!method) {
+    return fault(FAULT_CODES.methodNotFound, `method not found: ${echo(call.methodName)}`);
+  }
+  let login: string | null = null;
+  if (method.requiresAuth) {
+    const authParam = state.monitoring.authParam;
+    const auth = verifyXmlRpcAuth(query.get(authParam), state.users);
+    if (!auth.ok) {
+      logAuthFailure(store, call.methodName, authParam, auth);
+      return auth.reason === 'missing'
+        ? fault(FAULT_CODES.authenticationRequired, `authentication required: URL parameter ${authParam}`)
+        : fault(FAULT_CODES.authenticationFailed, 'authentication failed');
+    }
+    login = auth.login;
+  }
+  const first = call.params[0];
+  const input = first === undefined ? {} : first;
+  if (!isXmlRpcStruct(input)) {
+    return fault(
+      FAULT_CODES.invalidParams,
+      'invalid method parameters: the first parameter must be a struct',
+    );
+  }
+  return {
+    kind: 'result',
+    value: method.run(input, { store, data: context.data, methodName: call.methodName, login }),
+  };
+}
+
+function resolveMethod(
+  methodName: string,
+  instanceName: string,
+  methods: readonly MonitoringMethod[],
+): MonitoringMethod | undefined {
+  const prefix = `${instanceName}.`;
+  if (!methodName.startsWith(prefix)) return undefined;
+  const command = methodName.slice(prefix.length);
+  return methods.find((m) => m.command === command);
+}
+
+function logAuthFailure(
+  store: PbxStore,
+  methodName: string,
+  authParam: string,
+  auth: Exclude<XmlRpcAuthResult, { ok: true }>,
+): void {
+  const data = { method: echo(methodName), reason: auth.reason };
+  switch (auth.reason) {
+    case 'missing':
+      store.log(
+        'warning',
+        'xmlrpc',
+        `authentication failed: no credentials in URL parameter ${authParam}`,
+        data,
+      );
+      return;
+    case 'malformed':
+      store.log(
+        'warning',
+        'xmlrpc',
+        `authentication failed: malformed credentials in URL parameter ${authParam}`,
+        data,
+      );
+      return;
+    default:
+      store.log('warning', 'xmlrpc', `authentication failed for login ${JSON.stringify(echo(auth.login))}`, {
+        ...data,
+        login: echo(auth.login),
+      });
+  }
+}
+
+function fault(faultCode: number, faultString: string): XmlRpcOutcome {
+  return { kind: 'fault', fault: xmlRpcFault(faultCode, faultString) };
+}
+
+function echo(text: string): string {
+  return text.length > ECHO_LIMIT ? `${text.slice(0, ECHO_LIMIT)}…` : text;
+}
