@@ -1,0 +1,321 @@
+import { createServer, isIPv4, type Server, type Socket } from 'node:net';
+import type { EndpointStatus } from '../../control/control-api.ts';
+import { isPbxRestarting } from '../../maintenance/pbx-restart.ts';
+import type { PbxStore } from '../../state/store.ts';
+import type { PbxState, SnapshotFormat } from '../../state/types.ts';
+import { renderFormat } from '../render/render-format.ts';
+import type { SnapshotCache } from '../snapshot.ts';
+import { answerRequest, type Rendering } from './answer-request.ts';
+import { DEFAULT_ENDPOINT_LIMITS, type EndpointLimits } from './endpoint-limits.ts';
+import { activeRanges, isAllowed } from './host-allow-list.ts';
+import { serveConnection } from './serve-connection.ts';
+
+export interface MonitoringEndpointOptions {
+  /** Overrides of the connection bounds (tests shorten the timeouts). */
+  limits?: Partial<EndpointLimits>;
+}
+
+export interface ApplyOptions {
+  /** Restart the listener even when it already listens with the current settings (a module restart). */
+  restart?: boolean;
+}
+
+/** Settings the endpoint cannot run with, e.g. a listen address that is not IPv4 (MON-IPV4-ONLY). */
+export class EndpointConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EndpointConfigError';
+  }
+}
+
+/**
+ * The port-6556 data endpoint of a simulated PBX: the availability state machine of
+ * monitoring-endpoint-and-xmlrpc.md ("States and transitions") around the per-connection core.
+ *
+ * - It should run when the tile is on, the licence is valid and the monitoring-hosts list has at
+ *   least one active, valid entry (MON-STATE-LISTENING, MON-AUTH-EMPTY-LIST). With no such entry
+ *   the port stays closed (refused), as the spec's "closed from outside" suggests for a machine
+ *   whose firewall would drop it (MON-UNSPEC-HOSTS-LIST).
+ * - It listens on `monitoring.host` (an IPv4 address only, MON-IPV4-ONLY) and `monitoring.port`
+ *   (MON-PORT-DEFAULT, MON-PORT-CONFIGURABLE). A busy port is followed by port + 1, once, with a
+ *   warning in the module UI (MON-STATE-PORT-FALLBACK, MON-UNSPEC-NEXT-PORT); with both busy the
+ *   endpoint is `inactive` (MON-STATE-BOTH-PORTS-BUSY).
+ * - Tile off or licence missing stops it and drops open connections (MON-STATE-TILE-OFF,
+ *   MON-STATE-UNLICENSED).
+ * - It follows the store by itself: a change of tile, licence, active hosts, host or port re-runs
+ *   `apply()`; applies run one after another.
+ * - Every connection is checked against the active entries at application level
+ *   (MON-AUTH-UNLISTED-CLOSED); the simulator has no firewall of its own (MON-STATE-FIREWALL).
+ */
+export class MonitoringEndpoint {
+  private readonly limits: EndpointLimits;
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  private current: EndpointStatus;
+  private appliedKey: string | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private fallbackWarning: string | undefined;
+  private atCapacity = false;
+  private lastEphemeral: { host: string; port: number } | undefined;
+  private reportedHosts: string | undefined;
+  private readonly onChange = () => {
+    if (this.closed) return;
+    this.reportInvalidHosts();
+    if (this.reconcileKey() === this.appliedKey) return;
+    this.apply().catch(() => {
+      // Already in the module log; a store change must not produce an unhandled rejection.
+    });
+  };
+
+  constructor(
+    private readonly store: PbxStore,
+    private readonly cache: SnapshotCache,
+    options: MonitoringEndpointOptions = {},
+  ) {
+    this.limits = { ...DEFAULT_ENDPOINT_LIMITS, ...options.limits };
+    const { host, port } = store.read().monitoring;
+    this.current = { state: 'stopped', port: null, host, configuredPort: port };
+    store.on('change', this.onChange);
+  }
+
+  /**
+   * The module start: brings the listener in line with the state and reports where it is. Rejects
+   * with `EndpointConfigError` for a non-IPv4 host or an invalid port, and with the socket error
+   * for other listen failures (the endpoint is then `inactive`).
+   */
+  apply(options: ApplyOptions = {}): Promise<EndpointStatus> {
+    const run = this.queue.then(() => this.applyNow(options.restart ?? false));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  status(): EndpointStatus {
+    return { ...this.current };
+  }
+
+  /** Connections open right now (diagnostics; tests check that bounds drop connections). */
+  openConnections(): number {
+    return this.sockets.size;
+  }
+
+  /** Stops following the store, closes the listener and destroys every open connection. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.store.off('change', this.onChange);
+    await this.queue;
+    await this.stopListener();
+    this.current = { ...this.current, state: 'stopped', port: null };
+  }
+
+  private async applyNow(restart: boolean): Promise<EndpointStatus> {
+    const settings = this.store.read().monitoring;
+    const key = this.reconcileKey();
+    const { host, port } = settings;
+    this.appliedKey = key;
+    this.reportInvalidHosts();
+    if (this.closed || !this.shouldRun(this.store.read())) {
+      await this.stopListener();
+      this.setWarning(undefined);
+      this.current = { state: 'stopped', port: null, host, configuredPort: port };
+      return this.status();
+    }
+    const unchanged =
+      this.server !== undefined && this.current.host === host && this.current.configuredPort === port;
+    if (unchanged && !restart) {
+      this.setWarning(this.fallbackWarning);
+      return this.status();
+    }
+    await this.stopListener();
+    this.current = { state: 'inactive', port: null, host, configuredPort: port };
+    if (!isIPv4(host)) {
+      this.setWarning(undefined);
+      throw this.fail(
+        new EndpointConfigError(`monitoring.host must be an IPv4 address (MON-IPV4-ONLY), got '${host}'`),
+      );
+    }
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+      this.setWarning(undefined);
+      throw this.fail(
+        new EndpointConfigError(`monitoring.port must be an integer from 0 to 65535, got ${port}`),
+      );
+    }
+    if (port === 0) return this.listenEphemeral(host);
+    const first = await this.tryListen(host, port);
+    if (first.server) return this.listening(first.server, host, port, undefined);
+    if (first.error.code !== 'EADDRINUSE') throw this.fail(first.error);
+    const next = port + 1;
+    const second = next <= 65_535 ? await this.tryListen(host, next) : undefined;
+    if (second?.server) {
+      return this.listening(
+        second.server,
+        host,
+        port,
+        `Port ${port} is busy: the monitoring endpoint listens on port ${next} instead.`,
+      );
+    }
+    if (second && second.error.code !== 'EADDRINUSE') throw this.fail(second.error);
+    this.setWarning(undefined);
+    this.store.log(
+      'error',
+      'monitoring',
+      `ports ${port} and ${next} are busy: the data endpoint is inactive`,
+      { host, port },
+    );
+    return this.status();
+  }
+
+  /**
+   * Port 0: an ephemeral port, preferably the one this endpoint had before, so switching the tile
+   * off and on keeps the address a test has noted. There is no fallback warning: port 0 names no port.
+   */
+  private async listenEphemeral(host: string): Promise<EndpointStatus> {
+    const previous = this.lastEphemeral?.host === host ? this.lastEphemeral.port : undefined;
+    const reused = previous === undefined ? undefined : await this.tryListen(host, previous);
+    const attempt = reused?.server ? reused : await this.tryListen(host, 0);
+    if (!attempt.server) throw this.fail(attempt.error);
+    return this.listening(attempt.server, host, 0, undefined);
+  }
+
+  private listening(
+    server: Server,
+    host: string,
+    configuredPort: number,
+    warning: string | undefined,
+  ): EndpointStatus {
+    this.server = server;
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : configuredPort;
+    this.current = { state: 'listening', port, host, configuredPort };
+    if (configuredPort === 0) this.lastEphemeral = { host, port };
+    this.setWarning(warning);
+    this.store.log('info', 'monitoring', `data endpoint listening on ${host}:${port}`, {
+      host,
+      port,
+      configuredPort,
+    });
+    return this.status();
+  }
+
+  private fail(error: Error): Error {
+    this.store.log('error', 'monitoring', `data endpoint cannot listen: ${error.message}`);
+    return error;
+  }
+
+  private shouldRun(state: Readonly<PbxState>): boolean {
+    return (
+      state.monitoring.tileOn && state.licence.valid && activeRanges(state.monitoring.hosts).ranges.length > 0
+    );
+  }
+
+  /**
+   * Writes each invalid active monitoring-hosts entry to the module log, once per distinct list.
+   * Such an entry matches nobody; the valid entries still work.
+   */
+  private reportInvalidHosts(): void {
+    const hosts = this.store.read().monitoring.hosts;
+    const text = JSON.stringify(hosts);
+    if (text === this.reportedHosts) return;
+    this.reportedHosts = text;
+    for (const error of activeRanges(hosts).invalid) {
+      this.store.log('error', 'monitoring', `${error.message}; the entry is ignored`, { entry: error.entry });
+    }
+  }
+
+  /** What decides the listener: run or not, and where. Other changes leave it alone. */
+  private reconcileKey(): string {
+    const state = this.store.read();
+    return JSON.stringify([this.shouldRun(state), state.monitoring.host, state.monitoring.port]);
+  }
+
+  private tryListen(
+    host: string,
+    port: number,
+  ): Promise<{ server: Server; error?: undefined } | { server?: undefined; error: NodeJS.ErrnoException }> {
+    const server = createServer({ allowHalfOpen: true }, (socket) => this.accept(socket));
+    return new Promise((resolve) => {
+      const onError = (error: NodeJS.ErrnoException) => resolve({ error });
+      server.once('error', onError);
+      server.listen({ host, port, exclusive: true }, () => {
+        server.off('error', onError);
+        server.on('error', (error) =>
+          this.store.log('error', 'monitoring', `data endpoint error: ${error.message}`),
+        );
+        resolve({ server });
+      });
+    });
+  }
+
+  private accept(socket: Socket): void {
+    if (this.sockets.size >= this.limits.maxConnections) {
+      socket.on('error', () => {});
+      socket.destroy();
+      if (!this.atCapacity) {
+        this.atCapacity = true;
+        this.store.log(
+          'warning',
+          'monitoring',
+          `connection limit ${this.limits.maxConnections} reached: new connections are closed`,
+        );
+      }
+      return;
+    }
+    this.atCapacity = false;
+    if (isPbxRestarting(this.store.read(), this.store.clock.now())) {
+      // The PBX is restarting (maintenance `RestartPbx`): the service is down, so the connection is
+      // dropped without a byte. The listener stays bound so an ephemeral port does not change.
+      socket.on('error', () => {});
+      socket.destroy();
+      return;
+    }
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
+    const settings = this.store.read().monitoring;
+    serveConnection(socket, {
+      limits: this.limits,
+      rawGraceMs: settings.rawGraceMs,
+      isAllowed: (address) => {
+        const allowed = isAllowed(address, activeRanges(this.store.read().monitoring.hosts).ranges);
+        if (!allowed)
+          this.store.log('info', 'monitoring', `connection from unlisted address ${address} closed`);
+        return allowed;
+      },
+      answer: (request) =>
+        answerRequest(request, {
+          defaultFormat: this.store.read().monitoring.defaultFormat,
+          render: (format) => this.render(format),
+          onRenderError: (error, format) =>
+            this.store.log(
+              'error',
+              'monitoring',
+              `rendering ${format} failed: ${error instanceof Error ? error.message : String(error)}`,
+            ),
+        }),
+    });
+  }
+
+  private render(format: SnapshotFormat): Rendering {
+    const jsonError = this.store.hasFault('json-serialisation-error');
+    const body = renderFormat(this.cache.get(), format, {
+      renderError: this.store.hasFault('render-error'),
+      jsonError,
+    });
+    return { body, failed: jsonError && format === 'json' };
+  }
+
+  private async stopListener(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** The port-fallback warning stands while the fallback does (MON-STATE-PORT-FALLBACK). */
+  private setWarning(text: string | undefined): void {
+    if (this.fallbackWarning && this.fallbackWarning !== text) this.store.clearWarning(this.fallbackWarning);
+    this.fallbackWarning = text;
+    // Also after a store reset cleared the UI warnings while the fallback still stands.
+    if (text && !this.store.warnings().includes(text)) this.store.warn(text);
+  }
+}

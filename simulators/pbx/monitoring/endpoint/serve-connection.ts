@@ -1,0 +1,97 @@
+import type { Socket } from 'node:net';
+import type { EndpointRequest } from './answer-request.ts';
+import type { EndpointLimits } from './endpoint-limits.ts';
+import { type HeadVerdict, inspectHead } from './request-head.ts';
+
+export interface ConnectionContext {
+  limits: Pick<EndpointLimits, 'maxHeadBytes' | 'headTimeoutMs' | 'answerTimeoutMs'>;
+  /** How long a silent client is given before it gets the raw answer (MON-UNSPEC-RAW-DETECTION). */
+  rawGraceMs: number;
+  /** Whether the peer is listed (MON-AUTH-UNLISTED-CLOSED); asked once per connection. */
+  isAllowed(remoteAddress: string | undefined): boolean;
+  /** The bytes to write for a request; must not throw. */
+  answer(request: EndpointRequest): Buffer[];
+}
+
+/**
+ * Moves the bytes of one accepted connection (the listener side of the socket-free core).
+ *
+ * An unlisted peer is closed at once, before anything is read or written (MON-AUTH-UNLISTED-CLOSED).
+ * A listed peer that sends nothing within `rawGraceMs`, or closes its sending side without
+ * sending, gets the raw answer (MON-RAW-MODE); bytes are classified by `inspectHead`. After the
+ * answer is queued the write side is ended; input that still arrives (a request body) is read and
+ * dropped so the close is orderly rather than a reset, and the socket is destroyed when the
+ * answer timeout passes. Timers are real timers: transport timeouts never follow the virtual clock.
+ * Socket errors (resets, broken pipes) only end this connection.
+ */
+export function serveConnection(socket: Socket, context: ConnectionContext): void {
+  socket.on('error', () => socket.destroy());
+  if (!context.isAllowed(socket.remoteAddress)) {
+    socket.destroy();
+    return;
+  }
+  const { maxHeadBytes, headTimeoutMs, answerTimeoutMs } = context.limits;
+  let received: Buffer = Buffer.alloc(0);
+  let answered = false;
+  const timers = new Set<NodeJS.Timeout>();
+  const after = (ms: number, run: () => void) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      run();
+    }, ms);
+    timers.add(timer);
+    return timer;
+  };
+  const clearTimers = () => {
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
+  };
+
+  const finish = (request: EndpointRequest) => {
+    if (answered) return;
+    answered = true;
+    clearTimers();
+    received = Buffer.alloc(0);
+    if (socket.destroyed) return;
+    let chunks: Buffer[];
+    try {
+      chunks = context.answer(request);
+    } catch {
+      socket.destroy();
+      return;
+    }
+    socket.cork();
+    for (const chunk of chunks) socket.write(chunk);
+    socket.end();
+    after(answerTimeoutMs, () => socket.destroy());
+  };
+
+  const decide = (verdict: HeadVerdict) => {
+    if (verdict.kind === 'raw') finish({ mode: 'raw' });
+    else if (verdict.kind === 'http')
+      finish({ mode: 'http', method: verdict.method, target: verdict.target });
+    else if (verdict.kind === 'too-large') finish({ mode: 'http-error', status: 400 });
+  };
+
+  const grace = after(context.rawGraceMs, () => {
+    if (received.length === 0) finish({ mode: 'raw' });
+  });
+  after(headTimeoutMs, () =>
+    finish(received.length === 0 ? { mode: 'raw' } : { mode: 'http-error', status: 408 }),
+  );
+
+  socket.on('data', (chunk: Buffer) => {
+    if (answered) return;
+    clearTimeout(grace);
+    timers.delete(grace);
+    received = received.length === 0 ? chunk : Buffer.concat([received, chunk]);
+    decide(inspectHead(received, false, maxHeadBytes));
+  });
+  socket.on('end', () => {
+    if (!answered) decide(inspectHead(received, true, maxHeadBytes));
+  });
+  socket.on('close', () => {
+    clearTimers();
+    received = Buffer.alloc(0);
+  });
+}

@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import type { Socket } from 'node:net';
+import { test } from 'node:test';
+import { eventually, exchange, openSocket, parseHttp, request, startEndpoint } from './endpoint-harness.ts';
+
+/** Bad input, each case bounded by the endpoint's own limits (issue 2 §10, MON-UNSPEC-LIMITS). */
+
+test('garbage bytes get the raw default answer, like an agent that ignores input', async () => {
+  const pbx = await startEndpoint();
+  try {
+    for (const send of [Buffer.from([0, 1, 2, 255, 254]), 'hello there\r\n', '\n']) {
+      const { bytes, ending } = await exchange(pbx.port(), { send });
+      assert.equal(ending, 'end');
+      assert.equal(bytes.subarray(0, 2).toString('latin1'), '<<', JSON.stringify(String(send)));
+    }
+  } finally {
+    await pbx.close();
+  }
+});
+
+test('an endless request line is answered 400 and closed; the buffer stays bounded', async () => {
+  const pbx = await startEndpoint();
+  try {
+    const { bytes } = await exchange(pbx.port(), { send: `GET /${'a'.repeat(64 * 1024)}` });
+    const answer = parseHttp(bytes);
+    assert.equal(answer.status, 400);
+    assert.equal(answer.headers.get('connection'), 'close');
+  } finally {
+    await pbx.close();
+  }
+});
+
+test('endless headers are answered 400 and closed', async () => {
+  const pbx = await startEndpoint();
+  try {
+    const { bytes } = await exchange(pbx.port(), {
+      send: `GET / HTTP/1.1\r\n${'X-Fill: yyyyyyyy\r\n'.repeat(2000)}`,
+    });
+    assert.equal(parseHttp(bytes).status, 400);
+  } finally {
+    await pbx.close();
+  }
+});
+
+test('a slow client trickling one byte at a time is answered 408 and closed after the head timeout', async () => {
+  const pbx = await startEndpoint(undefined, { limits: { headTimeoutMs: 200 } });
+  const socket = await openSocket(pbx.port());
+  const head = request('GET', '/json');
+  const chunks: Buffer[] = [];
+  let sent = 0;
+  const trickle = setInterval(() => {
+    if (sent < head.length && !socket.destroyed) socket.write(head[sent++]!);
+  }, 30);
+  try {
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    await new Promise<void>((resolve, reject) => {
+      const guard = setTimeout(() => reject(new Error('not closed')), 5000);
+      socket.on('close', () => {
+        clearTimeout(guard);
+        resolve();
+      });
+      socket.on('error', () => {});
+    });
+    assert.ok(sent < head.length, 'closed before the head was complete');
+    assert.equal(parseHttp(Buffer.concat(chunks)).status, 408);
+  } finally {
+    clearInterval(trickle);
+    socket.destroy();
+    await pbx.close();
+  }
+});
+
+test('a client that never closes its side is dropped after the answer timeout', async () => {
+  const pbx = await startEndpoint(undefined, { limits: { answerTimeoutMs: 200 } });
+  const socket = await openSocket(pbx.port(), request('GET', '/xml'));
+  try {
+    // Half-open on our side: only the server's answer timeout can end this connection.
+    socket.allowHalfOpen = true;
+    socket.on('error', () => {});
+    // The answer arriving proves the server holds the connection; it leaves the count only on close.
+    await new Promise((resolve) => socket.once('data', resolve));
+    socket.resume();
+    await eventually(() => pbx.endpoint.openConnections() === 0, 'dropped by the server');
+  } finally {
+    socket.destroy();
+    await pbx.close();
+  }
+});
+
+test('300 idle connections do not stall a normal request', async () => {
+  const pbx = await startEndpoint((s) => {
+    s.monitoring.rawGraceMs = 10_000;
+  });
+  const idle: Socket[] = [];
+  try {
+    const opened = await Promise.all(Array.from({ length: 300 }, () => openSocket(pbx.port(), 'GET /')));
+    idle.push(...opened);
+    for (const socket of idle) socket.on('error', () => {});
+    const { bytes } = await exchange(pbx.port(), { send: request('GET', '/json') });
+    assert.equal(parseHttp(bytes).status, 200);
+    assert.ok(
+      idle.every((socket) => !socket.destroyed),
+      'idle connections were kept, not dropped',
+    );
+  } finally {
+    for (const socket of idle) socket.destroy();
+    await pbx.close();
+  }
+});
+
+test('beyond the connection cap a new connection is closed at once without a byte', async () => {
+  const pbx = await startEndpoint(undefined, { limits: { maxConnections: 5 } });
+  const held: Socket[] = [];
+  try {
+    held.push(...(await Promise.all(Array.from({ length: 5 }, () => openSocket(pbx.port(), 'GET /')))));
+    for (const socket of held) socket.on('error', () => {});
+    await eventually(() => pbx.endpoint.openConnections() === 5, 'the server holds all five');
+    const { bytes } = await exchange(pbx.port(), { send: request('GET', '/json') });
+    assert.equal(bytes.length, 0);
+    assert.ok(pbx.store.moduleLog().some((e) => e.message.includes('connection limit 5')));
+    for (const socket of held.splice(0)) socket.destroy();
+    await eventually(() => pbx.endpoint.openConnections() === 0, 'the five are gone');
+    assert.equal(
+      parseHttp((await exchange(pbx.port(), { send: request('GET', '/json') })).bytes).status,
+      200,
+    );
+  } finally {
+    for (const socket of held) socket.destroy();
+    await pbx.close();
+  }
+});
+
+test('a client resetting mid-request does not disturb the server', async () => {
+  const pbx = await startEndpoint();
+  try {
+    for (let i = 0; i < 5; i++) {
+      const socket = await openSocket(pbx.port(), 'GET /js');
+      socket.resetAndDestroy();
+    }
+    const { bytes } = await exchange(pbx.port(), { send: request('GET', '/json') });
+    assert.equal(parseHttp(bytes).status, 200);
+  } finally {
+    await pbx.close();
+  }
+});
+
+test('a client that half-closes after its request still gets the HTTP answer', async () => {
+  const pbx = await startEndpoint();
+  try {
+    const { bytes } = await exchange(pbx.port(), { send: 'GET /xml HTTP/1.0\r\n', endWrite: true });
+    const answer = parseHttp(bytes);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers.get('content-type'), 'application/xml; charset=utf-8');
+  } finally {
+    await pbx.close();
+  }
+});
