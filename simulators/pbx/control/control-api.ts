@@ -1,5 +1,6 @@
 import type { FaultName, ModuleLogEntry } from '../state/store.ts';
-import type { PbxState, SnapshotFormat } from '../state/types.ts';
+import type { SnapshotFormat } from '../state/types.ts';
+import type { PublicPbxState } from './public-state.ts';
 
 /** A user as the control plane takes it: the clear password is hashed at once and never kept. */
 export interface PbxUserInput {
@@ -34,7 +35,8 @@ export interface ScenarioInfo {
  * Every operation is async so both implementations fit.
  */
 export interface PbxControl {
-  getState(): Promise<PbxState>;
+  /** The state without secrets: users carry only `login` and `admin`. */
+  getState(): Promise<PublicPbxState>;
   /** Deep-partial overlay; arrays replace; unknown fields are refused. */
   patchState(overlay: unknown): Promise<void>;
   listScenarios(): Promise<ScenarioInfo[]>;
@@ -53,6 +55,8 @@ export interface PbxControl {
   endpointStatus(): Promise<EndpointStatus>;
   injectFault(name: FaultName): Promise<void>;
   clearFault(name?: FaultName): Promise<void>;
+  /** The faults switched on now (`GET /faults`). */
+  activeFaults(): Promise<FaultName[]>;
   warnings(): Promise<string[]>;
   moduleLog(sinceSeq?: number): Promise<ModuleLogEntry[]>;
   /** Advances the virtual clock; returns the new time (epoch ms). */

@@ -1,0 +1,18 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import type { PbxControl } from '../../../../simulators/pbx/control/control-api.ts';
+import { controlRoutes } from '../../../../simulators/pbx/control/control-routes.ts';
+import { FAULTS } from '../../../../simulators/pbx/state/store.ts';
+
+const guide = readFileSync(new URL('../../../../docs/control-plane.md', import.meta.url), 'utf8');
+
+test('the guide describes every fault the store knows', () => {
+  for (const fault of FAULTS) assert.match(guide, new RegExp(`^\\| \`${fault}\` +\\|`, 'm'), fault);
+});
+
+test('the guide lists every route of the server table', () => {
+  for (const route of controlRoutes({} as PbxControl)) {
+    assert.ok(guide.includes(`| \`${route.method} ${route.path}`), `${route.method} ${route.path}`);
+  }
+});

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { test } from 'node:test';
+import { HttpPbxControl } from '../../../../simulators/pbx/control/http-control-client.ts';
+import { start } from '../../../../simulators/pbx/index.ts';
+
+/** Whether a TCP connection to the port is accepted (the endpoint is listening) or refused. */
+function connects(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+test('switching the tile over HTTP stops and restarts the data endpoint', async (t) => {
+  const pbx = await start({ monitoringPort: 0, clock: { start: 1_750_000_000_000 } });
+  t.after(() => pbx.close());
+  const control = new HttpPbxControl(pbx.urls.control);
+  const before = await control.endpointStatus();
+  assert.equal(before.state, 'listening');
+  assert.ok(before.port !== null && (await connects(before.host, before.port)));
+
+  await control.setTile(false);
+  assert.deepEqual(await control.endpointStatus(), { ...before, state: 'stopped', port: null });
+  assert.equal(pbx.urls.monitoring, null);
+  assert.equal(await connects(before.host, before.port), false);
+
+  await control.setTile(true);
+  const after = await control.endpointStatus();
+  assert.equal(after.state, 'listening');
+  assert.ok(after.port !== null && (await connects(after.host, after.port)));
+  assert.ok(
+    (await control.moduleLog()).some((e) => e.source === 'control' && /tile switched off/.test(e.message)),
+  );
+});
+
+test('a scenario loaded over HTTP keeps the endpoint where tests connect; reset brings back the start', async (t) => {
+  const pbx = await start({ monitoringPort: 0, clock: { start: 1_750_000_000_000 } });
+  t.after(() => pbx.close());
+  const control = new HttpPbxControl(pbx.urls.control);
+  const before = await control.endpointStatus();
+  await control.loadScenario('all-phones-offline');
+  assert.deepEqual(await control.endpointStatus(), before);
+  await control.loadScenario('unlicensed');
+  assert.equal((await control.getState()).licence.valid, false);
+  assert.equal((await control.endpointStatus()).state, 'stopped');
+  await control.reset();
+  const after = await control.endpointStatus();
+  assert.equal(after.state, 'listening');
+  assert.equal(after.configuredPort, before.configuredPort);
+  assert.equal((await control.getState()).licence.valid, true);
+});
+
+test('a monitoring-hosts list without an active entry closes the port', async (t) => {
+  const pbx = await start({ monitoringPort: 0, clock: { start: 1_750_000_000_000 } });
+  t.after(() => pbx.close());
+  const control = new HttpPbxControl(pbx.urls.control);
+  await control.setMonitoringHosts([{ entry: '127.0.0.0/8', active: false }]);
+  assert.equal((await control.endpointStatus()).state, 'stopped');
+  await control.setMonitoringHosts([{ entry: '127.0.0.0/8', active: true }]);
+  assert.equal((await control.endpointStatus()).state, 'listening');
+});

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ControlInputError } from '../../../../simulators/pbx/control/control-input-error.ts';
+import { InProcessPbxControl } from '../../../../simulators/pbx/control/in-process-control.ts';
+import { SnapshotCache } from '../../../../simulators/pbx/monitoring/snapshot.ts';
+import { listScenarios, resolveScenario } from '../../../../simulators/pbx/state/scenarios.ts';
+import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
+import { VirtualClock } from '../../../../simulators/shared/clock.ts';
+import { FakeEndpoint } from './fake-endpoint.ts';
+
+const START = 1_750_000_000_000;
+
+function setup() {
+  const clock = new VirtualClock({ start: START });
+  const initial = resolveScenario('healthy', START);
+  initial.monitoring.port = 0;
+  initial.monitoring.host = '127.0.0.3';
+  const store = new PbxStore(clock, initial);
+  const cache = new SnapshotCache(store);
+  const endpoint = new FakeEndpoint(store);
+  return { store, cache, endpoint, control: new InProcessPbxControl(store, cache, endpoint) };
+}
+
+/** A scenario other than the start one, so loading it changes something. */
+function another(): string {
+  const other = listScenarios().find((s) => s.name !== 'healthy');
+  assert.ok(other, 'the simulator ships more than one scenario');
+  return other.name;
+}
+
+test('listScenarios lists the shipped scenarios', async () => {
+  const { control } = setup();
+  const names = (await control.listScenarios()).map((s) => s.name);
+  assert.ok(names.includes('healthy'));
+  assert.deepEqual(
+    names,
+    listScenarios().map((s) => s.name),
+  );
+});
+
+test('loadScenario replaces the state but keeps the monitoring host and port', async () => {
+  const { store, cache, endpoint, control } = setup();
+  const name = another();
+  const serial = cache.get().serial;
+  await control.loadScenario(name);
+  const expected = resolveScenario(name, START);
+  expected.monitoring.port = 0;
+  expected.monitoring.host = '127.0.0.3';
+  assert.deepEqual(store.read(), expected);
+  assert.notEqual(cache.get().serial, serial);
+  assert.ok(endpoint.applies.length > 0);
+});
+
+test('reset after loadScenario returns to the state the simulator started with', async () => {
+  const { store, control } = setup();
+  const start = structuredClone(store.read());
+  await control.loadScenario(another());
+  await control.reset();
+  assert.deepEqual(store.read(), start);
+});
+
+test('an unknown scenario is refused with the known names', async () => {
+  const { control } = setup();
+  await assert.rejects(control.loadScenario('no-such-scenario'), (error: Error) => {
+    return error instanceof ControlInputError && error.message.includes('healthy');
+  });
+  await assert.rejects(control.loadScenario(3 as unknown as string), /name must be a string/);
+});
