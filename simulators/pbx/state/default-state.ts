@@ -1,3 +1,4 @@
+import { defaultResolverState } from '../resolver/resolver-state.ts';
 import type { PbxState } from './types.ts';
 
 /** sha512('Pass123') and sha512('secret'): the test-vector users (test-vectors.md). */
@@ -43,9 +44,19 @@ export function defaultState(now: number): PbxState {
       serverLicenseValidUntil: '2027-12-31',
       updateContractValidUntil: '2027-06-30',
     },
-    update: { kind: 'none', latestVersion: '12.4.1.3', availableVersions: ['12.4.1.3', '12.4.2.0', '13.0.0.1'] },
+    update: {
+      kind: 'none',
+      latestVersion: '12.4.1.3',
+      availableVersions: ['12.4.1.3', '12.4.2.0', '13.0.0.1'],
+    },
     security: { passwordCheck: true, attackDetection: true, sipFloodProtection: true, blockedIps: 3 },
-    sip: { localhostStatus: 'OK', knownPhones: 148, onlinePhones: 139, ipChangedPhones: 2, provisionedPhones: 148 },
+    sip: {
+      localhostStatus: 'OK',
+      knownPhones: 148,
+      onlinePhones: 139,
+      ipChangedPhones: 2,
+      provisionedPhones: 148,
+    },
     traffic: { webSessions: 9, appConnections: 61, linkedCalls: 7, parkedCalls: 1, conferenceCalls: 1 },
     rtp: {
       activeChannels: 14,
@@ -182,6 +193,7 @@ export function defaultState(now: number): PbxState {
       faxes: 86,
       faxQueue: 0,
       firmwareBytes: 943_718_400,
+      supportLogBytes: 209_715_200,
       logStatus: { status: 0, text: 'Support log and PBX log OK' },
     },
     users: [
@@ -200,6 +212,14 @@ export function defaultState(now: number): PbxState {
       instanceName: 'Monitoring',
       authParam: 'de.vendor.pbx.auth',
     },
-    maintenance: { moduleVersion: '26.9.2' },
+    maintenance: {
+      moduleVersion: '26.9.2',
+      partnerReleased: true,
+      restartingUntil: 0,
+      restartDurationMs: 60_000,
+      timeZone: 'UTC',
+      scheduledUpdate: { version: '', executeAt: '', dueAt: 0 },
+    },
+    resolver: defaultResolverState(),
   };
 }

@@ -1,3 +1,5 @@
+import type { ResolverState } from '../resolver/resolver-state.ts';
+
 /**
  * The one state of a simulated PBX. Every face (port-6556 endpoint, XML-RPC, maintenance API,
  * resolver, attention events) reads and changes this same object, so a change made through one
@@ -32,6 +34,8 @@ export interface PbxState {
   directory: { activeDirectoryEnabled: boolean };
   monitoring: MonitoringSettings;
   maintenance: MaintenanceSettings;
+  /** Web resolver: country code, providers, address book, search log, caller-ID result (docs/resolver.md). */
+  resolver: ResolverState;
 }
 
 export interface ApplianceState {
@@ -247,6 +251,11 @@ export interface SystemHousekeepingState {
   faxes: number;
   faxQueue: number;
   firmwareBytes: number;
+  /**
+   * The support-log part of `logBytes` (≤ `logBytes`; the rest is the PBX log). `DeleteLogs` with
+   * `scope` `support` or `pbx` removes one part (docs/maintenance-api.md).
+   */
+  supportLogBytes: number;
   /** `PBX Log Status Support/PBX`: 0 ok, 1 warning, 2 critical, with text. */
   logStatus: { status: 0 | 1 | 2; text: string };
 }
@@ -282,6 +291,38 @@ export interface MonitoringSettings {
 export interface MaintenanceSettings {
   /** Module version; interface A exists only after 26.7.28 (MAINT-MODULE-VERSION-GATE). */
   moduleVersion: string;
+  /**
+   * Whether a partner is released on this system: the management module forwards attention events
+   * to the fleet controller only then (EVENT-FORWARD-WITH-PARTNER, EVENT-NO-FORWARD-WITHOUT-PARTNER;
+   * EVENT-UNSPEC-PARTNER-RELEASE: a flag the control plane sets; default true). Added for
+   * simulators/pbx/events/.
+   */
+  partnerReleased: boolean;
+  /**
+   * Virtual-clock epoch ms until which the PBX is restarting after `RestartPbx`; the data endpoint
+   * and the web faces are unavailable while `now < restartingUntil` (`isPbxRestarting`). 0: not
+   * restarting.
+   */
+  restartingUntil: number;
+  /** How long a `RestartPbx` keeps the PBX restarting, in virtual ms (default 60 000). */
+  restartDurationMs: number;
+  /**
+   * IANA time zone in which `UpdatePbx`'s local `executeAt` is read (default `UTC`;
+   * MAINT-UNSPEC-UPDATE-SCHEDULING).
+   */
+  timeZone: string;
+  /** The one pending scheduled update of `UpdatePbx`; `version` `''` means none is pending. */
+  scheduledUpdate: ScheduledUpdate;
+}
+
+/** An update `UpdatePbx` scheduled with `executeAt` (docs/maintenance-api.md, "UpdatePbx scheduling"). */
+export interface ScheduledUpdate {
+  /** Target version; `''` when no update is scheduled. */
+  version: string;
+  /** `executeAt` as the client sent it (`yyyy-mm-ddThh:mm`, local to `timeZone`); `''` when none. */
+  executeAt: string;
+  /** Virtual-clock epoch ms at which it installs; 0 when none. */
+  dueAt: number;
 }
 
 /** A deep-partial overlay of the state, as scenario files and `PATCH /state` use it. */

@@ -1,0 +1,64 @@
+import { LINE_BREAKING, wellFormed } from './text-safety.ts';
+
+/**
+ * How values are written into the PBX sections of the agent text (MON-UNSPEC-LINE-GRAMMAR; the
+ * grammar is documented for plug-in vendors in docs/agent-text-grammar.md, "Value encoding").
+ *
+ * Values are percent-encoded, but only for the few characters that would break a line-based
+ * reader, so ordinary values appear unchanged: `%` itself, every line-breaking character
+ * (LINE_BREAKING) and `<` (so no value can contain `<<<`, the text consumers cut sections at).
+ * A *value* (rest of a `key: value` line) also encodes leading and trailing spaces; a *token*
+ * (one field of a space-separated line) also encodes every space and `[`, `]`, and is written `-`
+ * when empty (a literal `-` becomes `%2D`).
+ */
+export function encodeValue(raw: string): string {
+  const text = encodeCore(raw);
+  return text.replace(/^ +| +$/g, (spaces) => '%20'.repeat(spaces.length));
+}
+
+/** See `encodeValue`; for fields of space-separated lines (peer names, backup locations, …). */
+export function encodeToken(raw: string): string {
+  if (raw === '') return '-';
+  if (raw === '-') return '%2D';
+  return encodeBareToken(raw);
+}
+
+/** A token that may be empty, written as nothing (the location of `[HDD] 1623885428016 …`). */
+export function encodeBareToken(raw: string): string {
+  return encodeCore(raw).replace(/[ [\]]/g, (ch) => percent(ch));
+}
+
+function encodeCore(raw: string): string {
+  return wellFormed(raw)
+    .replace(/%/g, '%25')
+    .replace(/</g, '%3C')
+    .replace(LINE_BREAKING, (ch) => percent(ch));
+}
+
+function percent(ch: string): string {
+  return encodeURIComponent(ch).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/**
+ * Makes a local-check service name safe (MON-LOCAL-LINE-SHAPE): the name is written in double
+ * quotes and the local-check grammar has no escaping, so `"` and `'` are removed; line-breaking
+ * characters become spaces; runs of `<` are cut to two so no `<<<` appears; whitespace collapses
+ * and the result is trimmed. Idempotent.
+ */
+export function sanitiseServiceName(raw: string): string {
+  return wellFormed(raw)
+    .replace(LINE_BREAKING, ' ')
+    .replace(/["']/g, '')
+    .replace(/<{3,}/g, '<<')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * Makes the text of a local check safe: one line, no `<<<`, no leading or trailing spaces (a
+ * Checkmk server drops leading ones). A literal backslash-`n` is kept: it starts the long output,
+ * as the local-check grammar defines. Idempotent.
+ */
+export function sanitiseCheckText(raw: string): string {
+  return wellFormed(raw).replace(LINE_BREAKING, ' ').replace(/<{3,}/g, '<<').trim();
+}

@@ -1,0 +1,21 @@
+/**
+ * The project's agent-text parser: Checkmk section grammar, local-check lines and the PBX
+ * sections of the simulated PBX (docs/agent-text-grammar.md). Offered to plug-in vendors too.
+ */
+export { decodeToken, decodeValue } from './decode-value.ts';
+export {
+  type AgentSection,
+  type AgentText,
+  type AgentTextProblem,
+  parseAgentText,
+  sectionLines,
+} from './parse-agent-text.ts';
+export { type LocalCheckLine, type LocalMetric, parseLocalLine } from './parse-local-line.ts';
+export {
+  type BackupRunLine,
+  type NamedCount,
+  type PbxSectionsData,
+  type PeerLine,
+  type PeerSummary,
+  parsePbxSections,
+} from './parse-pbx-sections.ts';
