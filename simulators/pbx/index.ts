@@ -1,8 +1,13 @@
 import type { Server } from 'node:http';
 import { VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
-import { createControlServer } from './control/control-server.ts';
 import type { PbxControl } from './control/control-api.ts';
+import { createControlServer } from './control/control-server.ts';
 import { InProcessPbxControl } from './control/in-process-control.ts';
+import { createMaintenance, type MaintenanceFace } from './maintenance/create-maintenance.ts';
+import { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
+import { maintenanceControlRoutes } from './maintenance/maintenance-control-routes.ts';
+import { createMaintenanceTls } from './maintenance/maintenance-tls.ts';
+import { isPbxRestarting } from './maintenance/pbx-restart.ts';
 import { MonitoringEndpoint } from './monitoring/endpoint/monitoring-endpoint.ts';
 import { SnapshotCache } from './monitoring/snapshot.ts';
 import { resolveScenario } from './state/scenarios.ts';
@@ -23,6 +28,11 @@ export interface PbxStartOptions {
   /** Port of the control plane; default 0. */
   controlPort?: number;
   clock?: VirtualClockOptions;
+  /**
+   * Serve the web server (XML-RPC, maintenance API) over HTTPS with a self-signed certificate made
+   * at start, as the real system serves 443 (clients will try TLS).
+   */
+  https?: boolean;
 }
 
 export interface PbxUrls {
@@ -38,11 +48,20 @@ export interface PbxHandle {
   urls: PbxUrls;
   control: PbxControl;
   /** Internals for in-process tests and the benchmark. */
-  internals: { store: PbxStore; clock: VirtualClock; cache: SnapshotCache; endpoint: MonitoringEndpoint };
+  internals: {
+    store: PbxStore;
+    clock: VirtualClock;
+    cache: SnapshotCache;
+    endpoint: MonitoringEndpoint;
+    maintenance: MaintenanceFace;
+  };
   close(): Promise<void>;
 }
 
-/** Starts a simulated PBX: data endpoint, web server (XML-RPC), control plane, one shared state. */
+/**
+ * Starts a simulated PBX: data endpoint, web server (XML-RPC, maintenance API), control plane, all
+ * on one shared state.
+ */
 export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
   const host = options.host ?? '127.0.0.1';
   const clock = new VirtualClock(options.clock);
@@ -52,17 +71,38 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
   const store = new PbxStore(clock, initial);
   const cache = new SnapshotCache(store);
   const endpoint = new MonitoringEndpoint(store, cache);
+  const maintenance = createMaintenance(store);
+  // Faces that keep records outside the state (tokens, queued commands) drop them on reset.
+  store.on('reset', () => maintenance.reset());
   const servers: Server[] = [];
+  const shutdown = async () => {
+    await Promise.all([endpoint.close(), ...servers.map(closeServer)]);
+    maintenance.close();
+    clock.dispose();
+  };
   try {
     await endpoint.apply();
     const web = await startWebServer({
       host,
       port: options.webPort ?? 0,
-      routes: [{ prefix: '/xml-rpc', handle: createXmlRpcHandler(store, cache) }],
+      routes: [
+        { prefix: '/xml-rpc', handle: createXmlRpcHandler(store, cache) },
+        { prefix: MAINTENANCE_BASE_PATH, handle: maintenance.handler },
+      ],
+      tls: options.https ? await createMaintenanceTls({ hosts: ['localhost', host] }) : undefined,
+      unavailableFor: () => {
+        const state = store.read();
+        const now = clock.now();
+        return isPbxRestarting(state, now) ? (state.maintenance.restartingUntil - now) / 1000 : null;
+      },
     });
     servers.push(web.server);
     const control = new InProcessPbxControl(store, cache, endpoint);
-    const controlServer = await createControlServer(control, { host, port: options.controlPort ?? 0 });
+    const controlServer = await createControlServer(control, {
+      host,
+      port: options.controlPort ?? 0,
+      extraRoutes: maintenanceControlRoutes(maintenance.control),
+    });
     servers.push(controlServer.server);
     const urls: PbxUrls = {
       web: web.url,
@@ -75,15 +115,11 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
     return {
       urls,
       control,
-      internals: { store, clock, cache, endpoint },
-      async close() {
-        await Promise.all([endpoint.close(), ...servers.map(closeServer)]);
-        clock.dispose();
-      },
+      internals: { store, clock, cache, endpoint, maintenance },
+      close: shutdown,
     };
   } catch (error) {
-    await Promise.all([endpoint.close(), ...servers.map(closeServer)]);
-    clock.dispose();
+    await shutdown();
     throw error;
   }
 }

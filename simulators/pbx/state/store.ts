@@ -44,6 +44,8 @@ const MAX_LOG_ENTRIES = 50_000;
 export interface PbxStoreEvents {
   change: [state: PbxState];
   log: [entry: ModuleLogEntry];
+  /** After `reset()`: faces that keep their own records (tokens, queued commands) drop them. */
+  reset: [];
 }
 
 /**
@@ -103,6 +105,7 @@ export class PbxStore extends EventEmitter<PbxStoreEvents> {
     this.warningSet.clear();
     this.logEntries.length = 0;
     this.changed();
+    this.emit('reset');
   }
 
   injectFault(name: FaultName): void {
@@ -126,7 +129,8 @@ export class PbxStore extends EventEmitter<PbxStoreEvents> {
     const entry: ModuleLogEntry = { seq: ++this.logSeq, at: this.clock.now(), level, source, message };
     if (data) entry.data = data;
     this.logEntries.push(entry);
-    if (this.logEntries.length > MAX_LOG_ENTRIES) this.logEntries.splice(0, this.logEntries.length - MAX_LOG_ENTRIES);
+    if (this.logEntries.length > MAX_LOG_ENTRIES)
+      this.logEntries.splice(0, this.logEntries.length - MAX_LOG_ENTRIES);
     this.emit('log', entry);
     return entry;
   }

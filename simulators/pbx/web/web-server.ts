@@ -13,8 +13,16 @@ export interface WebServerOptions {
   port: number;
   routes: WebRoute[];
   /** PEM key and certificate for HTTPS; plain HTTP when absent. */
-  tls?: { key: string; cert: string };
+  tls?: { key: string; cert: string } | undefined;
+  /**
+   * While this returns a number of seconds, the PBX is restarting (`RestartPbx`): every request is
+   * answered `503 Service Unavailable` with `Retry-After` (docs/simulator.md, "PBX web server").
+   */
+  unavailableFor?: () => number | null;
 }
+
+/** The plain answer for a path no face serves (also what a module without the API answers). */
+export const NOT_FOUND_TEXT = 'not found\n';
 
 /**
  * The PBX's own web server (the `{base_url}` of the specs): XML-RPC at `/xml-rpc`, the maintenance
@@ -23,13 +31,27 @@ export interface WebServerOptions {
  */
 export async function startWebServer(options: WebServerOptions): Promise<{ server: Server; url: string }> {
   const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const retryAfter = options.unavailableFor?.() ?? null;
+    if (retryAfter !== null) {
+      req.resume();
+      res
+        .writeHead(503, {
+          'content-type': 'text/plain; charset=utf-8',
+          'retry-after': String(Math.max(1, Math.ceil(retryAfter))),
+          connection: 'close',
+        })
+        .end('restarting\n');
+      return;
+    }
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const route = options.routes.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`) || path.startsWith(`${r.prefix}?`));
+    const route = options.routes.find(
+      (r) => path === r.prefix || path.startsWith(`${r.prefix}/`) || path.startsWith(`${r.prefix}?`),
+    );
     if (route) {
       route.handle(req, res);
       return;
     }
-    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(NOT_FOUND_TEXT);
   };
   const server = options.tls ? createHttpsServer({ ...options.tls }, handler) : createServer(handler);
   server.headersTimeout = 10_000;

@@ -1,0 +1,123 @@
+import type { PbxStore } from '../state/store.ts';
+import { bearerToken } from './bearer-token.ts';
+import { type CommandExecutor, CommandHandoverError } from './command-executor.ts';
+import { COMMAND_NAMES, type CommandName, isCommandName } from './command-names.ts';
+import { commandParameters, parseCommandBody } from './command-parameters.ts';
+import {
+  bodyTooLargeResponse,
+  commandFailedResponse,
+  commandListResponse,
+  interfaceAbsentResponse,
+  type MaintenanceResponse,
+  okResponse,
+  unauthorizedResponse,
+  unknownCommandResponse,
+  unknownEndpointResponse,
+} from './maintenance-responses.ts';
+import { hasMaintenanceApi } from './module-version-gate.ts';
+import type { TokenStore } from './token-store.ts';
+
+/** Base path of interface A; `7ce0d8df` is the fixed module code (MAINT-BASE-PATH). */
+export const MAINTENANCE_BASE_PATH = '/fp/7ce0d8df/api/v1';
+
+/** The command list, read as `{base}/system-functions` (MAINT-UNSPEC-PATH-V1). */
+export const SYSTEM_FUNCTIONS_PATH = `${MAINTENANCE_BASE_PATH}/system-functions`;
+
+/** Largest POST body taken: 1 MiB; one byte more gets 413 (MAINT-POST-BODY-UP-TO-1MIB). */
+export const MAX_BODY_BYTES = 1_048_576;
+
+export interface MaintenanceRequestHead {
+  method: string;
+  /** The request target: path and optional query string, e.g. `/fp/7ce0d8df/api/v1/system-functions?x=1`. */
+  target: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface MaintenanceRequest extends MaintenanceRequestHead {
+  /** The whole body; absent means empty. */
+  body?: Uint8Array;
+}
+
+/**
+ * What the head of a request decides: either the answer, or that the body is needed (a POST of a
+ * known command with a valid token). `complete` must be given a body of at most `MAX_BODY_BYTES`
+ * bytes; the listener answers 413 itself when more arrives.
+ */
+export type HeadDecision =
+  | { kind: 'respond'; response: MaintenanceResponse }
+  | { kind: 'read-body'; command: CommandName; complete(body: Uint8Array): MaintenanceResponse };
+
+export interface MaintenanceApi {
+  /** Decides from method, target and headers alone (the listener uses it before reading a body). */
+  head(request: MaintenanceRequestHead): HeadDecision;
+  /** The whole exchange, socket-free: what unit tests drive. */
+  handle(request: MaintenanceRequest): MaintenanceResponse;
+}
+
+const respond = (response: MaintenanceResponse): HeadDecision => ({ kind: 'respond', response });
+
+/**
+ * The socket-free core of interface A. Checks run in this order, the first that applies answers
+ * (MAINT-UNSPEC-CHECK-ORDER):
+ * 1. module version 26.7.28 or lower: the web server's plain 404, as for any unknown path
+ *    (MAINT-MODULE-VERSION-GATE);
+ * 2. token (401, MAINT-AUTH-*), on every path under the base, so a caller without a valid token
+ *    learns nothing about paths or commands;
+ * 3. path and method (404 `unknown endpoint`), then command name (404 `unknown command`);
+ * 4. body size (413) — only a request that would otherwise be accepted reads its body;
+ * 5. hand-over (500 `command failed`), then 200 `{"status":"ok"}` at once (MAINT-POST-ACCEPTED).
+ * Paths and command names match exactly and case-sensitively, without percent-decoding; the query
+ * string is ignored; a trailing slash or a doubled slash makes another, unknown path
+ * (MAINT-UNSPEC-NAME-MATCHING). The request's `Content-Type` is not checked
+ * (MAINT-UNSPEC-REQUEST-CONTENT-TYPE). A GET body is ignored.
+ */
+export function createMaintenanceApi(
+  store: PbxStore,
+  tokens: TokenStore,
+  executor: CommandExecutor,
+): MaintenanceApi {
+  function accept(command: CommandName, body: Uint8Array): MaintenanceResponse {
+    if (body.length > MAX_BODY_BYTES) return bodyTooLargeResponse();
+    const parsed = parseCommandBody(body);
+    try {
+      executor.submit(command, commandParameters(command, parsed.fields), parsed.kind);
+    } catch (error) {
+      if (error instanceof CommandHandoverError) return commandFailedResponse();
+      throw error;
+    }
+    return okResponse();
+  }
+
+  function head(request: MaintenanceRequestHead): HeadDecision {
+    const queryAt = request.target.indexOf('?');
+    const path = queryAt === -1 ? request.target : request.target.slice(0, queryAt);
+    if (path !== MAINTENANCE_BASE_PATH && !path.startsWith(`${MAINTENANCE_BASE_PATH}/`)) {
+      return respond(interfaceAbsentResponse());
+    }
+    if (!hasMaintenanceApi(store.read().maintenance.moduleVersion)) return respond(interfaceAbsentResponse());
+    const token = bearerToken(request.headers['authorization']);
+    if (token === null || tokens.verify(token) === null) return respond(unauthorizedResponse());
+    if (path === SYSTEM_FUNCTIONS_PATH) {
+      return respond(
+        request.method === 'GET' ? commandListResponse(COMMAND_NAMES) : unknownEndpointResponse(),
+      );
+    }
+    const name = path.startsWith(`${SYSTEM_FUNCTIONS_PATH}/`)
+      ? path.slice(SYSTEM_FUNCTIONS_PATH.length + 1)
+      : '';
+    if (name === '' || name.includes('/') || request.method !== 'POST')
+      return respond(unknownEndpointResponse());
+    if (!isCommandName(name)) return respond(unknownCommandResponse());
+    return { kind: 'read-body', command: name, complete: (body) => accept(name, body) };
+  }
+
+  return {
+    head,
+    handle(request) {
+      const decision = head(request);
+      return decision.kind === 'respond'
+        ? decision.response
+        : decision.complete(request.body ?? new Uint8Array(0));
+    },
+  };
+}

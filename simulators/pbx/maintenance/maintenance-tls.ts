@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** PEM key and certificate, the shape `startWebServer({ tls })` takes. */
+export interface MaintenanceTls {
+  key: string;
+  cert: string;
+}
+
+export interface MaintenanceTlsOptions {
+  /** Host names and IP addresses the certificate names (default `localhost`, `127.0.0.1`). */
+  hosts?: string[];
+  /** Validity in days (default 2: it is made anew at every start). */
+  days?: number;
+}
+
+/**
+ * Makes a self-signed certificate (P-256 key) at start for serving interface A over HTTPS, since
+ * the real system serves it on 443 and clients try TLS (MAINT-REACHABILITY). It runs the `openssl`
+ * command (`openssl req -x509`) in a temporary directory that is removed afterwards; Node's
+ * crypto can make keys but not X.509 certificates. Clients must trust this certificate
+ * explicitly (e.g. undici `connect: { ca: cert }`); it is never a trusted root. Rejects with a
+ * clear error when `openssl` is not installed.
+ */
+export async function createMaintenanceTls(options: MaintenanceTlsOptions = {}): Promise<MaintenanceTls> {
+  const hosts = [...new Set(options.hosts ?? ['localhost', '127.0.0.1'])];
+  const names = hosts.map((host) => (/^[\d.]+$|:/.test(host) ? `IP:${host}` : `DNS:${host}`)).join(',');
+  const dir = await mkdtemp(join(tmpdir(), 'pbx-maintenance-tls-'));
+  try {
+    const keyFile = join(dir, 'key.pem');
+    const certFile = join(dir, 'cert.pem');
+    try {
+      await run(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-keyout',
+          keyFile,
+          '-out',
+          certFile,
+          '-days',
+          String(options.days ?? 2),
+          '-subj',
+          `/CN=${hosts[0] ?? 'localhost'}`,
+          '-addext',
+          `subjectAltName=${names}`,
+        ],
+        { timeout: 30_000 },
+      );
+    } catch (error) {
+      const reason =
+        (error as NodeJS.ErrnoException).code === 'ENOENT'
+          ? 'the openssl command is not installed'
+          : String(error);
+      throw new Error(`cannot make the self-signed certificate for HTTPS: ${reason}`);
+    }
+    const [key, cert] = await Promise.all([readFile(keyFile, 'utf8'), readFile(certFile, 'utf8')]);
+    return { key, cert };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
