@@ -343,7 +343,9 @@ export class CommandExecutor extends EventEmitter<CommandExecutorEvents> {
       result,
     };
     this.eventList.push(event);
-    if (this.eventList.length > MAX_EVENTS) this.eventList.splice(0, this.eventList.length - MAX_EVENTS);
+    // Trimmed in batches: amortised O(1) per event once the list is full.
+    if (this.eventList.length > MAX_EVENTS * 1.1)
+      this.eventList.splice(0, this.eventList.length - MAX_EVENTS);
     this.emit('completed', structuredClone(event));
   }
 

@@ -40,6 +40,7 @@ export interface ModuleLogEntry {
 
 /** Bound on kept log lines so a long `simulate` run does not grow without limit. */
 const MAX_LOG_ENTRIES = 50_000;
+const LOG_TRIM_BATCH = 5_000;
 
 export interface PbxStoreEvents {
   change: [state: PbxState];
@@ -129,8 +130,10 @@ export class PbxStore extends EventEmitter<PbxStoreEvents> {
     const entry: ModuleLogEntry = { seq: ++this.logSeq, at: this.clock.now(), level, source, message };
     if (data) entry.data = data;
     this.logEntries.push(entry);
-    if (this.logEntries.length > MAX_LOG_ENTRIES)
+    // Trim in batches so a full log costs amortised O(1) per entry, not a 50k-element shift each.
+    if (this.logEntries.length > MAX_LOG_ENTRIES + LOG_TRIM_BATCH) {
       this.logEntries.splice(0, this.logEntries.length - MAX_LOG_ENTRIES);
+    }
     this.emit('log', entry);
     return entry;
   }

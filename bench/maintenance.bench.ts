@@ -1,0 +1,69 @@
+import { Agent, request } from 'undici';
+import { start } from '../simulators/pbx/index.ts';
+import { bareHttpServer, median } from './http-load.ts';
+import { fmt, runLoad } from './load.ts';
+
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 2000);
+const CONCURRENCY = 32;
+
+/**
+ * Issue 3 §6: accepted commands per second at concurrency 32 against a bare node:http server in the
+ * same run (the ceiling), and the answer time of a wrong token against a right one (constant-time
+ * comparison; measured here, never asserted).
+ */
+export async function benchMaintenance(): Promise<void> {
+  console.log('\n## Maintenance API (interface A)');
+  const sim = await start({ monitoringPort: 0, clock: { mode: 'frozen' } });
+  const bare = await bareHttpServer();
+  const dispatcher = new Agent({ connections: CONCURRENCY, pipelining: 1 });
+  try {
+    const created = await request(`${sim.urls.control}/maintenance/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ label: 'bench', actor: 'admin' }),
+    });
+    const { secret } = (await created.body.json()) as { secret: string };
+    const commandUrl = `${sim.urls.web}/fp/7ce0d8df/api/v1/system-functions/DeleteTemporaryFiles`;
+    const post = (url: string, token: string) => async () => {
+      const res = await request(url, {
+        method: 'POST',
+        dispatcher,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      await res.body.dump();
+      if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
+    };
+    await runLoad(post(commandUrl, secret), CONCURRENCY, 300); // warm-up
+    const sut = await runLoad(post(commandUrl, secret), CONCURRENCY, DURATION_MS);
+    const ceiling = await runLoad(post(bare.url, secret), CONCURRENCY, DURATION_MS);
+    console.log('accepted commands/s at concurrency 32');
+    console.log(
+      `  simulator ${fmt(sut.perSecond)}   bare http ${fmt(ceiling.perSecond)}   ratio ${fmt(sut.perSecond / ceiling.perSecond, 2)}${sut.errors ? `   (${sut.errors} errors)` : ''}`,
+    );
+    await sim.internals.maintenance.executor.idle();
+
+    const listUrl = `${sim.urls.web}/fp/7ce0d8df/api/v1/system-functions`;
+    const wrong = `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
+    const sample = async (token: string) => {
+      const t0 = performance.now();
+      const res = await request(listUrl, { dispatcher, headers: { authorization: `Bearer ${token}` } });
+      await res.body.dump();
+      return performance.now() - t0;
+    };
+    const right: number[] = [];
+    const bad: number[] = [];
+    for (let i = 0; i < 2000; i++) {
+      right.push(await sample(secret));
+      bad.push(await sample(wrong));
+    }
+    console.log('answer time, right token vs wrong token (median of 2,000 sequential requests each)');
+    console.log(
+      `  right ${fmt(median(right) * 1000, 1)} µs   wrong ${fmt(median(bad) * 1000, 1)} µs   difference ${fmt((median(bad) - median(right)) * 1000, 1)} µs`,
+    );
+  } finally {
+    await dispatcher.close();
+    bare.server.close();
+    await sim.close();
+  }
+}

@@ -1,0 +1,15 @@
+import { benchMaintenance } from './maintenance.bench.ts';
+import { benchMonitoring } from './monitoring.bench.ts';
+
+/** `npm run bench`: prints figures for each face against a bare server in the same run. Asserts nothing. */
+const benches: Record<string, () => Promise<void>> = {
+  monitoring: benchMonitoring,
+  maintenance: benchMaintenance,
+};
+
+const only = process.argv.slice(2);
+console.log(`# pbx-conformance bench — node ${process.version}, ${new Date().toISOString()}`);
+for (const [name, bench] of Object.entries(benches)) {
+  if (only.length && !only.includes(name)) continue;
+  await bench();
+}
