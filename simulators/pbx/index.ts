@@ -3,6 +3,9 @@ import { VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
 import type { PbxControl } from './control/control-api.ts';
 import { createControlServer } from './control/control-server.ts';
 import { InProcessPbxControl } from './control/in-process-control.ts';
+import { attentionControlRoutes } from './events/attention-control-routes.ts';
+import { AttentionForwarder } from './events/attention-forwarder.ts';
+import type { ControllerSettings } from './events/controller-link.ts';
 import { createMaintenance, type MaintenanceFace } from './maintenance/create-maintenance.ts';
 import { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
 import { maintenanceControlRoutes } from './maintenance/maintenance-control-routes.ts';
@@ -33,6 +36,11 @@ export interface PbxStartOptions {
    * at start, as the real system serves 443 (clients will try TLS).
    */
   https?: boolean;
+  /**
+   * The fleet controller to forward attention events to (`registerPbx` of its control plane gives
+   * `ingest` and `key`); without one, forwarded events wait in the 20-message buffer.
+   */
+  controller?: ControllerSettings;
 }
 
 export interface PbxUrls {
@@ -54,13 +62,14 @@ export interface PbxHandle {
     cache: SnapshotCache;
     endpoint: MonitoringEndpoint;
     maintenance: MaintenanceFace;
+    events: AttentionForwarder;
   };
   close(): Promise<void>;
 }
 
 /**
- * Starts a simulated PBX: data endpoint, web server (XML-RPC, maintenance API), control plane, all
- * on one shared state.
+ * Starts a simulated PBX: data endpoint, web server (XML-RPC, maintenance API), attention-event
+ * forwarding to a fleet controller, control plane, all on one shared state.
  */
 export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
   const host = options.host ?? '127.0.0.1';
@@ -74,9 +83,12 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
   const maintenance = createMaintenance(store);
   // Faces that keep records outside the state (tokens, queued commands) drop them on reset.
   store.on('reset', () => maintenance.reset());
+  // Follows the store's reset by itself.
+  const events = new AttentionForwarder(store, { controller: options.controller ?? null });
   const servers: Server[] = [];
   const shutdown = async () => {
     await Promise.all([endpoint.close(), ...servers.map(closeServer)]);
+    await events.close();
     maintenance.close();
     clock.dispose();
   };
@@ -101,7 +113,10 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
     const controlServer = await createControlServer(control, {
       host,
       port: options.controlPort ?? 0,
-      extraRoutes: maintenanceControlRoutes(maintenance.control),
+      extraRoutes: [
+        ...maintenanceControlRoutes(maintenance.control),
+        ...attentionControlRoutes(events, store),
+      ],
     });
     servers.push(controlServer.server);
     const urls: PbxUrls = {
@@ -115,7 +130,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
     return {
       urls,
       control,
-      internals: { store, clock, cache, endpoint, maintenance },
+      internals: { store, clock, cache, endpoint, maintenance, events },
       close: shutdown,
     };
   } catch (error) {

@@ -1,0 +1,182 @@
+import { commitAcknowledge, resolveItem } from '../model/acknowledge.ts';
+import type { Authenticator } from '../model/authenticator.ts';
+import { siteList } from '../model/caller-view.ts';
+import type { FleetState } from '../model/fleet-state.ts';
+import { historyList } from '../model/history-view.ts';
+import { COMMENT_MAX_CHARS, charCount } from '../model/text-limits.ts';
+import type { Account } from '../model/types.ts';
+import { type FleetErrorCode, fleetError, MESSAGES } from './error-body.ts';
+import { etagOf, ifNoneMatchHits } from './etag.ts';
+
+/** A request as the socket-free core takes it; header names in lower case. */
+export interface ApiRequest {
+  method: string;
+  /** Path and query, e.g. `/api/v1/sites?x=1`. */
+  url: string;
+  headers: Record<string, string | undefined>;
+  body?: Buffer;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Absent for 304, 401 and 404 (FLEET-UNSPEC-401-404-BODY). */
+  body?: string;
+}
+
+/** One line of the controller's request log: never headers, bodies, passwords or tokens. */
+export interface RequestLogEntry {
+  face: 'api' | 'mcp' | 'control' | 'ingest';
+  method: string;
+  path: string;
+  status: number;
+  accountId?: string;
+}
+
+export type RequestLogger = (entry: RequestLogEntry) => void;
+
+/** FLEET-BASE-PATH */
+export const API_BASE = '/api/v1';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const SITES = /^\/api\/v1\/sites$/;
+const HISTORY = /^\/api\/v1\/sites\/([^/]+)\/history$/;
+const ACK = /^\/api\/v1\/sites\/([^/]+)\/attention\/([^/]+)\/acknowledge$/;
+
+/**
+ * The REST core of interface B (maintenance-and-fleet-api.md, "Endpoints / Interface B"):
+ * request in, response out, no sockets. The node:http adapter (`http-adapter.ts`) only moves bytes.
+ *
+ * Check order (FLEET-UNSPEC-403-VS-404, FLEET-UNSPEC-ACK-BODY): path outside `/api/v1` → 404;
+ * credentials → 401; unknown route → 404, wrong method → 405; site or item not addressable → 404;
+ * Viewer → 403; body → 400; then the acknowledgement.
+ */
+export function createApiCore(state: FleetState, auth: Authenticator, log: RequestLogger = () => {}) {
+  return async function handle(req: ApiRequest): Promise<ApiResponse> {
+    const path = (req.url.split('?')[0] ?? '/').replace(/\/{2,}/g, '/');
+    const done = (res: ApiResponse, account?: Account): ApiResponse => {
+      const entry: RequestLogEntry = { face: 'api', method: req.method, path, status: res.status };
+      if (account) entry.accountId = account.id;
+      log(entry);
+      return res;
+    };
+    if (path !== API_BASE && !path.startsWith(`${API_BASE}/`)) return done(empty(404));
+    const account = await auth.basic(req.headers['authorization']);
+    if (!account) return done(unauthorized());
+
+    if (SITES.test(path)) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return done(methodNotAllowed('GET, HEAD'), account);
+      return done(getSites(state, account, req), account);
+    }
+    const history = HISTORY.exec(path);
+    if (history) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return done(methodNotAllowed('GET, HEAD'), account);
+      const siteId = decode(history[1]);
+      // FLEET-AUTH-FOREIGN-SITE-HISTORY-404, FLEET-ERR-404-SITE-UNKNOWN
+      if (siteId === null || !state.sites.has(siteId) || !state.rightOf(account.partnerId, siteId)) {
+        return done(empty(404), account);
+      }
+      return done(json(200, historyList(state, account, siteId), req.method === 'HEAD'), account);
+    }
+    const ack = ACK.exec(path);
+    if (ack) {
+      if (req.method !== 'POST') return done(methodNotAllowed('POST'), account);
+      return done(acknowledge(state, account, decode(ack[1]), ack[2] ?? '', req), account);
+    }
+    return done(empty(404), account);
+  };
+}
+
+/**
+ * FLEET-SITES-LIST, FLEET-SITES-NOT-MODIFIED: the caller's site list with a strong ETag; a
+ * matching `If-None-Match` gets 304 with the ETag and no body.
+ */
+function getSites(state: FleetState, account: Account, req: ApiRequest): ApiResponse {
+  const body = JSON.stringify(siteList(state, account.partnerId));
+  const etag = etagOf(body);
+  const headers = { etag, 'cache-control': 'private, no-cache', vary: 'Authorization' };
+  if (ifNoneMatchHits(req.headers['if-none-match'], etag)) return { status: 304, headers };
+  const res: ApiResponse = { status: 200, headers: { ...headers, 'content-type': JSON_TYPE } };
+  if (req.method !== 'HEAD') res.body = body;
+  return res;
+}
+
+/** FLEET-ACK-ENDPOINT and its errors (FLEET-ERR-400-COMMENT-TOO-LONG, FLEET-AUTH-VIEWER-ACK-403). */
+function acknowledge(
+  state: FleetState,
+  account: Account,
+  siteId: string | null,
+  rawId: string,
+  req: ApiRequest,
+): ApiResponse {
+  const attentionId = /^[0-9]{1,15}$/.test(rawId) ? Number(rawId) : Number.NaN;
+  if (siteId === null || !Number.isSafeInteger(attentionId) || !state.sites.has(siteId)) return empty(404);
+  const item = resolveItem(state, account, siteId, attentionId);
+  if (!item) return empty(404);
+  if (account.role === 'Viewer') return error(403, 'forbidden', MESSAGES.viewerForbidden);
+  const comment = parseComment(req);
+  if (typeof comment === 'object' && comment !== null) return error(400, 'invalid_request', comment.message);
+  return json(200, commitAcknowledge(state, account, item, comment, 'console'));
+}
+
+/**
+ * FLEET-ACK-COMMENT-OPTIONAL and FLEET-UNSPEC-ACK-BODY: an empty body means no comment; a non-empty
+ * body must be a JSON object sent as `application/json`; `comment` may be absent, `null` or a
+ * string of at most 1000 characters (code points); other members are ignored.
+ */
+function parseComment(req: ApiRequest): string | null | { message: string } {
+  const text = req.body?.toString('utf8') ?? '';
+  if (text.trim() === '') return null;
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json') return { message: MESSAGES.contentType };
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { message: MESSAGES.bodyNotJson };
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { message: MESSAGES.bodyNotObject };
+  const comment = (body as Record<string, unknown>)['comment'];
+  if (comment === undefined || comment === null) return null;
+  if (typeof comment !== 'string') return { message: MESSAGES.commentNotString };
+  if (charCount(comment) > COMMENT_MAX_CHARS) return { message: MESSAGES.commentTooLong };
+  return comment;
+}
+
+function decode(segment: string | undefined): string | null {
+  try {
+    return segment === undefined ? null : decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+function json(status: number, value: unknown, headOnly = false): ApiResponse {
+  const res: ApiResponse = { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store' } };
+  if (!headOnly) res.body = JSON.stringify(value);
+  return res;
+}
+
+function error(status: number, code: FleetErrorCode, message: string): ApiResponse {
+  return json(status, fleetError(code, message));
+}
+
+/** FLEET-ERR-404-*: no body (FLEET-UNSPEC-401-404-BODY). */
+function empty(status: number): ApiResponse {
+  return { status, headers: {} };
+}
+
+/** FLEET-ERR-401-NOT-SIGNED-IN, FLEET-ERR-401-WRONG-PASSWORD: no body, a Basic challenge. */
+function unauthorized(): ApiResponse {
+  return { status: 401, headers: { 'www-authenticate': 'Basic realm="fleet", charset="UTF-8"' } };
+}
+
+function methodNotAllowed(allow: string): ApiResponse {
+  return { status: 405, headers: { allow } };
+}
+
+/** 413 for bodies over the adapter's bound (the simulator's choice; the spec names no limit). */
+export function payloadTooLarge(): ApiResponse {
+  return error(413, 'payload_too_large', MESSAGES.tooLarge);
+}

@@ -1,0 +1,126 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
+import { createApiCore, type RequestLogger } from './api/api-core.ts';
+import { toNodeHandler } from './api/http-adapter.ts';
+import { startControlServer } from './control/control-server.ts';
+import type { FleetControl } from './control/fleet-control.ts';
+import { InProcessFleetControl } from './control/in-process-control.ts';
+import { type IngestServer, startIngestServer } from './ingest/ingest-server.ts';
+import { createMcpHandler, MCP_PATH } from './mcp/mcp-handler.ts';
+import { Authenticator } from './model/authenticator.ts';
+import { defaultFixture, type FleetFixture } from './model/fleet-fixture.ts';
+import { FleetState } from './model/fleet-state.ts';
+import type { ScryptCost } from './model/password-hash.ts';
+
+export type { FleetControl } from './control/fleet-control.ts';
+export { HttpFleetControl } from './control/http-control.ts';
+export { defaultFixture, emptyFixture, type FleetFixture } from './model/fleet-fixture.ts';
+
+export interface FleetStartOptions {
+  /** People, sites, rights, tokens and PBX keys to start with (default: `defaultFixture()`). */
+  fixture?: FleetFixture;
+  /** Address every listener binds; default 127.0.0.1. */
+  host?: string;
+  /** Port of the REST + MCP listener; default 0. */
+  apiPort?: number;
+  controlPort?: number;
+  ingestPort?: number;
+  clock?: VirtualClockOptions;
+  /** Lower scrypt cost for tests; the default is `DEFAULT_SCRYPT_COST`. */
+  scryptCost?: ScryptCost;
+  /** Receives one entry per request; never credentials (issue 4, section 5). */
+  log?: RequestLogger;
+}
+
+export interface FleetUrls {
+  /** `{controller_url}`: REST is under `${api}/api/v1` (FLEET-BASE-PATH). */
+  api: string;
+  /** The MCP endpoint, Streamable HTTP: `${api}/mcp`. */
+  mcp: string;
+  /** Control plane base URL (schemas/fleet-control.openapi.yaml). */
+  control: string;
+  /** The PBX ingest listener, `tcp://host:port` (EVENT-UNSPEC-TRANSPORT). */
+  ingest: string;
+}
+
+export interface FleetHandle {
+  urls: FleetUrls;
+  control: FleetControl;
+  /** Internals for in-process tests and the benchmark. */
+  internals: { state: FleetState; clock: VirtualClock; authenticator: Authenticator; ingest: IngestServer };
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a simulated fleet controller (maintenance-and-fleet-api.md, part B): REST and MCP on one
+ * listener, the PBX ingest listener, and the control plane, all sharing one `FleetState`.
+ * State is kept in memory (no `--data` persistence yet).
+ */
+export async function start(options: FleetStartOptions = {}): Promise<FleetHandle> {
+  const host = options.host ?? '127.0.0.1';
+  const clock = new VirtualClock(options.clock);
+  const state = new FleetState(clock, options.scryptCost);
+  const fixture = structuredClone(options.fixture ?? defaultFixture());
+  await state.load(fixture);
+  const authenticator = new Authenticator(state);
+  const log = options.log ?? (() => {});
+  const servers: Server[] = [];
+  let ingest: IngestServer | undefined;
+  try {
+    const api = toNodeHandler(createApiCore(state, authenticator, log));
+    const mcp = createMcpHandler(state, authenticator, log);
+    const apiServer = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0];
+      void (path === MCP_PATH ? mcp(req, res) : api(req, res));
+    });
+    apiServer.headersTimeout = 10_000;
+    apiServer.requestTimeout = 30_000;
+    apiServer.keepAliveTimeout = 5_000;
+    servers.push(apiServer);
+    const apiPort = await listen(apiServer, host, options.apiPort ?? 0);
+    const ingestServer = await startIngestServer(state, { host, port: options.ingestPort ?? 0, log });
+    ingest = ingestServer;
+    const control = new InProcessFleetControl(state, clock, fixture, () => ingestServer.url);
+    const controlServer = await startControlServer(control, { host, port: options.controlPort ?? 0, log });
+    servers.push(controlServer.server);
+    const apiUrl = `http://${host}:${apiPort}`;
+    return {
+      urls: {
+        api: apiUrl,
+        mcp: `${apiUrl}${MCP_PATH}`,
+        control: controlServer.url,
+        ingest: ingestServer.url,
+      },
+      control,
+      internals: { state, clock, authenticator, ingest: ingestServer },
+      async close() {
+        await Promise.all([ingestServer.close(), ...servers.map(closeServer)]);
+        clock.dispose();
+      },
+    };
+  } catch (error) {
+    await Promise.all([ingest?.close(), ...servers.map(closeServer)]);
+    clock.dispose();
+    throw error;
+  }
+}
+
+async function listen(server: Server, host: string, port: number): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+async function closeServer(server: Server): Promise<void> {
+  if (!server.listening) return;
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

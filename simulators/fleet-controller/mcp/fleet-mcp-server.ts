@@ -1,0 +1,169 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod/v4';
+import { MESSAGES } from '../api/error-body.ts';
+import { commitAcknowledge, resolveItem } from '../model/acknowledge.ts';
+import { siteList } from '../model/caller-view.ts';
+import type { FleetState } from '../model/fleet-state.ts';
+import { COMMENT_MAX_CHARS, charCount } from '../model/text-limits.ts';
+import { SEVERITIES } from '../model/types.ts';
+
+/** Who calls: ids only, so every call sees the account and token as they are now. */
+export interface McpCaller {
+  accountId: string;
+  tokenId: string;
+}
+
+/** MCP-ACK-EXPLICIT-ONLY: the instruction to the assistant, in the acknowledge tool's description. */
+export const ACKNOWLEDGE_DESCRIPTION =
+  'Acknowledges one open module message (attention event) for your partner access, so it leaves the ' +
+  'open list for every account of that access; other partners are not affected. Use this tool ONLY when ' +
+  'the user explicitly asks you to acknowledge this particular message. Never acknowledge on your own ' +
+  'initiative, not even to tidy up a list. Arguments: `attentionId` from `fleet_attention`, optional ' +
+  '`comment` (at most 1000 characters) stored in the history. Needs the read and write level on both ' +
+  'the account and the access token.';
+
+export const ATTENTION_DESCRIPTION =
+  'Lists every site of your partner access that needs attention, with its findings (`attention`) and its ' +
+  'open module messages under `events` (attentionId, module, subject, description, severity, firstAt, ' +
+  'lastAt, occurrences; times in ms since 1970 UTC). Read-only; needs the read level. Do not acknowledge ' +
+  'anything unless the user explicitly asks for it.';
+
+const eventShape = z.object({
+  attentionId: z.number().int(),
+  module: z.string(),
+  moduleId: z.string().optional(),
+  subject: z.string(),
+  description: z.string().nullable(),
+  severity: z.enum(SEVERITIES),
+  firstAt: z.number().int(),
+  lastAt: z.number().int(),
+  occurrences: z.number().int(),
+  suppressed: z.number().int(),
+});
+
+const attentionOutput = {
+  sites: z.array(
+    z.object({
+      siteId: z.string(),
+      displayName: z.string(),
+      attention: z.array(z.string()),
+      events: z.array(eventShape),
+    }),
+  ),
+};
+
+const acknowledgeOutput = {
+  outcome: z.literal('ok'),
+  attentionId: z.number().int(),
+  siteId: z.string(),
+  alreadyAcknowledged: z.boolean(),
+  acknowledgedAt: z.number().int(),
+};
+
+/**
+ * The MCP face of the controller: one McpServer per request (stateless Streamable HTTP), bound to
+ * the caller the Bearer token identified. Both tools read and write the same `FleetState` as REST
+ * (MCP-SAME-DATA-AS-REST, MCP-ACK-SAME-AS-REST).
+ *
+ * - MCP-ATTENTION-SITES, MCP-ATTENTION-EVENTS, MCP-ATTENTION-READ-LEVEL: `fleet_attention` lists the
+ *   visible sites whose `attention` is not empty; each open message under `events`.
+ *   MCP-UNSPEC-SITE-FIELDS: a site carries `siteId`, `displayName`, `attention` and `events`;
+ *   `description` is `null` for an item without one.
+ * - MCP-ACK-RESULT, MCP-ACK-REPEAT, MCP-ACK-HISTORY: `fleet_attention_acknowledge` returns
+ *   `outcome` `ok` and writes history with channel `mcp` and the account name.
+ * - MCP-ACK-ATTENTIONID-REQUIRED, MCP-ACK-COMMENT-MAX: the input schema requires an integer
+ *   `attentionId` and limits `comment` to 1000 code points; the SDK answers a violation with a
+ *   tool error and nothing is acknowledged.
+ * - MCP-ACK-ACCOUNT-LEVEL, MCP-ACK-TOKEN-LEVEL, MCP-UNSPEC-VIEWER: acknowledging needs `read-write`
+ *   on the account and on the token, and a role other than Viewer.
+ * - MCP-UNSPEC-FAILED-RESULT: a failed call is a tool result with `isError: true` whose text and
+ *   `structuredContent` are an error object `{error, message}` (`not_found`, `forbidden`).
+ */
+export function createFleetMcpServer(state: FleetState, caller: McpCaller): McpServer {
+  const server = new McpServer({ name: 'fleet-controller-simulator', version: '1.0.0' });
+
+  server.registerTool(
+    'fleet_attention',
+    {
+      title: 'Fleet attention',
+      description: ATTENTION_DESCRIPTION,
+      outputSchema: attentionOutput,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async (): Promise<CallToolResult> => {
+      const account = state.accounts.get(caller.accountId);
+      if (!account || !state.tokens.has(caller.tokenId)) return failure('forbidden', MESSAGES.levelForbidden);
+      const sites = siteList(state, account.partnerId)
+        .filter((s) => s.attention.length > 0)
+        .map((s) => ({
+          siteId: s.id,
+          displayName: s.displayName,
+          attention: s.attention,
+          events: s.attentionEvents.map(({ id, description, ...rest }) => ({
+            attentionId: id,
+            ...rest,
+            description: description ?? null,
+          })),
+        }));
+      return success({ sites });
+    },
+  );
+
+  server.registerTool(
+    'fleet_attention_acknowledge',
+    {
+      title: 'Acknowledge a fleet attention message',
+      description: ACKNOWLEDGE_DESCRIPTION,
+      inputSchema: {
+        attentionId: z
+          .number()
+          .int()
+          .positive()
+          .describe('The `attentionId` of an open message from fleet_attention'),
+        comment: z
+          .string()
+          .refine((s) => charCount(s) <= COMMENT_MAX_CHARS, {
+            message: `at most ${COMMENT_MAX_CHARS} characters`,
+          })
+          .optional()
+          .describe('Reason for the acknowledgement, at most 1000 characters; stored in the history'),
+      },
+      outputSchema: acknowledgeOutput,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    },
+    async ({ attentionId, comment }): Promise<CallToolResult> => {
+      const account = state.accounts.get(caller.accountId);
+      const token = state.tokens.get(caller.tokenId);
+      if (!account || !token) return failure('forbidden', MESSAGES.levelForbidden);
+      const item = resolveItem(state, account, null, attentionId);
+      if (!item) return failure('not_found', MESSAGES.notFound);
+      if (account.role === 'Viewer') return failure('forbidden', MESSAGES.viewerForbidden);
+      if (account.level !== 'read-write' || token.level !== 'read-write') {
+        return failure('forbidden', MESSAGES.levelForbidden);
+      }
+      const result = commitAcknowledge(state, account, item, comment ?? null, 'mcp');
+      return success({ outcome: 'ok', ...result });
+    },
+  );
+
+  return server;
+}
+
+function success(value: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+}
+
+function failure(error: 'forbidden' | 'not_found', message: string): CallToolResult {
+  const value = { error, message };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+    structuredContent: value,
+    isError: true,
+  };
+}

@@ -1,0 +1,71 @@
+import { itemVisible } from './caller-view.ts';
+import type { FleetState } from './fleet-state.ts';
+import type { Account, AttentionItem, Channel } from './types.ts';
+
+/** The acknowledge result (schemas/fleet/acknowledge-result.schema.json, FLEET-ACK-RESULT-SCHEMA). */
+export interface AcknowledgeResult {
+  attentionId: number;
+  siteId: string;
+  alreadyAcknowledged: boolean;
+  acknowledgedAt: number;
+}
+
+/**
+ * Finds an item the caller's partner access may address, or `undefined` for every case the spec
+ * answers 404 (FLEET-ERR-404-ITEM-UNKNOWN, FLEET-ERR-404-ITEM-OTHER-SITE, FLEET-ERR-404-ITEM-INVISIBLE,
+ * FLEET-ERR-404-SITE-FOREIGN, FLEET-ERR-404-SITE-UNKNOWN). `siteId` `null` (MCP) accepts any visible site.
+ */
+export function resolveItem(
+  state: FleetState,
+  account: Account,
+  siteId: string | null,
+  attentionId: number,
+): AttentionItem | undefined {
+  const item = state.book.get(attentionId);
+  if (!item || (siteId !== null && item.siteId !== siteId)) return undefined;
+  const right = state.rightOf(account.partnerId, item.siteId);
+  if (!right || !state.sites.has(item.siteId) || !itemVisible(right, item)) return undefined;
+  return item;
+}
+
+/**
+ * Acknowledges `item` for the caller's partner access and writes the history entry of a first
+ * acknowledgement (FLEET-ACK-FIRST, FLEET-ACK-PARTNER-WIDE, FLEET-ACK-HISTORY-ONCE, FLEET-ACK-REPEAT,
+ * FLEET-ACK-AFTER-REOPEN, FLEET-HISTORY-ACTOR, MCP-ACK-HISTORY). Runs synchronously from check to
+ * write, so concurrent requests for one item produce exactly one history entry.
+ * The caller has checked visibility, role, levels and the comment.
+ */
+export function commitAcknowledge(
+  state: FleetState,
+  account: Account,
+  item: AttentionItem,
+  comment: string | null,
+  channel: Channel,
+): AcknowledgeResult {
+  const outcome = state.book.acknowledge(item, account.partnerId, state.clock.now());
+  if (!outcome.alreadyAcknowledged) {
+    const site = state.requireSite(item.siteId);
+    state.appendHistory({
+      partnerId: account.partnerId,
+      siteId: item.siteId,
+      accountId: account.id,
+      actor: account.name,
+      channel,
+      createdAt: outcome.at,
+      siteName: site.displayName,
+      attention: {
+        id: item.id,
+        module: item.module,
+        subject: item.subject,
+        severity: item.severity,
+        comment,
+      },
+    });
+  }
+  return {
+    attentionId: item.id,
+    siteId: item.siteId,
+    alreadyAcknowledged: outcome.alreadyAcknowledged,
+    acknowledgedAt: outcome.at,
+  };
+}

@@ -1,0 +1,117 @@
+import { DESCRIPTION_MAX_CHARS, SUBJECT_MAX_CHARS, truncateChars } from './text-limits.ts';
+import type { AttentionItem, AttentionReport } from './types.ts';
+
+/** EVENT-SITE-CAP: distinct items a site holds at most. */
+export const SITE_ITEM_CAP = 200;
+
+export type ReportOutcome =
+  | { kind: 'created'; item: AttentionItem }
+  | { kind: 'merged'; item: AttentionItem }
+  /** EVENT-SITE-CAP: a new site, module and subject on a full site; nothing is stored. */
+  | { kind: 'capped' };
+
+/**
+ * The attention items of all sites: merging, the per-site cap, reopening and per-partner
+ * acknowledgement state (maintenance-and-fleet-api.md, "States and transitions / Attention entries").
+ *
+ * - EVENT-FIRST-REPORT-OPENS, EVENT-REPEAT-MERGED, EVENT-KEY-SITE-MODULE-SUBJECT: the merge key is
+ *   site, module display name and the (truncated) subject; `moduleId` is not part of the key.
+ * - FLEET-ITEM-ID-STABLE: ids come from one controller-wide counter (unique across sites, so the
+ *   MCP acknowledge needs no `siteId`) and stay with their key for the controller's lifetime.
+ * - EVENT-UNSPEC-CAP-DETAIL: acknowledged items count towards the 200 and items never expire
+ *   (only the control plane's reset removes them).
+ * - EVENT-UNSPEC-CHANGED-FIELDS: severity, description and `moduleId` follow the report with the
+ *   latest `at` (on a tie, the one received last); a report without description removes it.
+ * - EVENT-REPORT-REOPENS: every merged report clears the acknowledgements of all partners.
+ */
+export class AttentionBook {
+  private nextId = 1;
+  private readonly bySite = new Map<string, Map<string, AttentionItem>>();
+  private readonly byId = new Map<number, AttentionItem>();
+
+  report(siteId: string, report: AttentionReport): ReportOutcome {
+    const subject = truncateChars(report.subject, SUBJECT_MAX_CHARS);
+    const description =
+      report.description === undefined ? undefined : truncateChars(report.description, DESCRIPTION_MAX_CHARS);
+    const key = JSON.stringify([report.module, subject]);
+    let items = this.bySite.get(siteId);
+    const existing = items?.get(key);
+    if (existing) {
+      existing.occurrences++;
+      existing.suppressed += report.suppressed;
+      existing.firstAt = Math.min(existing.firstAt, report.at);
+      if (report.at >= existing.lastAt) {
+        existing.lastAt = report.at;
+        existing.severity = report.severity;
+        setOptional(existing, 'description', description);
+        setOptional(existing, 'moduleId', report.moduleId);
+      }
+      existing.acks.clear();
+      return { kind: 'merged', item: existing };
+    }
+    if (!items) {
+      items = new Map();
+      this.bySite.set(siteId, items);
+    }
+    if (items.size >= SITE_ITEM_CAP) return { kind: 'capped' };
+    const item: AttentionItem = {
+      id: this.nextId++,
+      siteId,
+      module: report.module,
+      subject,
+      severity: report.severity,
+      firstAt: report.at,
+      lastAt: report.at,
+      occurrences: 1,
+      suppressed: report.suppressed,
+      acks: new Map(),
+    };
+    setOptional(item, 'description', description);
+    setOptional(item, 'moduleId', report.moduleId);
+    items.set(key, item);
+    this.byId.set(item.id, item);
+    return { kind: 'created', item };
+  }
+
+  get(id: number): AttentionItem | undefined {
+    return this.byId.get(id);
+  }
+
+  itemsOf(siteId: string): AttentionItem[] {
+    return [...(this.bySite.get(siteId)?.values() ?? [])];
+  }
+
+  countOf(siteId: string): number {
+    return this.bySite.get(siteId)?.size ?? 0;
+  }
+
+  /**
+   * Acknowledges `item` for `partnerId` (FLEET-ACK-FIRST, FLEET-ACK-REPEAT). Synchronous, so two
+   * concurrent requests can never both see the item open (FLEET-ACK-HISTORY-ONCE).
+   * FLEET-UNSPEC-REPEAT-ACK-TIME: a repeat returns the time of the first acknowledgement of the cycle.
+   */
+  acknowledge(
+    item: AttentionItem,
+    partnerId: string,
+    now: number,
+  ): { alreadyAcknowledged: boolean; at: number } {
+    const ack = item.acks.get(partnerId);
+    if (ack) return { alreadyAcknowledged: true, at: ack.at };
+    item.acks.set(partnerId, { at: now });
+    return { alreadyAcknowledged: false, at: now };
+  }
+
+  removeSite(siteId: string): void {
+    for (const item of this.bySite.get(siteId)?.values() ?? []) this.byId.delete(item.id);
+    this.bySite.delete(siteId);
+  }
+}
+
+function setOptional<K extends 'description' | 'moduleId'>(
+  item: AttentionItem,
+  key: K,
+  value: string | undefined,
+): void {
+  if (value === undefined) delete item[key];
+  else item[key] = value;
+}

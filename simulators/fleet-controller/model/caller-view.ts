@@ -1,0 +1,103 @@
+import { compareAttention } from './attention-order.ts';
+import { evaluateFindings, type FindingKey } from './findings.ts';
+import type { FleetState } from './fleet-state.ts';
+import type { AttentionItem, Severity, Site, SiteRight } from './types.ts';
+
+/** An attention item on the wire (schemas/fleet/attention-item.schema.json, FLEET-ITEM-SCHEMA). */
+export interface AttentionItemView {
+  id: number;
+  module: string;
+  moduleId?: string;
+  subject: string;
+  description?: string;
+  severity: Severity;
+  firstAt: number;
+  lastAt: number;
+  occurrences: number;
+  suppressed: number;
+}
+
+/** A site list entry on the wire (schemas/fleet/site-list.schema.json, FLEET-SITE-SCHEMA). */
+export interface SiteView {
+  id: string;
+  displayName: string;
+  attention: (FindingKey | 'events')[];
+  attentionEvents: AttentionItemView[];
+}
+
+/**
+ * Whether `item` is visible to the partner holding `right` (FLEET-UNSPEC-INVISIBLE-ITEM): a right
+ * limited to a module list shows only items whose `module` or `moduleId` is on it.
+ */
+export function itemVisible(right: SiteRight, item: AttentionItem): boolean {
+  if (!right.modules) return true;
+  return (
+    right.modules.includes(item.module) ||
+    (item.moduleId !== undefined && right.modules.includes(item.moduleId))
+  );
+}
+
+/** The sites a partner access holds a right on, own or managed (FLEET-AUTH-VISIBLE-SITES). */
+export function visibleSites(state: FleetState, partnerId: string): { site: Site; right: SiteRight }[] {
+  const out: { site: Site; right: SiteRight }[] = [];
+  for (const right of state.rights.get(partnerId)?.values() ?? []) {
+    const site = state.sites.get(right.siteId);
+    if (site) out.push({ site, right });
+  }
+  return out.sort(compareSites);
+}
+
+/** FLEET-UNSPEC-ORDERING: the site list is ordered by display name (German collation), then id. */
+const collator = new Intl.Collator('de');
+function compareSites(a: { site: Site }, b: { site: Site }): number {
+  return (
+    collator.compare(a.site.displayName, b.site.displayName) ||
+    (a.site.id < b.site.id ? -1 : a.site.id > b.site.id ? 1 : 0)
+  );
+}
+
+/**
+ * The items of a site open for a partner access, in `attentionEvents` order
+ * (FLEET-SITE-ATTENTION-EVENTS-OPEN, FLEET-SITE-ATTENTION-EVENTS-ORDER, FLEET-ACK-LEAVES-OPEN-LIST).
+ */
+export function openItems(state: FleetState, right: SiteRight): AttentionItem[] {
+  return state.book
+    .itemsOf(right.siteId)
+    .filter((item) => itemVisible(right, item) && !item.acks.has(right.partnerId))
+    .sort(compareAttention);
+}
+
+export function itemView(item: AttentionItem): AttentionItemView {
+  const view: AttentionItemView = {
+    id: item.id,
+    module: item.module,
+    subject: item.subject,
+    severity: item.severity,
+    firstAt: item.firstAt,
+    lastAt: item.lastAt,
+    occurrences: item.occurrences,
+    suppressed: item.suppressed,
+  };
+  if (item.moduleId !== undefined) view.moduleId = item.moduleId;
+  if (item.description !== undefined) view.description = item.description;
+  return view;
+}
+
+/**
+ * One site as a partner access sees it: findings evaluated now plus `events` while an item is open
+ * for it (FLEET-SITE-EVENTS-KEY). `attentionEvents` is always present, empty when nothing is open.
+ */
+export function siteView(state: FleetState, site: Site, right: SiteRight): SiteView {
+  const attention: SiteView['attention'] = evaluateFindings({
+    reachable: state.reachable(site.id),
+    inventory: state.inventories.get(site.id) ?? null,
+  });
+  const open = openItems(state, right);
+  if (open.length > 0) attention.push('events');
+  return { id: site.id, displayName: site.displayName, attention, attentionEvents: open.map(itemView) };
+}
+
+/** The site list of a partner access (FLEET-SITES-LIST). */
+export function siteList(state: FleetState, partnerId: string): SiteView[] {
+  return visibleSites(state, partnerId).map(({ site, right }) => siteView(state, site, right));
+}

@@ -1,0 +1,342 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { Clock } from '../../shared/clock.ts';
+import { AttentionBook, type ReportOutcome } from './attention-book.ts';
+import type { FleetFixture } from './fleet-fixture.ts';
+import { DEFAULT_SCRYPT_COST, hashPassword, type ScryptCost } from './password-hash.ts';
+import type {
+  AccessTokenRecord,
+  Account,
+  AttentionReport,
+  HistoryRecord,
+  PartnerAccess,
+  PbxInventory,
+  Site,
+  SiteRight,
+} from './types.ts';
+
+/** The ingest link of a site: who may connect, how many are connected, whether it is cut. */
+export interface LinkRecord {
+  keySha256: string;
+  connected: number;
+  cut: boolean;
+}
+
+/** Counters the control plane shows; the load test reconciles them with the PBX side. */
+export interface IngestStats {
+  /** Event messages accepted (each one an occurrence of an item). */
+  accepted: number;
+  /** Event messages dropped because the site held 200 items (EVENT-SITE-CAP). */
+  capped: number;
+  /** Sum of `suppressed` carried by capped messages (lost with them). */
+  cappedSuppressed: number;
+  /** Re-sent messages already processed (same stream and sequence number). */
+  duplicates: number;
+  /** Malformed event messages. */
+  invalid: number;
+}
+
+export interface FleetStateEvents {
+  change: [];
+  /** The control plane cut a site's link: the ingest server drops its connections. */
+  'link-cut': [siteId: string];
+}
+
+/** Bound on remembered ingest streams (one per PBX forwarder instance). */
+const MAX_STREAMS = 10_000;
+
+/**
+ * The one state of the simulated controller. REST, MCP, the ingest listener and the control plane
+ * all read and change this object (MCP-ACK-SAME-AS-REST, MCP-SAME-DATA-AS-REST).
+ */
+export class FleetState extends EventEmitter<FleetStateEvents> {
+  readonly partners = new Map<string, PartnerAccess>();
+  readonly sites = new Map<string, Site>();
+  /** partnerId → siteId → right. */
+  readonly rights = new Map<string, Map<string, SiteRight>>();
+  readonly accounts = new Map<string, Account>();
+  readonly tokens = new Map<string, AccessTokenRecord>();
+  readonly tokensBySecretHash = new Map<string, AccessTokenRecord>();
+  book = new AttentionBook();
+  history: HistoryRecord[] = [];
+  readonly inventories = new Map<string, PbxInventory>();
+  readonly links = new Map<string, LinkRecord>();
+  /** Ingest stream id → highest sequence number processed (exactly-once after re-sends). */
+  readonly streams = new Map<string, number>();
+  stats: IngestStats = freshStats();
+  private historySeq = 0;
+
+  constructor(
+    readonly clock: Clock,
+    readonly scryptCost: ScryptCost = DEFAULT_SCRYPT_COST,
+  ) {
+    super();
+  }
+
+  /** Replaces everything with `fixture`; clear passwords and token secrets are hashed here. */
+  async load(fixture: FleetFixture): Promise<void> {
+    const accounts = await Promise.all(
+      fixture.accounts.map(async (a) => ({
+        id: a.id,
+        email: a.email,
+        name: a.name,
+        role: a.role,
+        partnerId: a.partnerId,
+        passwordHash: a.password === null ? null : await hashPassword(a.password, this.scryptCost),
+        level: a.level ?? (a.role === 'Viewer' ? 'read' : 'read-write'),
+      })),
+    );
+    this.clearAll();
+    for (const p of fixture.partners) this.addPartner(p);
+    for (const s of fixture.sites) this.addSite(s);
+    for (const r of fixture.rights) this.grant(r);
+    for (const a of accounts) this.addAccount(a as Account);
+    for (const t of fixture.tokens) {
+      this.addToken({
+        id: t.id,
+        accountId: t.accountId,
+        label: t.label,
+        level: t.level,
+        secretSha256: sha256Hex(t.secret),
+        createdAt: this.clock.now(),
+      });
+    }
+    for (const p of fixture.pbxs ?? [])
+      this.links.set(p.siteId, { keySha256: sha256Hex(p.key), connected: 0, cut: false });
+    for (const [siteId, inv] of Object.entries(fixture.inventories ?? {}))
+      this.inventories.set(siteId, structuredClone(inv));
+    this.changed();
+  }
+
+  addPartner(partner: PartnerAccess): void {
+    if (this.partners.has(partner.id)) throw new ConflictError(`partner ${partner.id} exists`);
+    this.partners.set(partner.id, { ...partner });
+    this.changed();
+  }
+
+  addSite(site: Site): void {
+    if (this.sites.has(site.id)) throw new ConflictError(`site ${site.id} exists`);
+    this.sites.set(site.id, { ...site });
+    this.changed();
+  }
+
+  renameSite(siteId: string, displayName: string): void {
+    this.requireSite(siteId).displayName = displayName;
+    this.changed();
+  }
+
+  grant(right: SiteRight): void {
+    if (!this.partners.has(right.partnerId)) throw new NotFoundError(`partner ${right.partnerId}`);
+    this.requireSite(right.siteId);
+    let map = this.rights.get(right.partnerId);
+    if (!map) {
+      map = new Map();
+      this.rights.set(right.partnerId, map);
+    }
+    const stored: SiteRight = { partnerId: right.partnerId, siteId: right.siteId, kind: right.kind };
+    if (right.modules) stored.modules = [...right.modules];
+    map.set(right.siteId, stored);
+    this.changed();
+  }
+
+  revoke(partnerId: string, siteId: string): void {
+    this.rights.get(partnerId)?.delete(siteId);
+    this.changed();
+  }
+
+  rightOf(partnerId: string, siteId: string): SiteRight | undefined {
+    return this.rights.get(partnerId)?.get(siteId);
+  }
+
+  addAccount(account: Account): void {
+    if (this.accounts.has(account.id)) throw new ConflictError(`account ${account.id} exists`);
+    if (this.accountByEmail(account.email)) throw new ConflictError(`e-mail ${account.email} is taken`);
+    if (!this.partners.has(account.partnerId)) throw new NotFoundError(`partner ${account.partnerId}`);
+    this.accounts.set(account.id, { ...account });
+    this.changed();
+  }
+
+  /** E-mail addresses match case-insensitively. */
+  accountByEmail(email: string): Account | undefined {
+    const wanted = email.toLowerCase();
+    for (const a of this.accounts.values()) if (a.email.toLowerCase() === wanted) return a;
+    return undefined;
+  }
+
+  requireAccount(id: string): Account {
+    const account = this.accounts.get(id);
+    if (!account) throw new NotFoundError(`account ${id}`);
+    return account;
+  }
+
+  addToken(token: AccessTokenRecord): void {
+    this.requireAccount(token.accountId);
+    if (this.tokens.has(token.id)) throw new ConflictError(`token ${token.id} exists`);
+    this.tokens.set(token.id, token);
+    this.tokensBySecretHash.set(token.secretSha256, token);
+  }
+
+  /** Issues a token with a fresh 32-byte secret; the clear secret is returned once and not kept. */
+  issueToken(input: { accountId: string; level: AccessTokenRecord['level']; label?: string }): {
+    id: string;
+    secret: string;
+  } {
+    const secret = randomBytes(32).toString('base64url');
+    const id = `tok-${randomBytes(6).toString('hex')}`;
+    this.addToken({
+      id,
+      accountId: input.accountId,
+      label: input.label ?? 'MCP',
+      level: input.level,
+      secretSha256: sha256Hex(secret),
+      createdAt: this.clock.now(),
+    });
+    return { id, secret };
+  }
+
+  revokeToken(id: string): void {
+    const token = this.tokens.get(id);
+    if (!token) throw new NotFoundError(`token ${id}`);
+    this.tokens.delete(id);
+    this.tokensBySecretHash.delete(token.secretSha256);
+  }
+
+  requireSite(siteId: string): Site {
+    const site = this.sites.get(siteId);
+    if (!site) throw new NotFoundError(`site ${siteId}`);
+    return site;
+  }
+
+  /** Registers a PBX for a site; returns the ingest key (shown once, only its hash is kept). */
+  registerPbx(siteId: string, key = randomBytes(32).toString('base64url')): string {
+    this.requireSite(siteId);
+    const link = this.links.get(siteId);
+    this.links.set(siteId, {
+      keySha256: sha256Hex(key),
+      connected: link?.connected ?? 0,
+      cut: link?.cut ?? false,
+    });
+    this.changed();
+    return key;
+  }
+
+  /** `null` without a registered PBX, else whether one is connected (findings `offline`). */
+  reachable(siteId: string): boolean | null {
+    const link = this.links.get(siteId);
+    return link ? link.connected > 0 : null;
+  }
+
+  setInventory(siteId: string, inventory: PbxInventory | null): void {
+    this.requireSite(siteId);
+    if (inventory) this.inventories.set(siteId, structuredClone(inventory));
+    else this.inventories.delete(siteId);
+    this.changed();
+  }
+
+  /** Cuts the link of a site: connections are dropped and refused until `restoreLink`. */
+  cutLink(siteId: string): void {
+    const link = this.requireLink(siteId);
+    link.cut = true;
+    this.emit('link-cut', siteId);
+    this.changed();
+  }
+
+  restoreLink(siteId: string): void {
+    this.requireLink(siteId).cut = false;
+    this.changed();
+  }
+
+  /** The ingest listener reports the number of live connections of a site (reachability). */
+  setConnections(siteId: string, count: number): void {
+    const link = this.links.get(siteId);
+    if (!link || link.connected === count) return;
+    link.connected = count;
+    this.changed();
+  }
+
+  requireLink(siteId: string): LinkRecord {
+    const link = this.links.get(siteId);
+    if (!link) throw new NotFoundError(`no PBX registered for site ${siteId}`);
+    return link;
+  }
+
+  /** Applies one report to the site's items (EVENT-FIRST-REPORT-OPENS, EVENT-REPEAT-MERGED, EVENT-SITE-CAP). */
+  report(siteId: string, report: AttentionReport): ReportOutcome {
+    this.requireSite(siteId);
+    const outcome = this.book.report(siteId, report);
+    if (outcome.kind === 'capped') {
+      this.stats.capped++;
+      this.stats.cappedSuppressed += report.suppressed;
+    } else {
+      this.stats.accepted++;
+    }
+    this.changed();
+    return outcome;
+  }
+
+  /** Whether `seq` of `streamId` is new; remembers it. Streams beyond the bound forget the oldest. */
+  acceptSequence(streamId: string, seq: number): boolean {
+    const last = this.streams.get(streamId);
+    if (last !== undefined && seq <= last) {
+      this.stats.duplicates++;
+      return false;
+    }
+    this.streams.delete(streamId);
+    this.streams.set(streamId, seq);
+    if (this.streams.size > MAX_STREAMS) {
+      const oldest = this.streams.keys().next().value;
+      if (oldest !== undefined) this.streams.delete(oldest);
+    }
+    return true;
+  }
+
+  lastSequence(streamId: string): number {
+    return this.streams.get(streamId) ?? 0;
+  }
+
+  appendHistory(record: Omit<HistoryRecord, 'seq'>): HistoryRecord {
+    const stored = { ...record, seq: ++this.historySeq };
+    this.history.push(stored);
+    this.changed();
+    return stored;
+  }
+
+  private clearAll(): void {
+    this.partners.clear();
+    this.sites.clear();
+    this.rights.clear();
+    this.accounts.clear();
+    this.tokens.clear();
+    this.tokensBySecretHash.clear();
+    this.book = new AttentionBook();
+    this.history = [];
+    this.historySeq = 0;
+    this.inventories.clear();
+    for (const siteId of this.links.keys()) this.emit('link-cut', siteId);
+    this.links.clear();
+    this.streams.clear();
+    this.stats = freshStats();
+  }
+
+  private changed(): void {
+    this.emit('change');
+  }
+}
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+function freshStats(): IngestStats {
+  return { accepted: 0, capped: 0, cappedSuppressed: 0, duplicates: 0, invalid: 0 };
+}
+
+/** The control plane addressed something that does not exist (HTTP 404 there). */
+export class NotFoundError extends Error {
+  override name = 'NotFoundError';
+}
+
+/** The control plane tried to create something that exists (HTTP 409 there). */
+export class ConflictError extends Error {
+  override name = 'ConflictError';
+}

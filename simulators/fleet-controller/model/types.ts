@@ -1,0 +1,138 @@
+/**
+ * Domain types of the simulated fleet controller (maintenance-and-fleet-api.md, part B).
+ * The wire shapes are in schemas/fleet/*.schema.json; these are the stored forms.
+ */
+
+/** FLEET-ITEM-SEVERITY: the four severities, in rising order. */
+export const SEVERITIES = ['INFO', 'WARNING', 'ERROR', 'CRITICAL'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export function isSeverity(value: unknown): value is Severity {
+  return typeof value === 'string' && (SEVERITIES as readonly string[]).includes(value);
+}
+
+/** Roles of a controller account. Only `Viewer` changes behaviour (FLEET-AUTH-VIEWER-ACK-403). */
+export const ROLES = ['Admin', 'Technician', 'Viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * Access level of an account or an MCP access token (MCP-ATTENTION-READ-LEVEL, MCP-ACK-ACCOUNT-LEVEL,
+ * MCP-ACK-TOKEN-LEVEL): `read` lists, `read-write` also acknowledges.
+ */
+export const LEVELS = ['read', 'read-write'] as const;
+export type Level = (typeof LEVELS)[number];
+
+/** A partner access: the unit that acknowledgements and history belong to (FLEET-ACK-PARTNER-WIDE). */
+export interface PartnerAccess {
+  id: string;
+  name: string;
+}
+
+/** A site as the controller keeps it; `id` is the `siteId` of the paths. */
+export interface Site {
+  id: string;
+  displayName: string;
+}
+
+/**
+ * A right of a partner access on a site (FLEET-AUTH-VISIBLE-SITES). `own` for its own sites,
+ * `managed` for sites it manages on behalf of another. `modules`, when set, limits which modules'
+ * items the partner sees (FLEET-UNSPEC-INVISIBLE-ITEM: the simulator's notion of an invisible item).
+ */
+export interface SiteRight {
+  partnerId: string;
+  siteId: string;
+  kind: 'own' | 'managed';
+  modules?: string[];
+}
+
+export interface Account {
+  id: string;
+  email: string;
+  /** Display name; history entries copy it at acknowledgement time (FLEET-HISTORY-ACTOR). */
+  name: string;
+  role: Role;
+  partnerId: string;
+  /** Salted scrypt hash (`password-hash.ts`); `null` for accounts of an external identity provider. */
+  passwordHash: string | null;
+  /** The account's level for MCP (MCP-ACK-ACCOUNT-LEVEL). */
+  level: Level;
+}
+
+/** An MCP access token as stored: only the SHA-256 of the secret is kept. */
+export interface AccessTokenRecord {
+  id: string;
+  accountId: string;
+  label: string;
+  level: Level;
+  /** Lowercase hex SHA-256 of the secret. */
+  secretSha256: string;
+  createdAt: number;
+}
+
+/** One report as the controller receives it (from the ingest link or the control plane). */
+export interface AttentionReport {
+  module: string;
+  moduleId?: string;
+  subject: string;
+  description?: string;
+  severity: Severity;
+  /** Time of the report by the PBX clock, ms since 1970 UTC (FLEET-ITEM-FIRSTAT). */
+  at: number;
+  /** Reports of this module the PBX withheld before this one (EVENT-THROTTLE-SUPPRESSED). */
+  suppressed: number;
+}
+
+/** The attention item as stored; `acks` holds the acknowledgements of the current open cycle. */
+export interface AttentionItem {
+  id: number;
+  siteId: string;
+  module: string;
+  moduleId?: string;
+  subject: string;
+  description?: string;
+  severity: Severity;
+  firstAt: number;
+  lastAt: number;
+  occurrences: number;
+  suppressed: number;
+  /** partnerId → acknowledgement of the current cycle; a new report clears it (EVENT-REPORT-REOPENS). */
+  acks: Map<string, { at: number }>;
+}
+
+export type Channel = 'console' | 'mcp';
+
+/** A stored acknowledgement history entry; `own` is computed per caller (FLEET-UNSPEC-OWN). */
+export interface HistoryRecord {
+  seq: number;
+  partnerId: string;
+  siteId: string;
+  accountId: string;
+  actor: string;
+  channel: Channel;
+  createdAt: number;
+  siteName: string;
+  attention: { id: number; module: string; subject: string; severity: Severity; comment: string | null };
+}
+
+/**
+ * What a PBX reports about itself over the ingest link, and what the findings
+ * `trunks`, `backupFailed`, `backupMissing`, `version` and `modules` are evaluated from
+ * (FLEET-FINDINGS-SELF-CLEARING, FLEET-UNSPEC-FINDING-CRITERIA).
+ */
+export interface PbxInventory {
+  /** PBX clock when the inventory was taken, ms since 1970 UTC. */
+  at: number;
+  pbxVersion: string;
+  /** `none`, `minor` or `major` (the PBX's update state). */
+  updateKind: string;
+  sipProviders: { uri: string; registered: boolean }[];
+  /** Per backup target: the most recent run (or `null`) and the time of the last successful one. */
+  backups: {
+    target: string;
+    lastRun: { time: number; result: string } | null;
+    lastSuccessAt: number | null;
+  }[];
+  /** Per module: the worst instance status (0 ok, 1 warning, 2 critical). */
+  modules: { name: string; id: string; worstStatus: number }[];
+}

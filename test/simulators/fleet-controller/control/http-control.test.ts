@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  FleetControlError,
+  HttpFleetControl,
+} from '../../../../simulators/fleet-controller/control/http-control.ts';
+import { start } from '../../../../simulators/fleet-controller/index.ts';
+import { emptyFixture } from '../../../../simulators/fleet-controller/model/fleet-fixture.ts';
+import { basic, FAST_SCRYPT, T0 } from '../fleet-test-kit.ts';
+
+test('the HTTP control plane builds a fleet from nothing: partner, site, right, account, token, event', async (t) => {
+  const fleet = await start({ fixture: emptyFixture(), scryptCost: FAST_SCRYPT, clock: { start: T0 } });
+  t.after(() => fleet.close());
+  const control = new HttpFleetControl(fleet.urls.control);
+  await control.addPartner({ id: 'p1', name: 'Partner Eins' });
+  await control.addSite({ id: 's1', displayName: 'Standort Eins' });
+  await control.grant({ partnerId: 'p1', siteId: 's1', kind: 'own' });
+  const account = await control.addAccount({
+    email: 'eva@p1.example',
+    name: 'Eva',
+    role: 'Technician',
+    partnerId: 'p1',
+    password: 'pw-eva',
+  });
+  assert.deepEqual(account, {
+    id: account.id,
+    email: 'eva@p1.example',
+    name: 'Eva',
+    role: 'Technician',
+    partnerId: 'p1',
+    level: 'read-write',
+    hasPassword: true,
+  });
+  const token = await control.issueToken({ accountId: account.id, level: 'read' });
+  assert.equal(token.token.length, 43);
+  const injected = await control.injectEvent('s1', {
+    module: 'Backup',
+    subject: 'voll',
+    severity: 'WARNING',
+    at: T0 - 1,
+  });
+  assert.equal(injected.outcome, 'created');
+  assert.equal(
+    (await control.injectEvent('s1', { module: 'Backup', subject: 'voll', severity: 'WARNING' })).outcome,
+    'merged',
+  );
+  assert.equal(await control.advanceClock(1000), T0 + 1000);
+  assert.equal(await control.now(), T0 + 1000);
+  const res = await fetch(`${fleet.urls.api}/api/v1/sites`, {
+    headers: { authorization: basic({ email: 'eva@p1.example', password: 'pw-eva' }) },
+  });
+  assert.equal(res.status, 200);
+  const [site] = (await res.json()) as { attentionEvents: { occurrences: number }[] }[];
+  assert.equal(site!.attentionEvents[0]!.occurrences, 2);
+  const items = await control.items('s1');
+  assert.equal(items.length, 1);
+  assert.deepEqual(items[0]!.acknowledgedBy, []);
+  await control.renameSite('s1', 'Standort 1');
+  const renamed = await control.updateAccount(account.id, { name: 'Eva B.', level: 'read' });
+  assert.equal(renamed.level, 'read');
+  await control.revokeToken(token.id);
+  await control.revoke('p1', 's1');
+  const after = await fetch(`${fleet.urls.api}/api/v1/sites`, {
+    headers: { authorization: basic({ email: 'eva@p1.example', password: 'pw-eva' }) },
+  });
+  assert.deepEqual(await after.json(), []);
+});
+
+test('the HTTP control plane registers PBXs, cuts links and resets to the fixture', async (t) => {
+  const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
+  t.after(() => fleet.close());
+  const control = new HttpFleetControl(fleet.urls.control);
+  const reg = await control.registerPbx('site-kiel', 'fixed-key');
+  assert.deepEqual(reg, { siteId: 'site-kiel', ingest: fleet.urls.ingest, key: 'fixed-key' });
+  assert.deepEqual(await control.linkStatus('site-kiel'), {
+    siteId: 'site-kiel',
+    registered: true,
+    connected: 0,
+    cut: false,
+  });
+  await control.cutLink('site-kiel');
+  assert.equal((await control.linkStatus('site-kiel')).cut, true);
+  await control.restoreLink('site-kiel');
+  await control.setInventory('site-kiel', {
+    at: T0,
+    pbxVersion: '1',
+    updateKind: 'none',
+    sipProviders: [],
+    backups: [],
+    modules: [],
+  });
+  await control.setInventory('site-kiel', null);
+  await control.injectEvent('site-kiel', { module: 'M', subject: 's', severity: 'INFO' });
+  assert.deepEqual(await control.stats(), {
+    accepted: 1,
+    capped: 0,
+    cappedSuppressed: 0,
+    duplicates: 0,
+    invalid: 0,
+  });
+  await control.reset();
+  assert.deepEqual(await control.items('site-kiel'), []);
+  assert.equal((await control.linkStatus('site-kiel')).registered, false);
+});
+
+test('the control plane answers bad input 400, unknown things 404, conflicts 409 and unknown routes 404/405', async (t) => {
+  const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
+  t.after(() => fleet.close());
+  const control = new HttpFleetControl(fleet.urls.control);
+  const status = async (p: Promise<unknown>) => {
+    try {
+      await p;
+      return 200;
+    } catch (e) {
+      assert.ok(e instanceof FleetControlError);
+      return e.status;
+    }
+  };
+  assert.equal(
+    await status(control.injectEvent('site-kiel', { module: 'M', subject: 's', severity: 'FATAL' as never })),
+    400,
+  );
+  assert.equal(
+    await status(control.injectEvent('site-nowhere', { module: 'M', subject: 's', severity: 'INFO' })),
+    404,
+  );
+  assert.equal(await status(control.addSite({ id: 'site-kiel', displayName: 'dup' })), 409);
+  assert.equal(await status(control.advanceClock(-1)), 400);
+  assert.equal(
+    await status(
+      control.addAccount({
+        email: 'x@y',
+        name: 'x',
+        role: 'Boss' as never,
+        partnerId: 'p-nordlicht',
+        password: null,
+      }),
+    ),
+    400,
+  );
+  assert.equal(await status(control.setInventory('site-kiel', { at: 'x' } as never)), 400);
+  assert.equal(await status(control.cutLink('site-kiel')), 404, 'no PBX registered');
+  const raw = await fetch(`${fleet.urls.control}/nothing`);
+  assert.equal(raw.status, 404);
+  await raw.arrayBuffer();
+  const wrong = await fetch(`${fleet.urls.control}/stats`, { method: 'DELETE' });
+  assert.equal(wrong.status, 405);
+  await wrong.arrayBuffer();
+  const bad = await fetch(`${fleet.urls.control}/partners`, { method: 'POST', body: '{' });
+  assert.equal(bad.status, 400);
+  await bad.arrayBuffer();
+});

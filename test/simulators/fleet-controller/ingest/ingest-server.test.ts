@@ -1,0 +1,173 @@
+import assert from 'node:assert/strict';
+import { connect, type Socket } from 'node:net';
+import { test } from 'node:test';
+import { start } from '../../../../simulators/fleet-controller/index.ts';
+import {
+  LineReader,
+  LineTooLongError,
+  MAX_LINE_BYTES,
+} from '../../../../simulators/fleet-controller/ingest/ingest-protocol.ts';
+import { FAST_SCRYPT, T0 } from '../fleet-test-kit.ts';
+
+/** A raw protocol client: writes lines, collects the parsed answers. */
+async function rawClient(ingest: string) {
+  const url = new URL(ingest);
+  const socket: Socket = connect({ host: url.hostname, port: Number(url.port) });
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const received: Record<string, unknown>[] = [];
+  const reader = new LineReader();
+  let closed = false;
+  socket.on('data', (chunk: Buffer) => {
+    for (const line of reader.push(chunk)) received.push(JSON.parse(line));
+  });
+  socket.on('close', () => {
+    closed = true;
+  });
+  socket.on('error', () => {});
+  const waitFor = async (n: number) => {
+    const deadline = Date.now() + 3_000;
+    while (received.length < n && !closed) {
+      if (Date.now() > deadline) throw new Error(`waited for ${n} lines, got ${JSON.stringify(received)}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  const waitClosed = async () => {
+    const deadline = Date.now() + 3_000;
+    while (!closed) {
+      if (Date.now() > deadline) throw new Error('connection not closed');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  return {
+    socket,
+    received,
+    send: (v: unknown) => socket.write(`${JSON.stringify(v)}\n`),
+    waitFor,
+    waitClosed,
+    close: () => socket.destroy(),
+  };
+}
+
+async function controller(t: { after(fn: () => Promise<void>): void }) {
+  const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
+  t.after(() => fleet.close());
+  const reg = await fleet.control.registerPbx('site-hamburg', 'the-key');
+  return { fleet, reg };
+}
+
+const hello = (extra: Record<string, unknown> = {}) => ({
+  type: 'hello',
+  version: 1,
+  siteId: 'site-hamburg',
+  key: 'the-key',
+  stream: 's1',
+  ...extra,
+});
+const ev = (seq: number, extra: Record<string, unknown> = {}) => ({
+  type: 'event',
+  seq,
+  suppressed: 0,
+  event: { module: 'Backup', subject: 'voll', severity: 'ERROR', at: T0 + seq },
+  ...extra,
+});
+
+test('EVENT-UNSPEC-TRANSPORT: hello is answered welcome, events are acknowledged and a re-sent sequence number counts once', async (t) => {
+  const { fleet, reg } = await controller(t);
+  const c = await rawClient(reg.ingest);
+  t.after(async () => c.close());
+  c.send(hello());
+  await c.waitFor(1);
+  assert.deepEqual(c.received[0], { type: 'welcome', lastSeq: 0 });
+  c.send(ev(1));
+  c.send(ev(2, { suppressed: 4 }));
+  c.send(ev(2));
+  await c.waitFor(4);
+  assert.deepEqual(c.received.slice(1), [
+    { type: 'ack', seq: 1 },
+    { type: 'ack', seq: 2 },
+    { type: 'ack', seq: 2 },
+  ]);
+  const [item] = await fleet.control.items('site-hamburg');
+  assert.equal(item!.occurrences, 2);
+  assert.equal(item!.suppressed, 4);
+  assert.equal((await fleet.control.stats()).duplicates, 1);
+  c.close();
+  // a new connection of the same stream learns what was processed
+  const again = await rawClient(reg.ingest);
+  t.after(async () => again.close());
+  again.send(hello());
+  await again.waitFor(1);
+  assert.deepEqual(again.received[0], { type: 'welcome', lastSeq: 2 });
+});
+
+test('a bad hello, an unknown site and a wrong key are refused and the connection closes', async (t) => {
+  const { reg } = await controller(t);
+  for (const [first, reason] of [
+    [{ type: 'event' }, 'bad-hello'],
+    ['not json', 'bad-hello'],
+    [hello({ siteId: 'site-nowhere' }), 'unknown-site'],
+    [hello({ siteId: 'site-kiel' }), 'unknown-site'],
+    [hello({ key: 'nope' }), 'bad-key'],
+  ] as const) {
+    const c = await rawClient(reg.ingest);
+    if (typeof first === 'string') c.socket.write(`${first}\n`);
+    else c.send(first);
+    await c.waitClosed();
+    assert.deepEqual(c.received, [{ type: 'refused', reason }]);
+  }
+});
+
+test('malformed events are counted and acknowledged; an inventory updates the findings', async (t) => {
+  const { fleet, reg } = await controller(t);
+  const c = await rawClient(reg.ingest);
+  t.after(async () => c.close());
+  c.send(hello());
+  await c.waitFor(1);
+  c.send(ev(1, { event: { module: '', subject: 'x', severity: 'ERROR', at: T0 } }));
+  c.send(ev(2, { event: { module: 'M', subject: 'x', severity: 'FATAL', at: T0 } }));
+  c.send({ type: 'inventory', inventory: { broken: true } });
+  c.send({
+    type: 'inventory',
+    inventory: { at: T0, pbxVersion: '1', updateKind: 'major', sipProviders: [], backups: [], modules: [] },
+  });
+  await c.waitFor(3);
+  const stats = await fleet.control.stats();
+  assert.equal(stats.invalid, 3);
+  assert.equal(stats.accepted, 0);
+  const inventory = fleet.internals.state.inventories.get('site-hamburg');
+  assert.equal(inventory?.updateKind, 'major');
+});
+
+test('a line longer than the bound closes the connection without growing a buffer', async (t) => {
+  const { fleet, reg } = await controller(t);
+  const c = await rawClient(reg.ingest);
+  c.send(hello());
+  await c.waitFor(1);
+  c.socket.write('x'.repeat(MAX_LINE_BYTES + 10));
+  await c.waitClosed();
+  assert.equal((await fleet.control.linkStatus('site-hamburg')).connected, 0);
+  assert.throws(() => new LineReader(4).push(Buffer.from('12345')), LineTooLongError);
+  assert.deepEqual(new LineReader(4).push(Buffer.from('ab\ncd\n')), ['ab', 'cd']);
+});
+
+test('cutting the link closes the connection with refused link-cut and refuses a reconnect until restored', async (t) => {
+  const { fleet, reg } = await controller(t);
+  const c = await rawClient(reg.ingest);
+  c.send(hello());
+  await c.waitFor(1);
+  assert.equal((await fleet.control.linkStatus('site-hamburg')).connected, 1);
+  await fleet.control.cutLink('site-hamburg');
+  assert.equal((await fleet.control.linkStatus('site-hamburg')).connected, 0, 'offline at once');
+  await c.waitClosed();
+  assert.deepEqual(c.received.at(-1), { type: 'refused', reason: 'link-cut' });
+  const d = await rawClient(reg.ingest);
+  d.send(hello());
+  await d.waitClosed();
+  assert.deepEqual(d.received, [{ type: 'refused', reason: 'link-cut' }]);
+  await fleet.control.restoreLink('site-hamburg');
+  const e = await rawClient(reg.ingest);
+  t.after(async () => e.close());
+  e.send(hello());
+  await e.waitFor(1);
+  assert.equal(e.received[0]!['type'], 'welcome');
+});

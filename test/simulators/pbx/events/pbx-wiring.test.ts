@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { start as startController } from '../../../../simulators/fleet-controller/index.ts';
+import { createControlServer } from '../../../../simulators/pbx/control/control-server.ts';
+import { attentionControlRoutes } from '../../../../simulators/pbx/events/attention-control-routes.ts';
+import { AttentionForwarder } from '../../../../simulators/pbx/events/attention-forwarder.ts';
+import { start as startPbx } from '../../../../simulators/pbx/index.ts';
+import { closeServer } from '../../../../simulators/pbx/web/web-server.ts';
+import { ANNA, basic, FAST_SCRYPT } from '../../fleet-controller/fleet-test-kit.ts';
+
+const T0 = 1_767_225_600_000;
+
+/** The wiring docs/fleet-controller.md asks of the PBX composition root, done from outside. */
+test('a started PBX with a forwarder and the events routes on its control plane feeds a started controller', async (t) => {
+  const fleet = await startController({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
+  t.after(() => fleet.close());
+  const pbx = await startPbx({ monitoringPort: 0, clock: { start: T0 } });
+  t.after(() => pbx.close());
+  const { store } = pbx.internals;
+  const reg = await fleet.control.registerPbx('site-hamburg');
+  const forwarder = new AttentionForwarder(store, {
+    controller: { ingest: reg.ingest, siteId: 'site-hamburg', key: reg.key },
+  });
+  t.after(() => forwarder.close());
+  const control = await createControlServer(pbx.control, {
+    host: '127.0.0.1',
+    port: 0,
+    extraRoutes: attentionControlRoutes(forwarder, store),
+  });
+  t.after(() => closeServer(control.server));
+  const post = (path: string, body?: unknown) =>
+    fetch(`${control.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  const raised = await post('/events/attention', {
+    module: 'Monitoring',
+    subject: 'Dienst gestoppt',
+    severity: 'CRITICAL',
+  });
+  assert.equal(raised.status, 200);
+  assert.ok(['sent', 'buffered'].includes(((await raised.json()) as { outcome: string }).outcome));
+  const waited = await post('/events/wait-delivered', { timeoutMs: 5000 });
+  assert.equal(waited.status, 200);
+  await waited.arrayBuffer();
+  const sites = (await (
+    await fetch(`${fleet.urls.api}/api/v1/sites`, { headers: { authorization: basic(ANNA) } })
+  ).json()) as {
+    id: string;
+    attentionEvents: { subject: string; severity: string }[];
+  }[];
+  const hamburg = sites.find((s) => s.id === 'site-hamburg')!;
+  assert.deepEqual(
+    hamburg.attentionEvents.map((e) => [e.subject, e.severity]),
+    [['Dienst gestoppt', 'CRITICAL']],
+  );
+  // the PBX control plane's reset starts the forwarder afresh
+  await pbx.control.reset();
+  assert.equal(forwarder.stats().raised, 0);
+});
