@@ -1,0 +1,139 @@
+import { type Catalog, catalogPrefixes, clausePrefix } from './catalog.ts';
+import type { FeatureScan, ScenarioTags } from './scan-feature-tags.ts';
+
+export type CatalogProblemKind =
+  | 'parse-error'
+  | 'unknown-tag'
+  | 'unspecified-tag'
+  | 'not-testable-tag'
+  | 'untagged-scenario'
+  | 'catalog-drift'
+  | 'unknown-goal-prefix'
+  | 'goal-not-met';
+
+export interface CatalogProblem {
+  kind: CatalogProblemKind;
+  /** One line, naming file:line where there is one. */
+  message: string;
+}
+
+export interface PrefixCoverage {
+  prefix: string;
+  /** Testable clauses (check other than `not-testable`) that at least one scenario cites. */
+  covered: number;
+  testable: number;
+  /** Testable clause ids no scenario cites, in catalog order. */
+  uncovered: string[];
+  /** Listed in features/coverage-goals.yaml: every testable clause must be covered. */
+  goal: boolean;
+}
+
+export interface CatalogCheckInput {
+  catalog: Catalog;
+  scan: FeatureScan;
+  /** Prefixes that must be fully covered. */
+  coverageGoals: readonly string[];
+  /** Text of features/clauses.yaml and of ../shared/specs/clauses.yaml (`null` when absent). */
+  catalogText?: string;
+  sharedCatalogText?: string | null;
+}
+
+export interface CatalogCheckResult {
+  problems: CatalogProblem[];
+  coverage: PrefixCoverage[];
+  scenarioCount: number;
+}
+
+/**
+ * The traceability check of `npm run test:catalog`: every scenario cites at least one testable
+ * clause, every `@PREFIX-…` tag with a catalog prefix names a catalog clause, no scenario asserts
+ * an `unspecified` place or a `not-testable` clause, the catalog equals the spec repository's copy,
+ * and prefixes named as coverage goals are fully proved. Pure: all inputs are data.
+ */
+export function checkCatalog(input: CatalogCheckInput): CatalogCheckResult {
+  const { catalog, scan } = input;
+  const problems: CatalogProblem[] = scan.errors.map((error) => ({
+    kind: 'parse-error' as const,
+    message: `${error.uri}: ${error.message}`,
+  }));
+  const clauses = new Map(catalog.clauses.map((clause) => [clause.id, clause]));
+  const unspecified = new Set(catalog.unspecified.map((entry) => entry.id));
+  const prefixes = catalogPrefixes(catalog);
+  const knownPrefixes = new Set(prefixes);
+  const cited = new Set<string>();
+
+  for (const scenario of scan.scenarios) {
+    let citesTestable = false;
+    for (const tag of scenario.tags) {
+      const id = tag.replace(/^@/, '');
+      if (!id.includes('-') || !knownPrefixes.has(clausePrefix(id))) continue;
+      const clause = clauses.get(id);
+      if (clause?.check === 'not-testable') {
+        problems.push(
+          problem('not-testable-tag', scenario, `${tag} is a not-testable clause and must not be asserted`),
+        );
+      } else if (clause) {
+        citesTestable = true;
+        cited.add(id);
+      } else if (unspecified.has(id)) {
+        problems.push(
+          problem('unspecified-tag', scenario, `${tag} names an unspecified place and must not be asserted`),
+        );
+      } else {
+        problems.push(problem('unknown-tag', scenario, `${tag} is not a catalog clause id`));
+      }
+    }
+    if (!citesTestable) {
+      problems.push(
+        problem('untagged-scenario', scenario, 'cites no testable catalog clause (@CLAUSE-ID tag)'),
+      );
+    }
+  }
+
+  if (input.sharedCatalogText != null && input.catalogText !== undefined) {
+    if (input.sharedCatalogText !== input.catalogText) {
+      problems.push({
+        kind: 'catalog-drift',
+        message:
+          'features/clauses.yaml differs from ../shared/specs/clauses.yaml; copy the shared catalog over',
+      });
+    }
+  }
+
+  const goals = new Set(input.coverageGoals);
+  for (const goal of goals) {
+    if (!knownPrefixes.has(goal)) {
+      problems.push({
+        kind: 'unknown-goal-prefix',
+        message: `coverage goal ${goal} is not a catalog prefix`,
+      });
+    }
+  }
+
+  const coverage = prefixes.map((prefix): PrefixCoverage => {
+    const testable = catalog.clauses.filter(
+      (c) => clausePrefix(c.id) === prefix && c.check !== 'not-testable',
+    );
+    const uncovered = testable.filter((c) => !cited.has(c.id)).map((c) => c.id);
+    return {
+      prefix,
+      covered: testable.length - uncovered.length,
+      testable: testable.length,
+      uncovered,
+      goal: goals.has(prefix),
+    };
+  });
+  for (const entry of coverage) {
+    if (entry.goal && entry.uncovered.length > 0) {
+      problems.push({
+        kind: 'goal-not-met',
+        message: `${entry.prefix} must be fully covered; no scenario proves ${entry.uncovered.join(', ')}`,
+      });
+    }
+  }
+  return { problems, coverage, scenarioCount: scan.scenarios.length };
+}
+
+function problem(kind: CatalogProblemKind, scenario: ScenarioTags, text: string): CatalogProblem {
+  return { kind, message: `${scenario.uri}:${scenario.line} "${scenario.name}": ${text}` };
+}

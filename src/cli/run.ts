@@ -1,0 +1,82 @@
+import { Command, CommanderError, Option } from 'commander';
+import type { CliIo } from './cli-io.ts';
+import { HarnessError, oneLineMessage } from './harness-error.ts';
+import { parsePort, parseWorkerCount } from './parse-options.ts';
+import { type SimulateOptions, simulateCommand } from './simulate-command.ts';
+import { TOOL_VERSION } from './tool-version.ts';
+import { type VerifyOptions, verifyCommand } from './verify-command.ts';
+
+/** Exit code of usage errors (unknown command or option, bad option value). */
+const USAGE_EXIT_CODE = 2;
+
+/**
+ * The CLI core: parses `argv` (without node and script), runs the command and returns its exit
+ * code. Never throws: errors print one line `pbx-conformance: <reason>` to stderr, no stack trace.
+ */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  let exitCode = 0;
+  const program = new Command('pbx-conformance')
+    .description(
+      'Conformance harness and protocol simulator for the PBX monitoring and maintenance interfaces',
+    )
+    .version(TOOL_VERSION)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: () => {},
+    })
+    .showSuggestionAfterError(true);
+
+  program
+    .command('verify')
+    .description('run the conformance scenarios against a target and write the compatibility reports')
+    .option('--target <file>', 'target description (JSON); default: the embedded simulator')
+    .option(
+      '--tags <expression>',
+      'Cucumber tag expression selecting scenarios, e.g. "@MON-TEXT-AGENT-SECTION"',
+    )
+    .option(
+      '--reports <dir>',
+      'directory for compatibility.json, compatibility.html and junit.xml (default: reports/)',
+    )
+    .option('--quiet', 'no progress output, only the summary')
+    .option('--parallel <n>', 'number of worker processes', parseWorkerCount)
+    .action(async (options: VerifyOptions) => {
+      exitCode = await verifyCommand(options, io);
+    });
+
+  program
+    .command('simulate')
+    .description('run the simulated PBX until interrupted (Ctrl-C)')
+    .option('--scenario <name|file>', 'scenario name or scenario file (default: healthy)')
+    .option('--port <n>', "data endpoint port (default: the scenario's, 6556)", parsePort)
+    .option('--web-port <n>', 'web server port, XML-RPC at /xml-rpc (default: any free port)', parsePort)
+    .option('--control-port <n>', 'control plane port (default: any free port)', parsePort)
+    .option('--host <address>', 'address every listener binds', '127.0.0.1')
+    .addOption(
+      new Option('--clock <mode>', 'virtual clock mode').choices(['running', 'frozen']).default('running'),
+    )
+    .option('--json', 'print the target description as the first stdout line (for verify --target)')
+    .action(async (options: SimulateOptions) => {
+      exitCode = await simulateCommand(options, io);
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return 0;
+      // Help shown because no command was given has already been printed.
+      if (error.code !== 'commander.help') io.stderr.write(`pbx-conformance: ${commanderReason(error)}\n`);
+      return USAGE_EXIT_CODE;
+    }
+    io.stderr.write(`pbx-conformance: ${oneLineMessage(error)}\n`);
+    return error instanceof HarnessError ? error.exitCode : 1;
+  }
+}
+
+function commanderReason(error: CommanderError): string {
+  return oneLineMessage(error).replace(/^error:\s*/, '');
+}

@@ -1,0 +1,91 @@
+import { isAbsolute, resolve } from 'node:path';
+import type { Catalog } from '../catalog/catalog.ts';
+import { loadCatalog } from '../catalog/load-catalog.ts';
+import { DEFAULT_REPORTS_DIR, EXPECTED_FAILURES_DIR } from '../catalog/project-paths.ts';
+import { buildModel } from '../report/build-model.ts';
+import { type ExpectedFailures, loadExpectedFailures } from '../report/expected-failures.ts';
+import { writeReports } from '../report/write-reports.ts';
+import { EMBEDDED_TARGET_NAME, readTargetName } from '../runner/read-target-name.ts';
+import { type RunSuiteOptions, runSuite, type SuiteRun } from '../runner/run-suite.ts';
+import type { CliIo } from './cli-io.ts';
+import { formatSummary } from './format-summary.ts';
+import { HarnessError, oneLineMessage } from './harness-error.ts';
+import { TOOL_VERSION } from './tool-version.ts';
+
+export interface VerifyOptions {
+  target?: string;
+  tags?: string;
+  reports?: string;
+  quiet?: boolean;
+  parallel?: number;
+  /** Where catalog, baselines and suite come from; tests point these at throwaway files. */
+  catalogPath?: string;
+  expectedFailuresDir?: string;
+  suite?: Pick<RunSuiteOptions, 'cwd' | 'featurePaths' | 'importPaths'>;
+}
+
+/**
+ * `verify`: runs the suite against a target, writes the three reports and prints a summary.
+ * Exit code 0 when nothing unexpected failed or passed and at least one scenario ran, 1 otherwise.
+ * Harness problems throw {@link HarnessError} (exit 2) and never become verdicts.
+ */
+export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<number> {
+  const targetFile = options.target === undefined ? undefined : resolve(io.cwd, options.target);
+  const targetName =
+    targetFile === undefined ? EMBEDDED_TARGET_NAME : await harness(readTargetName(targetFile));
+  const catalog: Catalog = await harness(loadCatalog(options.catalogPath));
+  const expectedFailures: ExpectedFailures = await harness(
+    loadExpectedFailures(
+      options.expectedFailuresDir ?? EXPECTED_FAILURES_DIR,
+      targetName,
+      new Set(catalog.clauses.map((clause) => clause.id)),
+    ),
+  );
+  const run: SuiteRun = await harness(
+    runSuite({
+      ...options.suite,
+      ...(targetFile === undefined ? {} : { targetFile }),
+      ...(options.tags === undefined ? {} : { tags: options.tags }),
+      stdout: io.stdout,
+      stderr: io.stderr,
+      env: io.env,
+      quiet: options.quiet ?? false,
+      parallel: options.parallel ?? 0,
+    }),
+  );
+  if (run.parseErrors.length > 0) {
+    throw new HarnessError(`feature file does not parse: ${run.parseErrors[0]}`);
+  }
+  const report = buildModel({
+    envelopes: run.envelopes,
+    catalog,
+    expectedFailures,
+    metadata: {
+      target: targetName,
+      targetFile: targetFile ?? null,
+      startedAt: run.startedAt,
+      finishedAt: run.finishedAt,
+      toolVersion: TOOL_VERSION,
+      catalogVersion: catalog.version,
+      tagExpression: options.tags ?? null,
+    },
+  });
+  const dir = options.reports === undefined ? DEFAULT_REPORTS_DIR : resolveFrom(io.cwd, options.reports);
+  const paths = await harness(writeReports(report, dir));
+  if (!options.quiet) io.stdout.write('\n');
+  io.stdout.write(formatSummary(report, paths, io.cwd));
+  return report.outcome.passed ? 0 : 1;
+}
+
+async function harness<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof HarnessError) throw error;
+    throw new HarnessError(oneLineMessage(error));
+  }
+}
+
+function resolveFrom(cwd: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(cwd, path);
+}

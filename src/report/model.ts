@@ -1,0 +1,129 @@
+import type { CheckKind } from '../catalog/catalog.ts';
+import type { EvidenceAttachment } from './attachments.ts';
+
+/**
+ * The one result model of a conformance run. JSON, HTML and JUnit are all rendered from it, so
+ * they can never disagree. Verdicts are plain discriminated data, never exceptions.
+ */
+
+/** Verdict of one clause on one target. */
+export type Verdict = 'pass' | 'fail' | 'not-verifiable' | 'not-covered' | 'not-testable';
+
+export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'not-verifiable', 'not-covered', 'not-testable'];
+
+/** Cucumber's final status of a scenario (lower case of TestStepResultStatus). */
+export type ScenarioStatus =
+  | 'passed'
+  | 'failed'
+  | 'skipped'
+  | 'pending'
+  | 'undefined'
+  | 'ambiguous'
+  | 'unknown';
+
+export interface ScenarioFailure {
+  /** The step that failed, e.g. `Then the reply is the agent text`. */
+  step: string;
+  message: string;
+}
+
+export interface ScenarioResult {
+  name: string;
+  /** Feature file, relative to the runner's working directory. */
+  uri: string;
+  line: number;
+  status: ScenarioStatus;
+  durationMs: number;
+  failure?: ScenarioFailure;
+  evidence: EvidenceAttachment[];
+  /** Set when a step attached a not-verifiable reason (the scenario is then skipped). */
+  notVerifiableReason?: string;
+}
+
+/** How a clause relates to the target's expected-failures list ("known gaps can only shrink"). */
+export type BaselineStatus = 'expected-failure' | 'unexpected-failure' | 'unexpected-pass' | 'listed-not-run';
+
+export interface ClauseResult {
+  id: string;
+  /** Interface prefix, e.g. `MON`. */
+  interface: string;
+  spec: string;
+  section: string;
+  rule: string;
+  check: CheckKind;
+  property: boolean;
+  verdict: Verdict;
+  /** For `not-verifiable`: why (the distinct reasons the steps attached, joined). */
+  reason?: string;
+  /** Only set for clauses the baseline concerns: listed, or failing without being listed. */
+  baseline?: { status: BaselineStatus; reason?: string };
+  scenarios: ScenarioResult[];
+}
+
+export type VerdictCounts = Record<Verdict, number>;
+
+export interface InterfaceResult {
+  id: string;
+  /** Passed clauses out of testable clauses (all but `not-testable`). */
+  score: { passed: number; testable: number };
+  counts: VerdictCounts;
+  clauses: ClauseResult[];
+}
+
+export interface RunMetadata {
+  /** `embedded` for the built-in simulator, else the `name` of the target file. */
+  target: string;
+  targetFile: string | null;
+  startedAt: string;
+  finishedAt: string;
+  toolVersion: string;
+  catalogVersion: number;
+  cucumberVersion: string | null;
+  tagExpression: string | null;
+}
+
+export interface BaselineSummary {
+  /** The target's expected-failures file (features/expected-failures/<target>.yaml). */
+  file: string;
+  /** Whether that file exists; without it no failure is expected. */
+  present: boolean;
+  expectedFailures: string[];
+  unexpectedFailures: string[];
+  /** Listed as expected failures but now passing: remove them from the file. */
+  unexpectedPasses: string[];
+  /** Listed but neither passed nor failed in this run (filtered out, not verifiable, …). */
+  listedNotRun: string[];
+}
+
+export interface ScenarioCounts {
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** pending, undefined, ambiguous, unknown. */
+  other: number;
+}
+
+/** A scenario that cites no catalog clause; shown so nothing that ran goes unreported. */
+export interface UntracedScenario {
+  name: string;
+  uri: string;
+  line: number;
+  status: ScenarioStatus;
+}
+
+export interface CompatibilityReport {
+  reportVersion: 1;
+  metadata: RunMetadata;
+  scenarios: ScenarioCounts;
+  clauses: VerdictCounts;
+  interfaces: InterfaceResult[];
+  untracedScenarios: UntracedScenario[];
+  baseline: BaselineSummary;
+  /** `passed` only when nothing unexpected failed or passed and at least one scenario ran. */
+  outcome: { passed: boolean; reasons: string[] };
+}
+
+export function emptyVerdictCounts(): VerdictCounts {
+  return { pass: 0, fail: 0, 'not-verifiable': 0, 'not-covered': 0, 'not-testable': 0 };
+}

@@ -1,0 +1,33 @@
+import { readFile } from 'node:fs/promises';
+
+/** The target name when no target file is given: the embedded simulator. */
+export const EMBEDDED_TARGET_NAME = 'embedded';
+
+/**
+ * Reads only the `name` of a target description file; the steps validate the whole file against
+ * schemas/target.schema.json. Throws an Error with a one-line message when the file is missing,
+ * unreadable, not JSON or has no name.
+ */
+export async function readTargetName(file: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(
+      code === 'ENOENT'
+        ? `target file ${file} does not exist`
+        : `cannot read target file ${file} (${code ?? 'error'})`,
+    );
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new Error(`target file ${file} is not valid JSON`);
+  }
+  const name =
+    typeof data === 'object' && data !== null ? (data as Record<string, unknown>)['name'] : undefined;
+  if (typeof name !== 'string' || name.length === 0) throw new Error(`target file ${file} has no \`name\``);
+  return name;
+}

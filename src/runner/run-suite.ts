@@ -1,0 +1,105 @@
+import { Writable } from 'node:stream';
+import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
+import type { Envelope } from '@cucumber/messages';
+import { PROJECT_ROOT } from '../catalog/project-paths.ts';
+
+export interface RunSuiteOptions {
+  /** Target description file handed to the steps; absent = the embedded simulator. */
+  targetFile?: string;
+  /** Cucumber tag expression, e.g. `@MON-TEXT-AGENT-SECTION or @XMLRPC`. */
+  tags?: string;
+  /** Feature paths or globs relative to `cwd`; default `features/**\/*.feature`. */
+  featurePaths?: string[];
+  /** Step definition paths or globs relative to `cwd`; default `steps/**\/*.ts`. */
+  importPaths?: string[];
+  /** Where features and steps are looked up; default the project root. */
+  cwd?: string;
+  /** Progress output goes here unless `quiet`. */
+  stdout?: Writable;
+  /** Cucumber's own warnings go here. */
+  stderr?: Writable;
+  env?: NodeJS.ProcessEnv;
+  quiet?: boolean;
+  /** Worker processes; 0 or absent runs in this process. */
+  parallel?: number;
+}
+
+export interface SuiteRun {
+  /** Every message Cucumber emitted, in order: the input of the report builder. */
+  envelopes: Envelope[];
+  /** Cucumber's own verdict; false also for expected failures, so the report decides instead. */
+  cucumberSuccess: boolean;
+  /** Scenarios that started (final attempts). Zero means nothing was verified. */
+  scenariosRun: number;
+  /** Feature files that did not parse: a harness error, never a verdict. */
+  parseErrors: string[];
+  startedAt: string;
+  finishedAt: string;
+}
+
+/**
+ * Runs the Gherkin suite through Cucumber's programmatic API and collects its message stream.
+ * Steps receive `worldParameters.targetFile`. Throws only when Cucumber cannot start (support
+ * code fails to load, bad tag expression): those are harness errors.
+ */
+export async function runSuite(options: RunSuiteOptions = {}): Promise<SuiteRun> {
+  const cwd = options.cwd ?? PROJECT_ROOT;
+  const parallel = options.parallel ?? 0;
+  const worldParameters: Record<string, string> = {};
+  if (options.targetFile !== undefined) worldParameters['targetFile'] = options.targetFile;
+  const environment = {
+    cwd,
+    stdout: options.quiet ? discard() : (options.stdout ?? process.stdout),
+    stderr: options.stderr ?? process.stderr,
+    env: withTsxForWorkers(options.env ?? process.env, parallel),
+  };
+  const { runConfiguration } = await loadConfiguration(
+    {
+      file: false,
+      provided: {
+        paths: options.featurePaths ?? ['features/**/*.feature'],
+        import: options.importPaths ?? ['steps/**/*.ts'],
+        tags: options.tags ?? '',
+        format: ['progress'],
+        worldParameters,
+        parallel,
+        strict: true,
+      },
+    },
+    environment,
+  );
+  const envelopes: Envelope[] = [];
+  const startedAt = new Date().toISOString();
+  const { success } = await runCucumber(runConfiguration, environment, (envelope) =>
+    envelopes.push(envelope),
+  );
+  const finishedAt = new Date().toISOString();
+  const retried = new Set(
+    envelopes.flatMap((e) =>
+      e.testCaseFinished?.willBeRetried ? [e.testCaseFinished.testCaseStartedId] : [],
+    ),
+  );
+  const scenariosRun = envelopes.filter(
+    (e) => e.testCaseStarted && !retried.has(e.testCaseStarted.id),
+  ).length;
+  const parseErrors = envelopes.flatMap((e) =>
+    e.parseError ? [`${e.parseError.source.uri ?? '?'}: ${e.parseError.message}`] : [],
+  );
+  return { envelopes, cucumberSuccess: success, scenariosRun, parseErrors, startedAt, finishedAt };
+}
+
+/**
+ * Parallel workers are forked with this process's execArgv. When TypeScript support was registered
+ * programmatically (bin/pbx-conformance.js) rather than by `--import tsx`, the workers would not
+ * load the `.ts` steps, so tsx is preloaded for them through NODE_OPTIONS.
+ */
+function withTsxForWorkers(env: NodeJS.ProcessEnv, parallel: number): NodeJS.ProcessEnv {
+  if (parallel <= 0 || process.execArgv.some((arg) => arg.includes('tsx'))) return env;
+  const tsx = import.meta.resolve('tsx');
+  const existing = env['NODE_OPTIONS'] ?? '';
+  return { ...env, NODE_OPTIONS: `${existing} --import ${tsx}`.trim() };
+}
+
+function discard(): Writable {
+  return new Writable({ write: (_chunk, _encoding, callback) => callback() });
+}

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { XMLValidator } from 'fast-xml-parser';
+import { verifyCommand } from '../../../src/cli/verify-command.ts';
+import { validateReport } from '../../../src/report/validate-report.ts';
+import { createThrowawaySuite } from '../runner/throwaway-suite.ts';
+import { captureIo } from './capture-io.ts';
+
+test('verify writes three consistent reports and passes when the only failure is listed', async () => {
+  const suite = await createThrowawaySuite();
+  try {
+    await writeFile(join(suite.dir, 'lab.yaml'), '- {clause: MON-B, reason: known vendor gap}\n');
+    await writeFile(join(suite.dir, 'target.json'), JSON.stringify({ name: 'lab', pbx: {} }));
+    const io = captureIo(suite.dir);
+    const code = await verifyCommand(
+      {
+        target: 'target.json',
+        reports: 'out',
+        quiet: true,
+        catalogPath: join(suite.dir, 'clauses.yaml'),
+        expectedFailuresDir: suite.dir,
+        suite: { cwd: suite.dir },
+      },
+      io,
+    );
+    assert.equal(code, 0, io.out() + io.err());
+    const summary = io.out();
+    assert.match(summary, /^target lab: 3 scenarios \(1 passed, 1 failed, 1 skipped\)/);
+    assert.match(summary, /MON\s+1\/2\s+1\s+0\s+0\s+1/);
+    assert.match(summary, /expected failures \(1\): MON-B/);
+    assert.match(summary, /PASSED/);
+    assert.match(summary, /reports: out\/compatibility\.json, out\/compatibility\.html, out\/junit\.xml/);
+
+    const json: unknown = JSON.parse(await readFile(join(suite.dir, 'out', 'compatibility.json'), 'utf8'));
+    assert.deepEqual(validateReport(json), []);
+    const report = json as {
+      metadata: { target: string; targetFile: string };
+      baseline: { expectedFailures: string[] };
+    };
+    assert.equal(report.metadata.target, 'lab');
+    assert.equal(report.metadata.targetFile, join(suite.dir, 'target.json'));
+    assert.deepEqual(report.baseline.expectedFailures, ['MON-B']);
+    const html = await readFile(join(suite.dir, 'out', 'compatibility.html'), 'utf8');
+    assert.ok(html.includes('expected &lt;agent&gt; text'));
+    const junit = await readFile(join(suite.dir, 'out', 'junit.xml'), 'utf8');
+    assert.equal(XMLValidator.validate(junit), true);
+    assert.match(junit, /failures="0"/);
+  } finally {
+    await suite.cleanup();
+  }
+});
+
+test('verify fails on an unlisted failure and on a listed clause that now passes', async () => {
+  const suite = await createThrowawaySuite();
+  try {
+    await writeFile(join(suite.dir, 'embedded.yaml'), '- {clause: MON-A, reason: used to fail}\n');
+    const io = captureIo(suite.dir);
+    const code = await verifyCommand(
+      {
+        reports: 'out',
+        quiet: true,
+        catalogPath: join(suite.dir, 'clauses.yaml'),
+        expectedFailuresDir: suite.dir,
+        suite: { cwd: suite.dir },
+      },
+      io,
+    );
+    assert.equal(code, 1);
+    assert.match(
+      io.out(),
+      /FAILED: 1 clause\(s\) failed that .*embedded\.yaml does not list as expected failures: MON-B/,
+    );
+    assert.match(
+      io.out(),
+      /FAILED: 1 clause\(s\) listed as expected failures now pass; remove them from .*: MON-A/,
+    );
+  } finally {
+    await suite.cleanup();
+  }
+});
+
+test('verify fails when no scenario ran; a bad tag expression and a malformed baseline are harness errors', async () => {
+  const suite = await createThrowawaySuite();
+  try {
+    const options = {
+      reports: 'out',
+      quiet: true,
+      catalogPath: join(suite.dir, 'clauses.yaml'),
+      expectedFailuresDir: suite.dir,
+      suite: { cwd: suite.dir },
+    };
+    const io = captureIo(suite.dir);
+    assert.equal(await verifyCommand({ ...options, tags: '@NO-SUCH-TAG' }, io), 1);
+    assert.match(io.out(), /FAILED: no scenario ran/);
+
+    await assert.rejects(
+      verifyCommand({ ...options, tags: '@a and (' }, captureIo(suite.dir)),
+      /could not be parsed/,
+    );
+
+    await writeFile(join(suite.dir, 'embedded.yaml'), '- {clause: MON-NOPE, reason: r}\n');
+    await assert.rejects(
+      verifyCommand(options, captureIo(suite.dir)),
+      (error: Error & { exitCode?: number }) => {
+        assert.equal(error.exitCode, 2);
+        assert.match(error.message, /MON-NOPE is not a catalog clause id/);
+        return true;
+      },
+    );
+  } finally {
+    await suite.cleanup();
+  }
+});
