@@ -1,0 +1,379 @@
+/** The agent text's blocks and sections (agent-text.feature); no line grammar is assumed. */
+import assert from 'node:assert/strict';
+import { type DataTable, Then } from '@cucumber/cucumber';
+import { pbxSection, sectionNameOf, sectionText } from '../support/agent-sections.ts';
+import { type AgentTextView, blockOf, blockSequence, viewAgentText } from '../support/agent-text-view.ts';
+import { latestAgentText, latestAgentView, latestJson, latestXmlRoot } from '../support/latest-snapshots.ts';
+import { asNumber, findJsonFields, jsonField, textGives, tokensOf } from '../support/snapshot-values.ts';
+import { type ControlState, withControl } from '../support/with-control.ts';
+import type { PbxWorld } from '../support/world.ts';
+import { childrenNamed } from '../support/xml-document.ts';
+
+/** The section with exactly this header line, as consumers cut it (test-vectors.md). */
+function section(world: PbxWorld, header: string) {
+  const found = latestAgentView(world).sections.find((s) => s.header === header);
+  assert.ok(found, `the agent text has no section ${header}`);
+  return found;
+}
+
+/** A JSON value that stands for "unknown" (`-1`), which agent text may show in its own way. */
+function isSentinel(value: unknown): boolean {
+  return asNumber(value) === -1;
+}
+
+/** Numeric text compares as a number (`"12"` gives `12 ms`), other text as a substring. */
+function comparable(value: unknown): unknown {
+  const n = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : undefined;
+  return n ?? value;
+}
+
+Then('the agent text starts with the section {string}', function (this: PbxWorld, header: string) {
+  assert.ok(latestAgentText(this).startsWith(`${header}\n`), `the agent text does not start with ${header}`);
+});
+
+Then(
+  'its blocks come in the order agent header, standard Linux sections, PBX sections, local checks',
+  function (this: PbxWorld) {
+    const view = latestAgentView(this);
+    assert.deepEqual(view.preamble, [], 'text before the first section');
+    assert.deepEqual(view.problems, [], 'header lines that break the section grammar');
+    assert.deepEqual(
+      blockSequence(view),
+      ['header', 'linux', 'pbx', 'local'],
+      `section order: ${view.sections.map((s) => s.header).join(' ')}`,
+    );
+  },
+);
+
+Then(
+  'the section {string} has a line with the value {string}',
+  function (this: PbxWorld, header: string, value: string) {
+    const lines = section(this, header).lines;
+    assert.ok(
+      lines.some((line) => tokensOf(line).includes(value)),
+      `no line of ${header} carries the value ${value}:\n${lines.join('\n')}`,
+    );
+  },
+);
+
+Then(
+  'the section {string} has the line {string}',
+  function (this: PbxWorld, header: string, expected: string) {
+    const lines = section(this, header).lines;
+    assert.ok(lines.includes(expected), `${header} has no line "${expected}":\n${lines.join('\n')}`);
+  },
+);
+
+Then(
+  'the section {string} has a line with the value of the JSON field {string}',
+  function (this: PbxWorld, header: string, field: string) {
+    const value = jsonField(latestJson(this), field);
+    assert.ok(typeof value === 'string' && value !== '', `the JSON snapshot has no text field "${field}"`);
+    const lines = section(this, header).lines;
+    assert.ok(
+      lines.some((line) => tokensOf(line).includes(value)),
+      `no line of ${header} carries ${field} = ${value}:\n${lines.join('\n')}`,
+    );
+  },
+);
+
+Then('the agent header has the section {string}', function (this: PbxWorld, header: string) {
+  const view = latestAgentView(this);
+  const index = view.sections.findIndex((s) => s.header === header);
+  assert.ok(index >= 0, `no section ${header}`);
+  assert.ok(
+    view.sections.slice(0, index + 1).every((s) => blockOf(s) === 'header'),
+    `${header} is not part of the agent header`,
+  );
+});
+
+Then(
+  'each line of the section {string} is a JSON object of string values',
+  function (this: PbxWorld, header: string) {
+    const lines = section(this, header).lines.filter((l) => l !== '');
+    assert.ok(lines.length > 0, `${header} is empty`);
+    const labels: string[] = [];
+    for (const line of lines) {
+      const value: unknown = JSON.parse(line);
+      assert.ok(
+        value !== null && typeof value === 'object' && !Array.isArray(value),
+        `not a JSON object: ${line}`,
+      );
+      for (const [key, v] of Object.entries(value)) {
+        assert.equal(typeof v, 'string', `label ${key} is not a string: ${line}`);
+        labels.push(v as string);
+      }
+    }
+    this.memory.set('labelValues', labels);
+  },
+);
+
+Then('the labels include the values {names}', function (this: PbxWorld, values: string[]) {
+  const labels = this.memory.get('labelValues') as string[];
+  const missing = values.filter((v) => !labels.includes(v));
+  assert.deepEqual(missing, [], `label values ${JSON.stringify(labels)}`);
+});
+
+Then(
+  'at least one standard Linux section follows the agent header, before the PBX sections',
+  function (this: PbxWorld) {
+    const view = latestAgentView(this);
+    const blocks = view.sections.map(blockOf);
+    const firstPbx = blocks.indexOf('pbx');
+    const lastHeader = blocks.lastIndexOf('header');
+    const between = blocks.slice(lastHeader + 1, firstPbx === -1 ? undefined : firstPbx);
+    assert.ok(
+      between.length > 0 && between.every((b) => b === 'linux'),
+      `sections: ${view.sections.map((s) => s.header).join(' ')}`,
+    );
+  },
+);
+
+Then('the agent text has no standard Linux sections', function (this: PbxWorld) {
+  const linux = latestAgentView(this).sections.filter((s) => blockOf(s) === 'linux');
+  assert.deepEqual(
+    linux.map((s) => s.header),
+    [],
+  );
+});
+
+Then(
+  'it still has the agent header, every PBX section and the local checks it had before',
+  function (this: PbxWorld) {
+    const before = this.replies.find((r) => r.body.toString('utf8').startsWith('<<<monitor_agent>>>'));
+    assert.ok(before, 'no earlier agent text');
+    const others = (view: AgentTextView) => view.sections.filter((s) => blockOf(s) !== 'linux');
+    const earlier = others(viewAgentText(before.body.toString('utf8')));
+    const now = others(latestAgentView(this));
+    assert.deepEqual(
+      now.map((s) => s.header),
+      earlier.map((s) => s.header),
+      'the sections other than the Linux ones changed',
+    );
+    const local = (sections: typeof now) => sections.find((s) => s.name === 'local')?.lines.length ?? 0;
+    assert.equal(local(now), local(earlier), 'the local checks changed');
+    assert.ok(local(now) > 0, 'no local checks');
+  },
+);
+
+Then('the agent text has the section {string}', function (this: PbxWorld, header: string) {
+  assert.ok(
+    latestAgentView(this).sections.some((s) => s.header === header),
+    `no section ${header}`,
+  );
+});
+
+Then(
+  'the section {string} gives the values of the JSON fields',
+  function (this: PbxWorld, header: string, table: DataTable) {
+    const json = latestJson(this);
+    const text = section(this, header).lines.join('\n');
+    const problems: string[] = [];
+    for (const field of table
+      .raw()
+      .flat()
+      .filter((f) => f !== '')) {
+      const values = findJsonFields(json, field);
+      if (values.length === 0) problems.push(`JSON has no ${field}`);
+      else if (!isSentinel(values[0]) && !textGives(text, comparable(values[0])))
+        problems.push(`${field} = ${JSON.stringify(values[0])}`);
+    }
+    assert.deepEqual(problems, [], `${header} does not give:\n${text}`);
+  },
+);
+
+Then(
+  'the section {string} gives the value of the JSON field {string} or {string}',
+  function (this: PbxWorld, header: string, first: string, second: string) {
+    const json = latestJson(this);
+    const text = section(this, header).lines.join('\n');
+    const given = [first, second].some((f) => {
+      const value = jsonField(json, f);
+      return value !== undefined && !isSentinel(value) && textGives(text, comparable(value));
+    });
+    assert.ok(given, `${header} gives neither ${first} nor ${second}`);
+  },
+);
+
+/** The settings of `<<<pbx>>>` that no other format carries, and how the operator changes each. */
+const PBX_SETTING_CHANGES: Record<
+  string,
+  (s: ControlState) => { overlay: Record<string, unknown>; value?: number }
+> = {
+  'the password check': (s) => ({ overlay: { security: { passwordCheck: !s.security.passwordCheck } } }),
+  'the attack detection': (s) => ({
+    overlay: { security: { attackDetection: !s.security.attackDetection } },
+  }),
+  'the maximum jitter': () => ({ overlay: { rtp: { maxJitterMs: 87.65 } }, value: 87.65 }),
+  'the median packet loss': () => ({ overlay: { rtp: { medianPacketLossPercent: 2.71 } }, value: 2.71 }),
+  'the maximum packet loss': () => ({ overlay: { rtp: { maxPacketLossPercent: 7.43 } }, value: 7.43 }),
+  'the median round-trip time': () => ({ overlay: { rtp: { medianRttMs: 77.3 } }, value: 77.3 }),
+  'the maximum round-trip time': () => ({ overlay: { rtp: { maxRttMs: 913.5 } }, value: 913.5 }),
+  'the worst MOS': () => ({ overlay: { rtp: { minMos: 2.07 } }, value: 2.07 }),
+};
+
+Then(
+  'the section {string} follows changes the operator makes to',
+  function (this: PbxWorld, header: string, table: DataTable) {
+    const name = sectionNameOf(header);
+    return withControl(this, `change settings shown in ${header}`, async (control) => {
+      const problems: string[] = [];
+      for (const setting of table
+        .raw()
+        .flat()
+        .filter((s) => s !== '')) {
+        const change = PBX_SETTING_CHANGES[setting];
+        assert.ok(change, `no change defined for "${setting}"`);
+        await control.invalidateSnapshot();
+        const before = sectionText(
+          viewAgentText((await this.httpRequest('GET', '/checkmk')).body.toString('utf8')),
+          name,
+        );
+        const { overlay, value } = change(await control.getState());
+        await control.patchState(overlay);
+        await control.invalidateSnapshot();
+        const after = sectionText(
+          viewAgentText((await this.httpRequest('GET', '/checkmk')).body.toString('utf8')),
+          name,
+        );
+        assert.ok(before !== undefined && after !== undefined, `no section ${header}`);
+        if (before === after) problems.push(`${setting}: the section did not change`);
+        else if (value !== undefined && !textGives(after, value))
+          problems.push(`${setting}: the section does not give ${value}`);
+      }
+      assert.deepEqual(problems, [], `${header} does not follow every change`);
+    });
+  },
+);
+
+Then(
+  'the section {string} has a line that mentions RAID with the status {string}',
+  function (this: PbxWorld, header: string, status: string) {
+    const lines = section(this, header).lines;
+    assert.ok(
+      lines.some((l) => /raid/i.test(l) && l.includes(status)),
+      `no line of ${header} mentions RAID with "${status}":\n${lines.join('\n')}`,
+    );
+  },
+);
+
+Then('no line of the section {string} mentions RAID', function (this: PbxWorld, header: string) {
+  const lines = section(this, header).lines.filter((l) => /raid/i.test(l));
+  assert.deepEqual(lines, [], `${header} mentions RAID`);
+});
+
+/** Whether `line` gives the epoch-ms time `time`: as epoch ms, epoch s, or an ISO date-time. */
+function lineGivesTime(line: string, time: number): boolean {
+  if (textGives(line, time) || textGives(line, Math.floor(time / 1000))) return true;
+  const iso =
+    line.match(/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g) ?? [];
+  return iso.some((text) => Math.abs(Date.parse(text) - time) < 1000);
+}
+
+Then(
+  'for each backup target the section {string} has a line with its location, its time and its status message',
+  function (this: PbxWorld, header: string) {
+    const targets = this.memory.get('backupTargets') as
+      | { location: string; time: number; message: string; result: string }[]
+      | undefined;
+    assert.ok(targets, 'no backup targets were set');
+    const lines = section(this, header).lines;
+    for (const t of targets) {
+      const ok = lines.some(
+        (l) =>
+          l.includes(t.location) &&
+          lineGivesTime(l, t.time) &&
+          (l.includes(t.message) || l.includes(t.result)),
+      );
+      assert.ok(
+        ok,
+        `no line of ${header} gives ${t.location}, ${t.time} and "${t.message}" or "${t.result}":\n${lines.join('\n')}`,
+      );
+    }
+  },
+);
+
+Then(
+  'the section {string} gives the active channels of the JSON field {string}',
+  function (this: PbxWorld, header: string, field: string) {
+    const channels = findJsonFields(latestJson(this), field).find(Array.isArray) as unknown[] | undefined;
+    assert.ok(channels, `the JSON snapshot has no list ${field}`);
+    const text = section(this, header).lines.join('\n');
+    const all = channels.every((c) => typeof c === 'string' && text.includes(c));
+    assert.ok(
+      all || textGives(text, channels.length),
+      `${header} gives neither the active channels nor their number`,
+    );
+  },
+);
+
+Then(
+  'for each element of the JSON list {string} the section {string} has a line with its {names}',
+  function (this: PbxWorld, name: string, header: string, members: string[]) {
+    const items = findJsonFields(latestJson(this), name).find(Array.isArray) as
+      | Record<string, unknown>[]
+      | undefined;
+    assert.ok(items && items.length > 0, `the JSON snapshot has no elements in ${name}`);
+    const lines = section(this, header).lines;
+    for (const item of items) {
+      const wanted = members.map((m) => item[m]).filter((v) => !isSentinel(v));
+      const ok = lines.some((l) => wanted.every((v) => textGives(l, comparable(v))));
+      assert.ok(ok, `no line of ${header} gives ${JSON.stringify(item)}:\n${lines.join('\n')}`);
+    }
+  },
+);
+
+Then(
+  "the line of each trunk in the section {string} changes when the operator flips that trunk's registration",
+  function (this: PbxWorld, header: string) {
+    const name = sectionNameOf(header);
+    return withControl(this, 'flip trunk registrations', async (control) => {
+      const original = (await control.getState()).sipProviders;
+      assert.ok(original.length > 0, 'the PBX has no SIP trunk');
+      const lineOf = async (uri: string) => {
+        await control.invalidateSnapshot();
+        const view = viewAgentText((await this.httpRequest('GET', '/checkmk')).body.toString('utf8'));
+        return (pbxSection(view, name)?.lines ?? []).filter((l) => l.includes(uri)).join('\n');
+      };
+      for (const [i, trunk] of original.entries()) {
+        const before = await lineOf(trunk.uri);
+        const flipped = original.map((t, j) => (j === i ? { ...t, registered: !t.registered } : t));
+        await control.patchState({ sipProviders: flipped });
+        const after = await lineOf(trunk.uri);
+        assert.ok(
+          before !== '' && before !== after,
+          `the line of ${trunk.uri} did not follow its registration:\n${before}`,
+        );
+        await control.patchState({ sipProviders: original });
+      }
+    });
+  },
+);
+
+Then(
+  'for each {string} of the XML snapshot the section {string} gives its name, version, vendor and instance names',
+  function (this: PbxWorld, child: string, header: string) {
+    const modules = childrenNamed(latestXmlRoot(this), 'modules').flatMap((m) => childrenNamed(m, child));
+    assert.ok(modules.length > 0, 'the XML snapshot lists no modules');
+    const text = section(this, header).lines.join('\n');
+    for (const m of modules) {
+      const wanted = [
+        m.attributes['name'],
+        m.attributes['version'],
+        m.attributes['vendor'],
+        ...childrenNamed(m, 'instance').map((i) => i.text.trim() || i.attributes['name']),
+      ];
+      const missing = wanted.filter((w) => w === undefined || !textGives(text, w));
+      assert.deepEqual(missing, [], `${header} does not give everything of module ${m.attributes['name']}`);
+    }
+  },
+);
+
+Then(
+  'the section {string} has lines with {names}',
+  function (this: PbxWorld, header: string, texts: string[]) {
+    const lines = section(this, header).lines;
+    const missing = texts.filter((t) => !lines.some((l) => l.includes(t)));
+    assert.deepEqual(missing, [], `${header} lacks lines`);
+  },
+);

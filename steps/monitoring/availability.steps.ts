@@ -1,0 +1,242 @@
+/** Where and when the data endpoint listens: ports, tile, licence, IPv4 (availability.feature). */
+import assert from 'node:assert/strict';
+import { lookup } from 'node:dns/promises';
+import { isIPv4 } from 'node:net';
+import { Given, Then, When } from '@cucumber/cucumber';
+import { openEmbeddedTarget } from '../support/embedded-target.ts';
+import {
+  freePort,
+  holdConsecutivePorts,
+  holdPort,
+  isPortFree,
+  releasePorts,
+} from '../support/port-holder.ts';
+import { describeTcpOutcome, tcpExchange } from '../support/tcp-exchange.ts';
+import { withControl } from '../support/with-control.ts';
+import { NO_DATA_TIMEOUT_MS, type PbxWorld } from '../support/world.ts';
+
+/** The factory default port of the data endpoint (MON-PORT-DEFAULT). */
+const DEFAULT_PORT = 6556;
+
+function monitoringHost(world: PbxWorld): string {
+  const host = world.pbx.monitoring?.host;
+  if (!host) throw new Error(`target "${world.target.name}" has no data endpoint host`);
+  return host;
+}
+
+/** Ports can only be occupied on the PBX host when that host is this machine. */
+async function onPbxHost<T>(world: PbxWorld, action: (host: string) => Promise<T>): Promise<T | 'skipped'> {
+  const host = monitoringHost(world);
+  try {
+    await releasePorts([await holdPort(host, 0)]);
+  } catch (error) {
+    return world.notVerifiable(
+      `the harness cannot open ports on the PBX host ${host} (${(error as NodeJS.ErrnoException).code ?? error})`,
+    );
+  }
+  return action(host);
+}
+
+Given('a PBX whose data endpoint port is left at its default', async function (this: PbxWorld) {
+  if (this.target.kind === 'remote') {
+    const port = this.pbx.monitoring?.port;
+    if (port !== DEFAULT_PORT) {
+      return this.notVerifiable(
+        `target "${this.target.name}" runs its data endpoint on port ${port}, not at the default`,
+      );
+    }
+    return undefined;
+  }
+  // The embedded simulator normally listens on an ephemeral port; only here is one started with
+  // its default port, and only when that port is free on this machine.
+  if (!(await isPortFree('127.0.0.1', DEFAULT_PORT))) {
+    return this.notVerifiable(
+      `port ${DEFAULT_PORT} is in use on this machine; a simulator with default settings cannot listen there`,
+    );
+  }
+  this.replaceTarget(await openEmbeddedTarget({ defaultMonitoringPort: true }));
+  return undefined;
+});
+
+When(
+  'a monitoring host connects to port {int} without sending a request',
+  async function (this: PbxWorld, port: number) {
+    await this.connectToEndpoint(undefined, { address: { host: monitoringHost(this), port } });
+  },
+);
+
+Then('the endpoint tile is on', function (this: PbxWorld) {
+  return withControl(this, 'read the endpoint tile', async (control) => {
+    const state = await control.getState();
+    assert.equal(state.monitoring.tileOn, true, 'the endpoint tile is off');
+  });
+});
+
+Then('the data endpoint is listening', function (this: PbxWorld) {
+  return withControl(this, 'read the endpoint status', async (control) => {
+    const status = await control.endpointStatus();
+    assert.equal(status.state, 'listening', `endpoint status ${JSON.stringify(status)}`);
+  });
+});
+
+Given('the operator configures a free port for the data endpoint', async function (this: PbxWorld) {
+  return onPbxHost(this, (host) =>
+    withControl(this, 'configure the data endpoint port', async (control) => {
+      const port = await freePort(host);
+      this.memory.set('configuredPort', port);
+      this.portChanged = true;
+      await control.setMonitoringPort(port);
+    }),
+  );
+});
+
+When('the module starts', function (this: PbxWorld) {
+  return withControl(this, 'restart the data endpoint', (control) => control.restartEndpoint());
+});
+
+Then('the data endpoint listens on the configured port', function (this: PbxWorld) {
+  return withControl(this, 'read the endpoint status', async (control) => {
+    const status = await control.endpointStatus();
+    const configured = this.memory.get('configuredPort');
+    assert.equal(status.state, 'listening', `endpoint status ${JSON.stringify(status)}`);
+    assert.equal(
+      status.port,
+      configured,
+      `the endpoint listens on ${status.port}, not on the configured ${configured}`,
+    );
+  });
+});
+
+When(
+  'a monitoring host connects to the configured port without sending a request',
+  async function (this: PbxWorld) {
+    const port = this.memory.get('configuredPort') as number;
+    await this.connectToEndpoint(undefined, { address: { host: monitoringHost(this), port } });
+  },
+);
+
+Given(
+  'another program listens on a port of the PBX host whose next port is free',
+  async function (this: PbxWorld) {
+    return onPbxHost(this, async (host) => {
+      const held = await holdConsecutivePorts(host, 1, 1);
+      this.heldPorts.push(...held);
+      this.memory.set('busyPort', held[0]!.port);
+    });
+  },
+);
+
+Given(
+  'another program listens on a port of the PBX host and on the port after it',
+  async function (this: PbxWorld) {
+    return onPbxHost(this, async (host) => {
+      const held = await holdConsecutivePorts(host, 2, 1);
+      this.heldPorts.push(...held);
+      this.memory.set('busyPort', held[0]!.port);
+    });
+  },
+);
+
+When('the operator configures that busy port for the data endpoint', function (this: PbxWorld) {
+  return withControl(this, 'configure the data endpoint port', async (control) => {
+    this.memory.set('warningsBefore', await control.warnings());
+    this.portChanged = true;
+    await control.setMonitoringPort(this.memory.get('busyPort') as number);
+  });
+});
+
+Then('the data endpoint listens on a port other than the busy one', function (this: PbxWorld) {
+  return withControl(this, 'read the endpoint status', async (control) => {
+    const status = await control.endpointStatus();
+    assert.equal(status.state, 'listening', `endpoint status ${JSON.stringify(status)}`);
+    assert.ok(
+      status.port !== null && status.port !== this.memory.get('busyPort'),
+      `endpoint status ${JSON.stringify(status)}`,
+    );
+  });
+});
+
+Then('the module UI shows a warning it did not show before', function (this: PbxWorld) {
+  return withControl(this, 'read the module UI warnings', async (control) => {
+    const before = new Set(this.memory.get('warningsBefore') as string[]);
+    const now = await control.warnings();
+    assert.ok(
+      now.some((w) => !before.has(w)),
+      `no new warning in the module UI; before ${JSON.stringify([...before])}, now ${JSON.stringify(now)}`,
+    );
+  });
+});
+
+When(
+  'a monitoring host connects to the port the endpoint listens on without sending a request',
+  async function (this: PbxWorld) {
+    await this.connectToEndpoint(undefined);
+  },
+);
+
+Then('the data endpoint is inactive and listens on no port', function (this: PbxWorld) {
+  return withControl(this, 'read the endpoint status', async (control) => {
+    const status = await control.endpointStatus();
+    assert.equal(status.state, 'inactive', `endpoint status ${JSON.stringify(status)}`);
+    assert.equal(status.port, null, `endpoint status ${JSON.stringify(status)}`);
+  });
+});
+
+Then('nothing listens on the port after the two busy ones', async function (this: PbxWorld) {
+  const port = (this.memory.get('busyPort') as number) + 2;
+  const host = monitoringHost(this);
+  const outcome = await tcpExchange({ host, port, timeoutMs: NO_DATA_TIMEOUT_MS });
+  this.evidence({ exchange: `TCP ${host}:${port}`, details: { outcome: describeTcpOutcome(outcome) } });
+  assert.equal(
+    outcome.connected,
+    false,
+    `something listens on ${host}:${port}: ${describeTcpOutcome(outcome)}`,
+  );
+});
+
+Then('the data endpoint is stopped', function (this: PbxWorld) {
+  return withControl(this, 'read the endpoint status', async (control) => {
+    const status = await control.endpointStatus();
+    assert.equal(status.state, 'stopped', `endpoint status ${JSON.stringify(status)}`);
+  });
+});
+
+/** The IPv6 address of the PBX host: `::1` for IPv4 loopback, else its AAAA record. */
+async function ipv6AddressOf(host: string): Promise<string | undefined> {
+  if (host === 'localhost' || (isIPv4(host) && host.startsWith('127.'))) return '::1';
+  if (isIPv4(host)) return undefined;
+  try {
+    return (await lookup(host, { family: 6 })).address;
+  } catch {
+    return undefined;
+  }
+}
+
+When("a monitoring host connects over IPv6 to the data endpoint's port", async function (this: PbxWorld) {
+  const address = await this.monitoringAddress();
+  const v6 = await ipv6AddressOf(address.host);
+  if (!v6) return this.notVerifiable(`no IPv6 address is known for the PBX host ${address.host}`);
+  if (v6 === '::1') {
+    try {
+      await releasePorts([await holdPort('::1', 0)]);
+    } catch {
+      return this.notVerifiable('this machine has no IPv6 loopback, so an IPv6 connection cannot be tried');
+    }
+  }
+  await this.connectToEndpoint(undefined, {
+    address: { host: v6, port: address.port },
+    family: 6,
+    timeoutMs: NO_DATA_TIMEOUT_MS,
+  });
+  return undefined;
+});
+
+Then('the IPv6 connection is not established', function (this: PbxWorld) {
+  const reply = this.reply;
+  assert.ok(reply, 'no IPv6 connection was tried');
+  assert.equal(
+    reply.tcp.connected,
+    false,
+    `the endpoint accepted an IPv6 connection: ${describeTcpOutcome(reply.tcp)}`,
+  );
+});

@@ -1,0 +1,180 @@
+/** One shared snapshot and its cache lifetime (snapshot-cache.feature). */
+import assert from 'node:assert/strict';
+import { Then, When } from '@cucumber/cucumber';
+import * as fc from 'fast-check';
+import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
+import { assertLiveProperty } from '../support/bounded-property.ts';
+import { formatDisagreements } from '../support/format-agreement.ts';
+import { asNumber, jsonField } from '../support/snapshot-values.ts';
+import type { PbxWorld } from '../support/world.ts';
+import { isStruct } from '../support/xmlrpc-call.ts';
+
+const DEFAULT_LIFETIME_MS = 30_000;
+
+async function fetchAllFormats(world: PbxWorld, evidence = true): Promise<[string, string, string]> {
+  const texts: string[] = [];
+  for (const path of ['/checkmk', '/xml', '/json']) {
+    const reply = await world.httpRequest('GET', path, { evidence });
+    texts.push(reply.body.toString('utf8'));
+  }
+  return texts as [string, string, string];
+}
+
+When(
+  'a monitoring host fetches the agent text, the XML snapshot and the JSON snapshot within one cache lifetime',
+  async function (this: PbxWorld) {
+    this.memory.set('allFormats', await fetchAllFormats(this));
+  },
+);
+
+Then(
+  'the three formats agree on account counts, maximum channels and database sizes',
+  function (this: PbxWorld) {
+    const [agent, xml, json] = this.memory.get('allFormats') as [string, string, string];
+    assert.deepEqual(formatDisagreements(agent, xml, json), []);
+  },
+);
+
+Then(
+  'for generated account counts, maximum channels and database sizes the three formats of one snapshot agree \\({int} runs)',
+  async function (this: PbxWorld, runs: number) {
+    const control = this.control;
+    if (!control) return this.notVerifiable(this.noControlReason('set account counts and sizes'));
+    const count = fc.integer({ min: 0, max: 100_000 });
+    const size = fc.integer({ min: 0, max: 2 ** 45 });
+    await assertLiveProperty(
+      this,
+      'formats of one snapshot agree',
+      fc.asyncProperty(
+        fc.tuple(count, count, count, count, count, count),
+        fc.integer({ min: 1, max: 5000 }),
+        fc.tuple(size, size),
+        async ([total, admin, active, available, ringing, unavailable], max, [databaseSize, cdrSize]) => {
+          await control.patchState({
+            accounts: { total, admin, active, available, ringing, unavailable },
+            channels: { max },
+            database: { databaseSize, cdrSize },
+          });
+          await control.invalidateSnapshot();
+          const [agent, xml, json] = await fetchAllFormats(this, false);
+          assert.deepEqual(formatDisagreements(agent, xml, json), []);
+        },
+      ),
+      runs,
+    );
+    return undefined;
+  },
+);
+
+Then('the XML-RPC data is the agent text the data endpoint delivered', function (this: PbxWorld) {
+  const fromEndpoint = this.latest.get('agent text');
+  assert.ok(fromEndpoint !== undefined, 'the data endpoint delivered no agent text');
+  const outcome = this.xmlrpc?.outcome;
+  assert.ok(
+    outcome?.kind === 'value' && isStruct(outcome.value),
+    `XML-RPC answered ${JSON.stringify(outcome)}`,
+  );
+  assert.equal(
+    outcome.value['data'],
+    fromEndpoint,
+    'GetMonitoringData and the data endpoint delivered different agent text',
+  );
+});
+
+function accountsTotal(body: Buffer): number | undefined {
+  return asNumber(jsonField(JSON.parse(body.toString('utf8')), 'accountsTotal'));
+}
+
+Then('it receives the same snapshot as the first time', function (this: PbxWorld) {
+  const first = this.replies[0];
+  const last = this.reply;
+  assert.ok(first && last && first !== last, 'two replies are needed');
+  assert.ok(
+    last.body.equals(first.body),
+    'the snapshot differs from the first one: the cache did not hold it',
+  );
+});
+
+Then('it receives a fresh snapshot that shows the change', function (this: PbxWorld) {
+  const last = this.reply;
+  assert.ok(last, 'no reply');
+  const expected = this.memory.get('changedAccountsTotal');
+  assert.equal(accountsTotal(last.body), expected, 'the snapshot does not show the change: it is not fresh');
+});
+
+/**
+ * One cache cycle: a first request creates the snapshot, the state changes, a request `within` ms
+ * later must get the same bytes, a request `after` ms after creation must show the change.
+ */
+async function cacheCycle(
+  world: PbxWorld,
+  control: PbxControl,
+  [within, after, bump]: [number, number, number],
+  label: string,
+) {
+  await control.invalidateSnapshot();
+  const first = await world.httpRequest('GET', '/json', { evidence: false });
+  const total = (accountsTotal(first.body) ?? 0) + bump;
+  await control.patchState({ accounts: { total } });
+  await control.advanceClock(within);
+  const cached = await world.httpRequest('GET', '/json', { evidence: false });
+  assert.ok(
+    cached.body.equals(first.body),
+    `${label}: ${within} ms after creation the snapshot was not the cached one`,
+  );
+  await control.advanceClock(after - within);
+  const fresh = await world.httpRequest('GET', '/json', { evidence: false });
+  assert.equal(
+    accountsTotal(fresh.body),
+    total,
+    `${label}: ${after} ms after creation the snapshot was not fresh`,
+  );
+}
+
+Then(
+  'for generated waiting times the snapshot is cached for 30 seconds from its creation \\({int} runs)',
+  async function (this: PbxWorld, runs: number) {
+    const control = this.control;
+    if (!control) return this.notVerifiable(this.noControlReason('advance the PBX clock'));
+    await assertLiveProperty(
+      this,
+      'default cache lifetime',
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: DEFAULT_LIFETIME_MS - 1 }),
+        fc.integer({ min: DEFAULT_LIFETIME_MS + 1, max: 4 * DEFAULT_LIFETIME_MS }),
+        fc.integer({ min: 1, max: 1000 }),
+        (within, after, bump) => cacheCycle(this, control, [within, after, bump], 'lifetime 30000 ms'),
+      ),
+      runs,
+    );
+    return undefined;
+  },
+);
+
+Then(
+  'for generated cache lifetimes and waiting times the snapshot is cached for the configured lifetime \\({int} runs)',
+  async function (this: PbxWorld, runs: number) {
+    const control = this.control;
+    if (!control) return this.notVerifiable(this.noControlReason('configure the cache lifetime'));
+    const cycle = fc
+      .integer({ min: 1_000, max: 300_000 })
+      .chain((lifetime) =>
+        fc.tuple(
+          fc.constant(lifetime),
+          fc.integer({ min: 0, max: lifetime - 1 }),
+          fc.integer({ min: lifetime + 1, max: lifetime + 60_000 }),
+          fc.integer({ min: 1, max: 1000 }),
+        ),
+      );
+    await assertLiveProperty(
+      this,
+      'configured cache lifetime',
+      fc.asyncProperty(cycle, async ([lifetime, within, after, bump]) => {
+        await control.setCacheLifetime(lifetime);
+        await cacheCycle(this, control, [within, after, bump], `lifetime ${lifetime} ms`);
+      }),
+      runs,
+    );
+    return undefined;
+  },
+);

@@ -1,0 +1,58 @@
+import { HttpPbxControl } from '../../simulators/pbx/control/http-control-client.ts';
+import { start } from '../../simulators/pbx/index.ts';
+import type { MonitoringAddress, OpenedTarget } from './target.ts';
+
+/** The fixtures of the embedded simulator: its default user and names (default-state.ts, test-vectors.md). */
+const EMBEDDED_XMLRPC = {
+  path: '/xml-rpc',
+  instanceName: 'Monitoring',
+  authParam: 'de.vendor.pbx.auth',
+  login: '123',
+  password: 'Pass123',
+} as const;
+
+export interface EmbeddedTargetOptions {
+  name?: string;
+  /**
+   * Leave the data endpoint on the simulator's default port (6556) instead of an ephemeral one.
+   * Only for the one scenario that proves the default (MON-PORT-DEFAULT), and only after checking
+   * that the port is free.
+   */
+  defaultMonitoringPort?: boolean;
+}
+
+/**
+ * A fresh simulated PBX for one scenario: data endpoint on an ephemeral port, frozen virtual
+ * clock. It is driven through its HTTP control plane (not the in-process one) so that every
+ * scenario also exercises the control plane a plug-in vendor would use.
+ */
+export async function openEmbeddedTarget(options: EmbeddedTargetOptions = {}): Promise<OpenedTarget> {
+  const name = options.name ?? 'simulator';
+  const handle = await start({
+    ...(options.defaultMonitoringPort ? {} : { monitoringPort: 0 }),
+    clock: { mode: 'frozen' },
+  });
+  return {
+    target: {
+      name,
+      kind: 'embedded',
+      pbx: {
+        webUrl: handle.urls.web,
+        monitoring: parseTcpUrl(handle.urls.monitoring),
+        xmlrpc: { ...EMBEDDED_XMLRPC },
+        listedClientAddress: '127.0.0.1',
+        unlistedClientAddress: '127.0.0.2',
+        control: new HttpPbxControl(handle.urls.control),
+      },
+    },
+    close: () => handle.close(),
+  };
+}
+
+/** `tcp://127.0.0.1:40123` → `{ host, port }`; `null` stays `null`. */
+export function parseTcpUrl(url: string | null): MonitoringAddress | null {
+  if (url === null) return null;
+  const match = /^tcp:\/\/(.+):(\d+)$/.exec(url);
+  if (!match) throw new Error(`not a tcp://host:port URL: ${url}`);
+  return { host: match[1]!, port: Number(match[2]) };
+}

@@ -1,0 +1,43 @@
+import { After, Before, setDefaultTimeout, setWorldConstructor } from '@cucumber/cucumber';
+import { openEmbeddedTarget } from './embedded-target.ts';
+import { releasePorts } from './port-holder.ts';
+import { openRemoteTarget } from './remote-target.ts';
+import { loadTargetFile, type TargetFile } from './target-file.ts';
+import { PbxWorld } from './world.ts';
+
+setWorldConstructor(PbxWorld);
+
+/** Property steps make up to a few dozen exchanges; every single exchange has its own real-time limit. */
+setDefaultTimeout(120_000);
+
+/** One parse per process: every scenario of a run uses the same target file. */
+const targetFiles = new Map<string, TargetFile>();
+
+function targetFile(path: string): TargetFile {
+  let file = targetFiles.get(path);
+  if (!file) {
+    file = loadTargetFile(path);
+    targetFiles.set(path, file);
+  }
+  return file;
+}
+
+Before(async function (this: PbxWorld) {
+  const path = this.parameters.targetFile;
+  if (path === undefined) {
+    this.opened = await openEmbeddedTarget();
+    return;
+  }
+  this.opened = openRemoteTarget(targetFile(path));
+  await this.control?.reset();
+});
+
+After(async function (this: PbxWorld) {
+  try {
+    await releasePorts(this.heldPorts);
+    if (this.opened?.target.kind === 'remote') await this.control?.reset();
+  } finally {
+    for (const extra of this.extraTargets.splice(0)) await extra.close();
+    await this.opened?.close();
+  }
+});

@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { projectPath } from './project-root.ts';
+import { schemaValidator } from './schema-validator.ts';
+
+/** The `pbx` section of a target file (schemas/target.schema.json). */
+export interface PbxTargetSection {
+  webUrl: string;
+  monitoring: { host: string; port: number };
+  xmlrpc: { path: string; instanceName: string; authParam: string; login: string; password: string };
+  controlUrl?: string;
+  listedClientAddress: string;
+  unlistedClientAddress?: string;
+}
+
+/** A target file as read from disk; sections of later interfaces pass through untouched. */
+export interface TargetFile {
+  name: string;
+  pbx: PbxTargetSection;
+  [section: string]: unknown;
+}
+
+/** A harness error: the target file is missing, unreadable or invalid. Never a verdict. */
+export class TargetFileError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`target file ${file}: ${message}`);
+    this.name = 'TargetFileError';
+  }
+}
+
+export const TARGET_SCHEMA_PATH = projectPath('schemas', 'target.schema.json');
+
+/** Reads and validates a target file against schemas/target.schema.json. */
+export function loadTargetFile(file: string): TargetFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new TargetFileError(
+      file,
+      `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new TargetFileError(file, `is not JSON (${(error as Error).message})`);
+  }
+  return parseTargetFile(value, file);
+}
+
+/** Validates an already parsed target description. */
+export function parseTargetFile(value: unknown, file = '<inline>'): TargetFile {
+  const validator = schemaValidator(TARGET_SCHEMA_PATH);
+  if (!validator) throw new TargetFileError(file, `schema ${TARGET_SCHEMA_PATH} is missing`);
+  const verdict = validator.validate(value);
+  if (!verdict.ok)
+    throw new TargetFileError(file, `does not match schemas/target.schema.json: ${verdict.errors}`);
+  return value as TargetFile;
+}

@@ -1,0 +1,53 @@
+import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
+
+/** Where XML-RPC lives on the PBX web server and whom it signs in as. */
+export interface XmlRpcSettings {
+  /** Path below `webUrl`, e.g. `/xml-rpc` (XMLRPC-ENDPOINT). */
+  path: string;
+  /** Instance name of the monitoring module; methods are `<instance>.<command>` (XMLRPC-METHOD-NAMES). */
+  instanceName: string;
+  /** URL parameter that carries the credentials (XMLRPC-AUTH-PARAM; MON-UNSPEC-NEUTRAL-NAMES). */
+  authParam: string;
+  login: string;
+  password: string;
+}
+
+/** Host and port of the data endpoint as the target describes it. */
+export interface MonitoringAddress {
+  host: string;
+  port: number;
+}
+
+/**
+ * What the harness talks to on a PBX: public interfaces, credentials of a fixture user and,
+ * where the target has one, the control plane. Steps use nothing else, so the same scenario runs
+ * against the embedded simulator and a real PBX.
+ */
+export interface PbxTarget {
+  /** `{base_url}` of the specs, e.g. `http://127.0.0.1:8080`. */
+  webUrl: string;
+  /** The data endpoint as configured for the run; `null` when the target's endpoint is not listening. */
+  monitoring: MonitoringAddress | null;
+  xmlrpc: XmlRpcSettings;
+  /** A local IPv4 address of the harness that the PBX's monitoring-hosts list contains. */
+  listedClientAddress: string;
+  /** A local IPv4 address of the harness that the list does not contain (MON-AUTH-UNLISTED-CLOSED). */
+  unlistedClientAddress?: string;
+  /** The control plane; absent on a target without one (its scenarios are then not verifiable). */
+  control?: PbxControl;
+}
+
+export type TargetKind = 'embedded' | 'remote';
+
+/** A target of one scenario. */
+export interface Target {
+  name: string;
+  kind: TargetKind;
+  pbx: PbxTarget;
+}
+
+/** A target plus what must happen when the scenario is over. */
+export interface OpenedTarget {
+  target: Target;
+  close(): Promise<void>;
+}
