@@ -51,7 +51,8 @@ export class VirtualClock implements Clock {
 
   /** Moves the clock forward by `ms` and fires every timer that falls due, in due order. */
   advance(ms: number): number {
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance takes a finite, non-negative number of ms');
+    if (!Number.isFinite(ms) || ms < 0)
+      throw new RangeError('advance takes a finite, non-negative number of ms');
     return this.set(this.now() + ms);
   }
 
@@ -60,7 +61,9 @@ export class VirtualClock implements Clock {
     if (!Number.isFinite(epochMs)) throw new RangeError('set takes a finite epoch in ms');
     const target = Math.max(epochMs, this.now());
     for (;;) {
-      const next = [...this.timers.values()].filter((t) => t.due <= target).sort((a, b) => a.due - b.due || a.id - b.id)[0];
+      const next = [...this.timers.values()]
+        .filter((t) => t.due <= target)
+        .sort((a, b) => a.due - b.due || a.id - b.id)[0];
       if (!next) break;
       this.moveTo(next.due);
       this.fire(next);

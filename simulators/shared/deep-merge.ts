@@ -6,7 +6,8 @@
  */
 export function deepMerge<T>(base: T, overlay: unknown, path = ''): T {
   if (overlay === undefined) return structuredClone(base);
-  if (overlay === null || typeof overlay !== 'object' || Array.isArray(overlay)) return structuredClone(overlay) as T;
+  if (overlay === null || typeof overlay !== 'object' || Array.isArray(overlay))
+    return structuredClone(overlay) as T;
   if (base === null || typeof base !== 'object' || Array.isArray(base)) {
     return structuredClone(overlay) as T;
   }

@@ -44,7 +44,9 @@ test("XMLRPC-AUTH-PARAM: Python's xmlrpc.client signs in with a value it compute
     assert.match(gmd.result.data, /<<<local/);
 
     const gmdx = out['getMonitoringDataXML'] as { result: { data: string } };
-    assert.deepEqual(Object.keys(new XMLParser({ ignoreDeclaration: true }).parse(gmdx.result.data)), ['local']);
+    assert.deepEqual(Object.keys(new XMLParser({ ignoreDeclaration: true }).parse(gmdx.result.data)), [
+      'local',
+    ]);
 
     assert.deepEqual(out['isActiveDirectoryEnabled'], { result: { activeDirectoryEnabled: 'false' } });
     assert.equal((out['withoutLogin'] as { fault: { faultCode: number } }).fault.faultCode, -32001);

@@ -1,7 +1,6 @@
 import { request } from 'undici';
 import type { FaultName, ModuleLogEntry } from '../state/store.ts';
 import type { SnapshotFormat } from '../state/types.ts';
-import type { PublicPbxState } from './public-state.ts';
 import type {
   EndpointStatus,
   MonitoringHostEntry,
@@ -11,6 +10,7 @@ import type {
 } from './control-api.ts';
 import { ControlPlaneError } from './control-plane-error.ts';
 import type { ControlMethod } from './control-route.ts';
+import type { PublicPbxState } from './public-state.ts';
 
 /** Real-time limit per request, so a dead or stuck control plane never hangs the harness. */
 export const CONTROL_REQUEST_TIMEOUT_MS = 10_000;

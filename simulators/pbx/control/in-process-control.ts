@@ -2,7 +2,7 @@ import { VirtualClock } from '../../shared/clock.ts';
 import type { SnapshotCache } from '../monitoring/snapshot.ts';
 import { listScenarios, resolveScenario } from '../state/scenarios.ts';
 import { FAULTS, type FaultName, isFaultName, type ModuleLogEntry, type PbxStore } from '../state/store.ts';
-import type { PbxState, SnapshotFormat } from '../state/types.ts';
+import type { SnapshotFormat } from '../state/types.ts';
 import type {
   EndpointStatus,
   MonitoringHostEntry,

@@ -1,4 +1,5 @@
 import { UnknownFieldError } from '../../shared/deep-merge.ts';
+import { RESOLVER_OVERLAY_RULES } from '../resolver/resolver-overlay-rules.ts';
 import { defaultState } from '../state/default-state.ts';
 import type { PbxState, RaidState } from '../state/types.ts';
 import { describeValue, isPlainObject, requireOneOf } from './control-input.ts';
@@ -54,6 +55,7 @@ const FIELD_RULES: Record<string, (value: unknown, field: string) => unknown> = 
   'os.linuxSectionsSource': (value, field) => requireOneOf(value, field, ['host', 'synthetic']),
   'modules[].instances[].status': checkStatus,
   'system.logStatus.status': checkStatus,
+  ...RESOLVER_OVERLAY_RULES,
   'users[].passwordSha512': (value, field) => {
     if (typeof value !== 'string' || !/^[0-9a-f]{128}$/.test(value)) {
       throw new ControlInputError(`${field} must be 128 lowercase hex digits (SHA-512)`);
