@@ -13,6 +13,8 @@ import { createMaintenanceTls } from './maintenance/maintenance-tls.ts';
 import { isPbxRestarting } from './maintenance/pbx-restart.ts';
 import { MonitoringEndpoint } from './monitoring/endpoint/monitoring-endpoint.ts';
 import { SnapshotCache } from './monitoring/snapshot.ts';
+import { Resolver } from './resolver/resolver.ts';
+import { resolverControlRoutes } from './resolver/resolver-control-routes.ts';
 import { resolveScenario } from './state/scenarios.ts';
 import { PbxStore } from './state/store.ts';
 import type { PbxState } from './state/types.ts';
@@ -63,13 +65,14 @@ export interface PbxHandle {
     endpoint: MonitoringEndpoint;
     maintenance: MaintenanceFace;
     events: AttentionForwarder;
+    resolver: Resolver;
   };
   close(): Promise<void>;
 }
 
 /**
  * Starts a simulated PBX: data endpoint, web server (XML-RPC, maintenance API), attention-event
- * forwarding to a fleet controller, control plane, all on one shared state.
+ * forwarding to a fleet controller, the web resolver client, control plane, all on one shared state.
  */
 export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
   const host = options.host ?? '127.0.0.1';
@@ -85,6 +88,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
   store.on('reset', () => maintenance.reset());
   // Follows the store's reset by itself.
   const events = new AttentionForwarder(store, { controller: options.controller ?? null });
+  const resolver = new Resolver(store);
   const servers: Server[] = [];
   const shutdown = async () => {
     await Promise.all([endpoint.close(), ...servers.map(closeServer)]);
@@ -116,6 +120,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
       extraRoutes: [
         ...maintenanceControlRoutes(maintenance.control),
         ...attentionControlRoutes(events, store),
+        ...resolverControlRoutes(resolver),
       ],
     });
     servers.push(controlServer.server);
@@ -130,7 +135,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
     return {
       urls,
       control,
-      internals: { store, clock, cache, endpoint, maintenance, events },
+      internals: { store, clock, cache, endpoint, maintenance, events, resolver },
       close: shutdown,
     };
   } catch (error) {

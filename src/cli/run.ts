@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { CliIo } from './cli-io.ts';
 import { HarnessError, oneLineMessage } from './harness-error.ts';
 import { parsePort, parseWorkerCount } from './parse-options.ts';
+import { registerResolverCheck } from './resolver-check-command.ts';
 import { type SimulateOptions, simulateCommand } from './simulate-command.ts';
 import { TOOL_VERSION } from './tool-version.ts';
 import { type VerifyOptions, verifyCommand } from './verify-command.ts';
@@ -61,6 +62,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     .action(async (options: SimulateOptions) => {
       exitCode = await simulateCommand(options, io);
     });
+
+  registerResolverCheck(program, io, (code) => {
+    exitCode = code;
+  });
 
   try {
     await program.parseAsync(argv, { from: 'user' });

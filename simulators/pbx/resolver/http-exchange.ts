@@ -1,0 +1,185 @@
+import { performance } from 'node:perf_hooks';
+import { rootCertificates, type TLSSocket } from 'node:tls';
+import { Agent, buildConnector, errors } from 'undici';
+import type { ResolverLimits } from './resolver-limits.ts';
+
+/** What one connection set-up took (TCP and, for https, the TLS handshake). */
+export interface ConnectRecord {
+  ms: number;
+  /** `TLSv1.3`, `TLSv1.2`, or `null` for plain http. */
+  tlsProtocol: string | null;
+}
+
+export interface ExchangeTransport {
+  verifyCertificate: boolean;
+  /** PEM certificates the simulated PBX runtime trusts besides Node's roots. */
+  trustedCa?: readonly string[];
+  limits: ResolverLimits;
+}
+
+/**
+ * One undici agent for one provider lookup: its connector times every connection set-up
+ * (RESOLVER-UNSPEC-CONNECT-TIMEOUT: the connect is not aborted at the provider timeout, only at
+ * the overall limit) and applies the TLS rules: TLS 1.2 and 1.3 (RESOLVER-TLS-VERSIONS), the
+ * runtime's trust store (RESOLVER-TLS-TRUST-STORE), the per-provider switch
+ * (RESOLVER-TLS-CHECK-OFF) and no separate host-name check (RESOLVER-TLS-NO-HOSTNAME).
+ */
+export class LookupAgent {
+  readonly agent: Agent;
+  private readonly connects: ConnectRecord[] = [];
+
+  constructor(transport: ExchangeTransport) {
+    const { limits } = transport;
+    const ca = transport.trustedCa?.length ? [...rootCertificates, ...transport.trustedCa] : undefined;
+    const base = buildConnector({
+      rejectUnauthorized: transport.verifyCertificate,
+      minVersion: 'TLSv1.2',
+      maxVersion: 'TLSv1.3',
+      checkServerIdentity: () => undefined,
+      timeout: Math.max(1, limits.totalMs),
+      ...(ca ? { ca } : {}),
+    });
+    this.agent = new Agent({
+      connect: (options, callback) => {
+        const started = performance.now();
+        base(options, (error, socket) => {
+          if (!error && socket) {
+            const tls = (socket as TLSSocket).getProtocol?.() ?? null;
+            this.connects.push({ ms: performance.now() - started, tlsProtocol: tls });
+            callback(null, socket);
+          } else callback(error as Error, null);
+        });
+      },
+      maxHeaderSize: limits.maxHeaderBytes,
+      headersTimeout: Math.max(1, limits.totalMs),
+      bodyTimeout: Math.max(1, limits.totalMs),
+      connections: 2,
+      pipelining: 1,
+    });
+  }
+
+  /** Connection set-ups since the last call. */
+  takeConnects(): ConnectRecord[] {
+    return this.connects.splice(0);
+  }
+
+  async close(): Promise<void> {
+    await this.agent.destroy().catch(() => {});
+  }
+}
+
+export interface HopRequest {
+  origin: string;
+  path: string;
+  method: 'GET' | 'POST';
+  headers: [string, string][];
+  body?: string;
+}
+
+export interface HopResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Body bytes as received (still compressed). Empty unless `readBody` was set. */
+  rawBody: Buffer;
+  /** ms from sending to the response head. */
+  headMs: number;
+  /** ms from sending to the end of the body. */
+  doneMs: number;
+}
+
+export class ExchangeError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'connect' | 'tls' | 'timeout' | 'limit' | 'closed' | 'protocol',
+  ) {
+    super(message);
+    this.name = 'ExchangeError';
+  }
+}
+
+/** Turns undici and socket errors into one clear line for the search log. */
+export function describeTransportError(error: unknown, limits: ResolverLimits): ExchangeError {
+  if (error instanceof ExchangeError) return error;
+  const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const code = err.code ?? err.cause?.code ?? '';
+  const message = err.message ?? String(error);
+  if (err.name === 'AbortError' || code === 'ABORT_ERR' || error instanceof errors.RequestAbortedError)
+    return new ExchangeError(`aborted after the overall limit of ${limits.totalMs} ms`, 'timeout');
+  if (error instanceof errors.HeadersOverflowError || code === 'UND_ERR_HEADERS_OVERFLOW')
+    return new ExchangeError(`the response head exceeds ${limits.maxHeaderBytes} bytes`, 'limit');
+  if (error instanceof errors.ConnectTimeoutError)
+    return new ExchangeError(
+      `connection set-up exceeded the overall limit of ${limits.totalMs} ms`,
+      'timeout',
+    );
+  if (error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError)
+    return new ExchangeError(`no complete answer within ${limits.totalMs} ms`, 'timeout');
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|SSL|certificate/i.test(`${code} ${message}`))
+    return new ExchangeError(`TLS failed: ${code || message}`, 'tls');
+  if (error instanceof errors.SocketError || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')
+    return new ExchangeError(`the connection closed before the answer was complete (${message})`, 'closed');
+  if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT'].includes(code))
+    return new ExchangeError(`cannot connect: ${code}`, 'connect');
+  if (
+    code === 'HPE_INVALID_CONSTANT' ||
+    code.startsWith('HPE_') ||
+    error instanceof errors.ResponseContentLengthMismatchError
+  )
+    return new ExchangeError(`invalid HTTP answer: ${code || message}`, 'protocol');
+  return new ExchangeError(`request failed: ${code ? `${code} ` : ''}${message}`, 'protocol');
+}
+
+/**
+ * Sends one request and waits for its answer. With `readBody` the body is read up to
+ * `maxRawBodyBytes` (more ends the request: an endless body cannot fill memory); otherwise it is
+ * discarded. Everything is bounded by `signal` (the overall limit).
+ */
+export async function exchange(
+  lookup: LookupAgent,
+  request: HopRequest,
+  options: { readBody: boolean; signal: AbortSignal; limits: ResolverLimits },
+): Promise<HopResponse> {
+  const started = performance.now();
+  let response: Awaited<ReturnType<Agent['request']>>;
+  try {
+    response = await lookup.agent.request({
+      origin: request.origin,
+      path: request.path,
+      method: request.method,
+      headers: request.headers.flat(),
+      body: request.body ?? null,
+      signal: options.signal,
+    });
+  } catch (error) {
+    throw describeTransportError(error, options.limits);
+  }
+  const headMs = performance.now() - started;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const limit = options.readBody ? options.limits.maxRawBodyBytes : 64 * 1024;
+  try {
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) {
+        response.body.destroy();
+        if (!options.readBody) break;
+        throw new ExchangeError(`the body exceeds ${limit} bytes as received`, 'limit');
+      }
+      if (options.readBody) chunks.push(chunk);
+    }
+  } catch (error) {
+    response.body.destroy();
+    if (error instanceof ExchangeError) throw error;
+    const described = describeTransportError(error, options.limits);
+    if (described.kind === 'closed' || described.kind === 'protocol')
+      throw new ExchangeError(`the connection closed in mid-body after ${size} bytes`, 'closed');
+    throw described;
+  }
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    rawBody: Buffer.concat(chunks),
+    headMs,
+    doneMs: performance.now() - started,
+  };
+}
