@@ -11,9 +11,10 @@ import { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
 import { maintenanceControlRoutes } from './maintenance/maintenance-control-routes.ts';
 import { createMaintenanceTls } from './maintenance/maintenance-tls.ts';
 import { isPbxRestarting } from './maintenance/pbx-restart.ts';
+import { createPackageDownloadHandler, MODULE_DOWNLOAD_PREFIX } from './mkp/package-download.ts';
 import { MonitoringEndpoint } from './monitoring/endpoint/monitoring-endpoint.ts';
 import { SnapshotCache } from './monitoring/snapshot.ts';
-import { Resolver } from './resolver/resolver.ts';
+import { Resolver, type ResolverOptions } from './resolver/resolver.ts';
 import { resolverControlRoutes } from './resolver/resolver-control-routes.ts';
 import { resolveScenario } from './state/scenarios.ts';
 import { PbxStore } from './state/store.ts';
@@ -43,6 +44,8 @@ export interface PbxStartOptions {
    * `ingest` and `key`); without one, forwarded events wait in the 20-message buffer.
    */
   controller?: ControllerSettings;
+  /** Options of the web resolver, e.g. the certificates its runtime trusts (RESOLVER-TLS-TRUST-STORE). */
+  resolver?: ResolverOptions;
 }
 
 export interface PbxUrls {
@@ -88,7 +91,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
   store.on('reset', () => maintenance.reset());
   // Follows the store's reset by itself.
   const events = new AttentionForwarder(store, { controller: options.controller ?? null });
-  const resolver = new Resolver(store);
+  const resolver = new Resolver(store, options.resolver);
   const servers: Server[] = [];
   const shutdown = async () => {
     await Promise.all([endpoint.close(), ...servers.map(closeServer)]);
@@ -104,6 +107,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
       routes: [
         { prefix: '/xml-rpc', handle: createXmlRpcHandler(store, cache) },
         { prefix: MAINTENANCE_BASE_PATH, handle: maintenance.handler },
+        { prefix: MODULE_DOWNLOAD_PREFIX, handle: createPackageDownloadHandler(() => store.read().modules) },
       ],
       tls: options.https ? await createMaintenanceTls({ hosts: ['localhost', host] }) : undefined,
       unavailableFor: () => {
