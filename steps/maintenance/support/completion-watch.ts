@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import type { CompletionEvent } from '../../../simulators/pbx/maintenance/completion-event.ts';
+import type { ModuleLogEntry } from '../../../simulators/pbx/state/store.ts';
+import { assertMatchesSchema } from './api-answers.ts';
+import type { MaintenanceControls } from './maintenance-access.ts';
+import type { Marks } from './maintenance-context.ts';
+
+/** How long (real time) a completion event may take to show after the queue ran empty. */
+const EVENT_POLL_MS = 5_000;
+const POLL_INTERVAL_MS = 50;
+
+/** Where the completion events, the module log and the clock stand now. */
+export async function takeMarks({ control, maintenance }: MaintenanceControls): Promise<Marks> {
+  const [events, log, at] = await Promise.all([
+    maintenance.completionEvents(0),
+    control.moduleLog(0),
+    control.now(),
+  ]);
+  return { eventSeq: events.at(-1)?.seq ?? 0, logSeq: log.at(-1)?.seq ?? 0, at };
+}
+
+/** Waits until every accepted command has run (the control plane's queue, bounded in real time). */
+export async function settle({ maintenance }: MaintenanceControls): Promise<void> {
+  const { pending } = await maintenance.waitIdle();
+  assert.equal(pending, 0, `${pending} accepted command(s) still wait to run`);
+}
+
+/** Completion events after the marks, each validated against completion-event.schema.json. */
+export async function eventsSince(controls: MaintenanceControls, marks: Marks): Promise<CompletionEvent[]> {
+  const events = await controls.maintenance.completionEvents(marks.eventSeq);
+  for (const event of events) assertMatchesSchema(event, 'completion-event', `completion event ${event.seq}`);
+  return events;
+}
+
+/**
+ * The completion events of `command` after the marks, once the queue has run; polls briefly, as
+ * a completion event is only promised to follow the command (MAINT-EXEC-COMPLETION-EVENT).
+ */
+export async function awaitCompletionEvents(
+  controls: MaintenanceControls,
+  marks: Marks,
+  command: string,
+): Promise<CompletionEvent[]> {
+  await settle(controls);
+  const deadline = Date.now() + EVENT_POLL_MS;
+  for (;;) {
+    const events = (await eventsSince(controls, marks)).filter((event) => event.command === command);
+    if (events.length > 0 || Date.now() >= deadline) return events;
+    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+  }
+}
+
+/** Module-log entries written after the marks (their content is not stated: MAINT-UNSPEC-MODULE-LOG). */
+export async function logSince({ control }: MaintenanceControls, marks: Marks): Promise<ModuleLogEntry[]> {
+  return control.moduleLog(marks.logSeq);
+}
