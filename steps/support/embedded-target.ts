@@ -1,5 +1,7 @@
 import { HttpPbxControl } from '../../simulators/pbx/control/http-control-client.ts';
 import { start } from '../../simulators/pbx/index.ts';
+import { HttpMaintenanceControl } from '../../simulators/pbx/maintenance/http-maintenance-control.ts';
+import { MAINTENANCE_BASE_PATH } from '../../simulators/pbx/maintenance/maintenance-api.ts';
 import type { MonitoringAddress, OpenedTarget } from './target.ts';
 
 /** The fixtures of the embedded simulator: its default user and names (default-state.ts, test-vectors.md). */
@@ -19,6 +21,8 @@ export interface EmbeddedTargetOptions {
    * that the port is free.
    */
   defaultMonitoringPort?: boolean;
+  /** PEM certificates the web resolver's runtime trusts besides Node's roots (RESOLVER-TLS-TRUST-STORE). */
+  resolverTrustedCa?: string[];
 }
 
 /**
@@ -31,7 +35,9 @@ export async function openEmbeddedTarget(options: EmbeddedTargetOptions = {}): P
   const handle = await start({
     ...(options.defaultMonitoringPort ? {} : { monitoringPort: 0 }),
     clock: { mode: 'frozen' },
+    ...(options.resolverTrustedCa ? { resolver: { trustedCa: options.resolverTrustedCa } } : {}),
   });
+  const maintenanceControl = new HttpMaintenanceControl(handle.urls.control);
   return {
     target: {
       name,
@@ -43,6 +49,13 @@ export async function openEmbeddedTarget(options: EmbeddedTargetOptions = {}): P
         listedClientAddress: '127.0.0.1',
         unlistedClientAddress: '127.0.0.2',
         control: new HttpPbxControl(handle.urls.control),
+        controlUrl: handle.urls.control,
+        maintenance: {
+          basePath: MAINTENANCE_BASE_PATH,
+          control: maintenanceControl,
+          storedTokenRecords: async () =>
+            (await maintenanceControl.storedTokenRecords()).map((record) => ({ ...record })),
+        },
       },
     },
     close: () => handle.close(),

@@ -1,5 +1,6 @@
 import { HttpPbxControl } from '../../simulators/pbx/control/http-control-client.ts';
-import type { OpenedTarget } from './target.ts';
+import { HttpMaintenanceControl } from '../../simulators/pbx/maintenance/http-maintenance-control.ts';
+import type { MaintenanceTarget, OpenedTarget } from './target.ts';
 import type { TargetFile } from './target-file.ts';
 
 /**
@@ -19,7 +20,40 @@ export function openRemoteTarget(file: TargetFile): OpenedTarget {
       listedClientAddress: pbx.listedClientAddress,
       ...(pbx.unlistedClientAddress ? { unlistedClientAddress: pbx.unlistedClientAddress } : {}),
       ...(pbx.controlUrl ? { control: new HttpPbxControl(pbx.controlUrl) } : {}),
+      ...maintenanceSection(file, pbx.controlUrl),
     },
   };
   return { target, close: async () => {} };
+}
+
+/** The `maintenance` section of a target file (schemas/target.schema.json). */
+interface MaintenanceSection {
+  basePath?: string;
+  token?: string;
+}
+
+/** Interface A as the target file describes it; its control plane is the PBX's, when there is one. */
+function maintenanceSection(
+  file: TargetFile,
+  controlUrl: string | undefined,
+): { maintenance?: MaintenanceTarget } {
+  const section = file['maintenance'] as MaintenanceSection | undefined;
+  if (!section) return {};
+  return {
+    maintenance: {
+      basePath: (section.basePath ?? '/fp/7ce0d8df/api/v1').replace(/\/+$/, ''),
+      ...(section.token ? { token: section.token } : {}),
+      ...(controlUrl ? controlOf(new HttpMaintenanceControl(controlUrl)) : {}),
+    },
+  };
+}
+
+/** The control plane of interface A and what it shows of the tokens at rest (MAINT-TOKEN-HASH-ONLY). */
+function controlOf(
+  control: HttpMaintenanceControl,
+): Pick<MaintenanceTarget, 'control' | 'storedTokenRecords'> {
+  return {
+    control,
+    storedTokenRecords: async () => (await control.storedTokenRecords()).map((record) => ({ ...record })),
+  };
 }

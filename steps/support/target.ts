@@ -1,4 +1,5 @@
 import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
+import type { MaintenanceControl } from '../../simulators/pbx/maintenance/maintenance-control.ts';
 
 /** Where XML-RPC lives on the PBX web server and whom it signs in as. */
 export interface XmlRpcSettings {
@@ -35,6 +36,31 @@ export interface PbxTarget {
   unlistedClientAddress?: string;
   /** The control plane; absent on a target without one (its scenarios are then not verifiable). */
   control?: PbxControl;
+  /** Base URL of that control plane, for route groups `PbxControl` does not cover (the resolver's `/resolver/*`). */
+  controlUrl?: string;
+  /** Interface A (maintenance HTTP API); absent when the target does not describe it. */
+  maintenance?: MaintenanceTarget;
+}
+
+/** A stored API-token record as an embedded simulator shows it: the hash, never a secret. */
+export interface StoredTokenRecord {
+  id: string;
+  [field: string]: unknown;
+}
+
+/**
+ * Interface A of a PBX: its base path below `webUrl` and either a control plane that manages
+ * tokens and reports completion events, or a fixed valid token from the target file.
+ */
+export interface MaintenanceTarget {
+  /** Path of the API base below `webUrl`, normally `/fp/7ce0d8df/api/v1` (MAINT-BASE-PATH). */
+  basePath: string;
+  /** A valid API token of the target, for targets without a maintenance control plane. */
+  token?: string;
+  /** Token management and completion events (the module UI's stand-in); absent without a control plane. */
+  control?: MaintenanceControl;
+  /** The stored token records, where the target can show them (embedded only; MAINT-TOKEN-HASH-ONLY). */
+  storedTokenRecords?: () => Promise<StoredTokenRecord[]>;
 }
 
 export type TargetKind = 'embedded' | 'remote';

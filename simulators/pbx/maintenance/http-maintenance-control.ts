@@ -3,7 +3,7 @@ import { ControlPlaneError } from '../control/control-plane-error.ts';
 import type { ControlMethod } from '../control/control-route.ts';
 import type { CompletionEvent } from './completion-event.ts';
 import type { MaintenanceControl, TokenCreateRequest } from './maintenance-control.ts';
-import type { CreatedToken, TokenInfo } from './token-store.ts';
+import type { CreatedToken, StoredTokenView, TokenInfo } from './token-store.ts';
 
 /** Real-time limit per request; above `MAX_IDLE_WAIT_MS` so `waitIdle` can finish. */
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -41,6 +41,10 @@ export class HttpMaintenanceControl implements MaintenanceControl {
 
   waitIdle(): Promise<{ pending: number }> {
     return this.call<{ pending: number }>('POST', '/maintenance/queue/wait-idle');
+  }
+
+  async storedTokenRecords(): Promise<StoredTokenView[]> {
+    return this.call<StoredTokenView[]>('GET', '/maintenance/tokens/stored');
   }
 
   private async call<T = undefined>(method: ControlMethod, path: string, body?: unknown): Promise<T> {

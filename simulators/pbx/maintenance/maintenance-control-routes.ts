@@ -43,7 +43,8 @@ function sinceParameter(query: URLSearchParams): number {
  * - `GET /maintenance/tokens?actor=` → the token list (no secrets, no hashes);
  * - `DELETE /maintenance/tokens/{id}?actor=` → 204, revoked at once;
  * - `GET /maintenance/events?since=` → completion events;
- * - `POST /maintenance/queue/wait-idle` → `{pending}` once the queue is empty (≤ 10 s).
+ * - `POST /maintenance/queue/wait-idle` → `{pending}` once the queue is empty (≤ 10 s);
+ * - `GET /maintenance/tokens/stored` → the records at rest: metadata and SHA-256 hashes only.
  * A non-admin or unknown actor gets 403 (MAINT-TOKEN-ADMIN-RIGHT), a missing label 400
  * (MAINT-TOKEN-LABEL-REQUIRED), an unknown token id 404.
  */
@@ -80,6 +81,11 @@ export function maintenanceControlRoutes(control: MaintenanceControl): ControlRo
           return { status: 204 };
         });
       },
+    },
+    {
+      method: 'GET',
+      path: '/maintenance/tokens/stored',
+      handle: async () => ({ status: 200, body: await control.storedTokenRecords() }),
     },
     {
       method: 'GET',

@@ -1,6 +1,6 @@
 import type { CommandExecutor } from './command-executor.ts';
 import type { CompletionEvent } from './completion-event.ts';
-import type { CreatedToken, TokenInfo, TokenStore } from './token-store.ts';
+import type { CreatedToken, StoredTokenView, TokenInfo, TokenStore } from './token-store.ts';
 
 export interface TokenCreateRequest {
   label: string;
@@ -26,6 +26,11 @@ export interface MaintenanceControl {
   completionEvents(sinceSeq?: number): Promise<CompletionEvent[]>;
   /** Waits (at most `MAX_IDLE_WAIT_MS`, real time) until every accepted command has run; returns how many still wait. */
   waitIdle(): Promise<{ pending: number }>;
+  /**
+   * The token records as stored: metadata and the SHA-256 hash, never a secret (MAINT-TOKEN-HASH-ONLY).
+   * A simulator inspection route, not part of the module UI, so a harness can check what is at rest.
+   */
+  storedTokenRecords(): Promise<StoredTokenView[]>;
 }
 
 export class InProcessMaintenanceControl implements MaintenanceControl {
@@ -48,6 +53,10 @@ export class InProcessMaintenanceControl implements MaintenanceControl {
 
   async completionEvents(sinceSeq = 0): Promise<CompletionEvent[]> {
     return this.executor.events(sinceSeq);
+  }
+
+  async storedTokenRecords(): Promise<StoredTokenView[]> {
+    return this.tokens.storedRecords();
   }
 
   async waitIdle(): Promise<{ pending: number }> {
