@@ -12,10 +12,13 @@ import { Authenticator } from './model/authenticator.ts';
 import { defaultFixture, type FleetFixture } from './model/fleet-fixture.ts';
 import { FleetState } from './model/fleet-state.ts';
 import type { ScryptCost } from './model/password-hash.ts';
+import { type FleetDatabase, openFleetDatabase } from './persistence/fleet-database.ts';
 
 export type { FleetControl } from './control/fleet-control.ts';
 export { HttpFleetControl } from './control/http-control.ts';
 export { defaultFixture, emptyFixture, type FleetFixture } from './model/fleet-fixture.ts';
+export { DataDirInUseError } from './persistence/data-dir-lock.ts';
+export { DataFormatError, type FleetDatabase } from './persistence/fleet-database.ts';
 
 export interface FleetStartOptions {
   /** People, sites, rights, tokens and PBX keys to start with (default: `defaultFixture()`). */
@@ -31,6 +34,12 @@ export interface FleetStartOptions {
   scryptCost?: ScryptCost;
   /** Receives one entry per request; never credentials (issue 4, section 5). */
   log?: RequestLogger;
+  /**
+   * Keep the state in an embedded LMDB database in this directory (created if needed) instead of
+   * in memory only: a new directory gets `fixture`, an existing one is restored as it was and
+   * `fixture` only serves the control plane's reset (docs/fleet-controller.md, "Persistence").
+   */
+  dataDir?: string;
 }
 
 export interface FleetUrls {
@@ -48,26 +57,42 @@ export interface FleetHandle {
   urls: FleetUrls;
   control: FleetControl;
   /** Internals for in-process tests and the benchmark. */
-  internals: { state: FleetState; clock: VirtualClock; authenticator: Authenticator; ingest: IngestServer };
+  internals: {
+    state: FleetState;
+    clock: VirtualClock;
+    authenticator: Authenticator;
+    ingest: IngestServer;
+    /** The open data directory, or `null` when the state is kept in memory only. */
+    database: FleetDatabase | null;
+  };
   close(): Promise<void>;
 }
 
 /**
  * Starts a simulated fleet controller (maintenance-and-fleet-api.md, part B): REST and MCP on one
  * listener, the PBX ingest listener, and the control plane, all sharing one `FleetState`.
- * State is kept in memory (no `--data` persistence yet).
+ * State is kept in memory, or with `dataDir` in an embedded database that survives a restart.
  */
 export async function start(options: FleetStartOptions = {}): Promise<FleetHandle> {
   const host = options.host ?? '127.0.0.1';
   const clock = new VirtualClock(options.clock);
-  const state = new FleetState(clock, options.scryptCost);
   const fixture = structuredClone(options.fixture ?? defaultFixture());
-  await state.load(fixture);
-  const authenticator = new Authenticator(state);
   const log = options.log ?? (() => {});
   const servers: Server[] = [];
   let ingest: IngestServer | undefined;
+  let database: FleetDatabase | null = null;
   try {
+    database = options.dataDir === undefined ? null : await openFleetDatabase(options.dataDir);
+    const state = new FleetState(clock, options.scryptCost, database?.journal);
+    const snapshot = database?.read() ?? null;
+    if (snapshot) {
+      state.restore(snapshot);
+      // The controller clock never runs backwards across a restart (history stays in order).
+      if (snapshot.counters.clockAt > clock.now()) clock.set(snapshot.counters.clockAt);
+    } else {
+      await state.load(fixture);
+    }
+    const authenticator = new Authenticator(state);
     const api = toNodeHandler(createApiCore(state, authenticator, log));
     const mcp = createMcpHandler(state, authenticator, log);
     const apiServer = createServer((req, res) => {
@@ -85,6 +110,16 @@ export async function start(options: FleetStartOptions = {}): Promise<FleetHandl
     const controlServer = await startControlServer(control, { host, port: options.controlPort ?? 0, log });
     servers.push(controlServer.server);
     const apiUrl = `http://${host}:${apiPort}`;
+    const openDatabase = database;
+    let closing: Promise<void> | undefined;
+    const shutdown = async () => {
+      await Promise.all([ingestServer.close(), ...servers.map(closeServer)]);
+      if (openDatabase) {
+        state.flush();
+        await openDatabase.close();
+      }
+      clock.dispose();
+    };
     return {
       urls: {
         api: apiUrl,
@@ -93,14 +128,15 @@ export async function start(options: FleetStartOptions = {}): Promise<FleetHandl
         ingest: ingestServer.url,
       },
       control,
-      internals: { state, clock, authenticator, ingest: ingestServer },
-      async close() {
-        await Promise.all([ingestServer.close(), ...servers.map(closeServer)]);
-        clock.dispose();
+      internals: { state, clock, authenticator, ingest: ingestServer, database: openDatabase },
+      close() {
+        closing ??= shutdown();
+        return closing;
       },
     };
   } catch (error) {
     await Promise.all([ingest?.close(), ...servers.map(closeServer)]);
+    await database?.close();
     clock.dispose();
     throw error;
   }

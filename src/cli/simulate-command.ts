@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import { InvalidArgumentError } from 'commander';
 import type { EndpointStatus } from '../../simulators/pbx/control/control-api.ts';
 import type { PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
 import type { CliIo } from './cli-io.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from './default-credentials.ts';
+import { type DemoFleet, fleetTargetFixtures, MAX_PBX_COUNT, startDemoFleet } from './demo-fleet.ts';
 import { HarnessError, oneLineMessage } from './harness-error.ts';
 import { resolveScenarioOption } from './resolve-scenario-option.ts';
 import { describeSimulatorTarget, type TargetDescription } from './target-description.ts';
@@ -15,16 +18,37 @@ export interface SimulateOptions {
   host: string;
   clock: 'running' | 'frozen';
   json?: boolean;
+  /** `--no-fleet` sets `false`: the primary PBX alone, as before issue 4. */
+  fleet?: boolean;
+  /** PBXs in the fleet, the primary included (default 3). */
+  pbxCount?: number;
+  /** Keep the controller's state in this directory (relative to `io.cwd`). */
+  data?: string;
+}
+
+/** PBXs `simulate` starts by default: the primary and two more, one per fixture site. */
+export const DEFAULT_PBX_COUNT = 3;
+
+/** Commander parser for `--pbx-count`. */
+export function parsePbxCount(value: string): number {
+  if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > MAX_PBX_COUNT)
+    throw new InvalidArgumentError(`expected 1 to ${MAX_PBX_COUNT} PBXs`);
+  return Number(value);
 }
 
 /**
- * `simulate`: starts the simulated PBX, prints where its faces are and the XML-RPC credentials,
- * and runs until SIGINT/SIGTERM (or `io.signal`), then closes every listener. With `--json` the
- * first stdout line is a target description for `verify --target`; the rest goes to stderr.
- * A busy web or control port is a harness error with exit code 1; a busy data endpoint port
- * follows the spec instead (next port, or inactive) and is printed as a warning.
+ * `simulate`: starts the simulated PBX and, unless `--no-fleet`, a fleet controller with
+ * `--pbx-count` PBXs (the primary one of them), each registered through the controller's control
+ * plane and forwarding its attention events over the ingest link; prints where the faces are, the
+ * XML-RPC credentials and the fleet's demo accounts, and runs until SIGINT/SIGTERM (or
+ * `io.signal`), then closes every listener. With `--json` the first stdout line is a target
+ * description for `verify --target`; the rest goes to stderr. A busy web or control port is a
+ * harness error with exit code 1; a busy data endpoint port follows the spec instead (next port,
+ * or inactive) and is printed as a warning.
  */
 export async function simulateCommand(options: SimulateOptions, io: CliIo): Promise<number> {
+  if (options.fleet === false && (options.data !== undefined || options.pbxCount !== undefined))
+    throw new HarnessError('--data and --pbx-count belong to the fleet; they cannot go with --no-fleet');
   const scenario = await resolveScenarioOption(options.scenario, io.cwd);
   const startOptions: PbxStartOptions = {
     ...(scenario === undefined ? {} : { scenario }),
@@ -36,18 +60,46 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
   };
   // Loaded on demand: `verify` against a remote target never needs the simulator.
   const { start } = await import('../../simulators/pbx/index.ts');
+  const { MAINTENANCE_BASE_PATH } = await import('../../simulators/pbx/maintenance/maintenance-api.ts');
   if (typeof scenario === 'string') await requireKnownScenario(scenario);
+  const fleet =
+    options.fleet === false
+      ? null
+      : await startDemoFleet({
+          host: options.host,
+          clock: options.clock,
+          pbxCount: options.pbxCount ?? DEFAULT_PBX_COUNT,
+          ...(options.data === undefined ? {} : { dataDir: resolve(io.cwd, options.data) }),
+        });
   let handle: PbxHandle;
   try {
-    handle = await start(startOptions);
+    const primary = fleet?.registrations[0];
+    handle = await start(primary ? { ...startOptions, controller: primary } : startOptions);
   } catch (error) {
+    await fleet?.close();
     throw startError(error, options.host);
   }
   try {
-    const target = describe(handle, options.host);
+    if (fleet) {
+      try {
+        await fleet.startPeers({
+          ...(scenario === undefined ? {} : { scenario }),
+          host: options.host,
+          clock: { mode: options.clock },
+          monitoringPort: 0,
+        });
+      } catch (error) {
+        throw startError(error, options.host);
+      }
+    }
+    // Listening for SIGINT/SIGTERM before the target line goes out: a caller may signal at once.
+    const stop = stopRequested(io.signal);
+    const target = describe(handle, options.host, MAINTENANCE_BASE_PATH, fleet);
     const info = options.json ? io.stderr : io.stdout;
     if (options.json) io.stdout.write(`${JSON.stringify(target)}\n`);
     info.write(formatBanner(target, options, handle.internals.endpoint.status()));
+    if (fleet) info.write(formatFleet(fleet, options));
+    info.write('Press Ctrl-C to stop.\n');
     // Spec behaviour, not an error: a busy data port moves the endpoint to the next port (with a
     // warning) or leaves it inactive when both are busy (monitoring-endpoint-and-xmlrpc.md).
     for (const warning of handle.internals.store.warnings()) info.write(`warning: ${warning}\n`);
@@ -57,10 +109,11 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
           'set pbx.xmlrpc.login and password in the target file\n',
       );
     }
-    await stopRequested(io.signal);
+    await stop;
     info.write('stopping the simulator\n');
   } finally {
     await handle.close();
+    await fleet?.close();
   }
   return 0;
 }
@@ -72,9 +125,17 @@ async function requireKnownScenario(name: string): Promise<void> {
     throw new HarnessError(`unknown scenario '${name}' (known: ${known.join(', ')})`);
 }
 
-function describe(handle: PbxHandle, bindHost: string): TargetDescription {
+function describe(
+  handle: PbxHandle,
+  bindHost: string,
+  maintenanceBasePath: string,
+  fleet: DemoFleet | null,
+): TargetDescription {
   const state = handle.internals.store.read();
   const monitoring = parseTcpUrl(handle.urls.monitoring) ?? { host: bindHost, port: state.monitoring.port };
+  const pbxControlUrls = [handle, ...(fleet?.peers.map((p) => p.pbx) ?? [])].map((pbx) =>
+    connectable(pbx.urls.control),
+  );
   return describeSimulatorTarget({
     webUrl: connectable(handle.urls.web),
     controlUrl: connectable(handle.urls.control),
@@ -82,7 +143,47 @@ function describe(handle: PbxHandle, bindHost: string): TargetDescription {
     instanceName: state.monitoring.instanceName,
     authParam: state.monitoring.authParam,
     ...DEFAULT_XMLRPC_CREDENTIALS,
+    maintenanceBasePath,
+    ...(fleet
+      ? {
+          fleet: {
+            apiUrl: connectable(fleet.controller.urls.api),
+            mcpUrl: `${connectable(fleet.controller.urls.api)}${new URL(fleet.controller.urls.mcp).pathname}`,
+            controlUrl: connectable(fleet.controller.urls.control),
+            ...fleetTargetFixtures(fleet, pbxControlUrls),
+          },
+        }
+      : {}),
   });
+}
+
+/** The fleet part of the banner: controller URLs, the PBXs and their sites, the demo accounts. */
+function formatFleet(fleet: DemoFleet, options: SimulateOptions): string {
+  const { urls } = fleet.controller;
+  const [primary] = fleet.registrations;
+  const partners = new Map(fleet.fixture.partners.map((p) => [p.id, p.name]));
+  const lines = [
+    `Fleet controller (${fleet.registrations.length} PBXs; state ${options.data === undefined ? 'in memory' : `kept in ${options.data}`})`,
+    `  REST:            ${connectable(urls.api)}/api/v1  (controller_url ${connectable(urls.api)})`,
+    `  MCP:             ${connectable(urls.api)}${new URL(urls.mcp).pathname}  (Streamable HTTP, Bearer token)`,
+    `  control plane:   ${connectable(urls.control)}`,
+    `  PBX ingest:      ${primary?.ingest ?? urls.ingest}`,
+    '  PBXs (site, web, control plane, data endpoint):',
+    `    ${(primary?.siteId ?? '?').padEnd(16)} the PBX above`,
+    ...fleet.peers.map(
+      ({ siteId, pbx }) =>
+        `    ${siteId.padEnd(16)} ${connectable(pbx.urls.web)}  ${connectable(pbx.urls.control)}  ${connectableTcp(pbx.urls.monitoring) ?? 'inactive'}`,
+    ),
+    '  demo accounts (HTTP Basic; default fixture):',
+    ...fleet.fixture.accounts
+      .filter((a) => a.password !== null)
+      .map((a) => `    ${a.email} / ${a.password}  (${a.role}, ${partners.get(a.partnerId) ?? a.partnerId})`),
+    '  demo MCP tokens:',
+    ...fleet.fixture.tokens.map((t) => `    ${t.secret}  (${t.accountId}, ${t.level})`),
+    `  raise an event:  POST <PBX control plane>/events/attention {"module":"Backup","subject":"…","severity":"ERROR"}`,
+    '',
+  ];
+  return lines.join('\n');
 }
 
 function formatBanner(target: TargetDescription, options: SimulateOptions, status: EndpointStatus): string {
@@ -100,7 +201,6 @@ function formatBanner(target: TargetDescription, options: SimulateOptions, statu
     `  XML-RPC login:   ${pbx.xmlrpc.login} / ${pbx.xmlrpc.password}  (URL parameter ${pbx.xmlrpc.authParam})`,
     `  data endpoint:   ${endpoint}`,
     `  control plane:   ${pbx.controlUrl}`,
-    'Press Ctrl-C to stop.',
     '',
   ].join('\n');
 }
@@ -140,6 +240,11 @@ function startError(error: unknown, host: string): HarnessError {
 function parseTcpUrl(url: string | null): { host: string; port: number } | null {
   const match = url === null ? null : /^tcp:\/\/(.+):(\d+)$/.exec(url);
   return match?.[1] && match[2] ? { host: match[1], port: Number(match[2]) } : null;
+}
+
+function connectableTcp(url: string | null): string | null {
+  const parsed = parseTcpUrl(url);
+  return parsed ? `tcp://${connectableHost(parsed.host)}:${parsed.port}` : null;
 }
 
 /** A wildcard bind address is not a place to connect to; loopback is. */

@@ -12,6 +12,40 @@ export interface TargetDescription {
     listedClientAddress: string;
     unlistedClientAddress: string;
   };
+  /** The PBX's maintenance API (interface A): `<pbx.webUrl><basePath>`. */
+  maintenance: { basePath: string };
+  /** The fleet controller (interface B), when `simulate` runs one. */
+  fleet?: FleetTargetUrls;
+}
+
+/** HTTP Basic credentials of a controller account as a target file names them. */
+export interface FleetTargetAccount {
+  email: string;
+  password: string;
+  name?: string;
+  id?: string;
+  partnerId?: string;
+}
+
+/** The `fleet` section of a target (schemas/target.schema.json, `$defs/fleet`). */
+export interface FleetTargetUrls {
+  /** `{controller_url}`; REST is under `/api/v1` (FLEET-BASE-PATH). */
+  apiUrl: string;
+  /** The MCP endpoint (Streamable HTTP). */
+  mcpUrl: string;
+  /** The controller's control plane (schemas/fleet-control.openapi.yaml). */
+  controlUrl: string;
+  accounts: {
+    partner: FleetTargetAccount;
+    partnerColleague?: FleetTargetAccount;
+    viewer?: FleetTargetAccount;
+    otherPartner?: FleetTargetAccount;
+    idpOnly?: { email: string };
+  };
+  mcpTokens?: { readWrite?: string; readOnly?: string };
+  sites?: { own?: string; second?: string; shared?: string; foreign?: string };
+  /** The PBXs connected to the controller, with their control planes (`/events/*`). */
+  pbxs?: { siteId: string; controlUrl: string }[];
 }
 
 export interface SimulatorFacts {
@@ -22,6 +56,9 @@ export interface SimulatorFacts {
   authParam: string;
   login: string;
   password: string;
+  /** Base path of the maintenance API on the PBX web server. */
+  maintenanceBasePath: string;
+  fleet?: FleetTargetUrls;
 }
 
 /** The harness connects from these loopback addresses; the default scenario lists only the first. */
@@ -29,7 +66,7 @@ export const LISTED_CLIENT_ADDRESS = '127.0.0.1';
 export const UNLISTED_CLIENT_ADDRESS = '127.0.0.2';
 
 export function describeSimulatorTarget(facts: SimulatorFacts): TargetDescription {
-  return {
+  const target: TargetDescription = {
     name: 'simulator',
     pbx: {
       webUrl: facts.webUrl,
@@ -45,5 +82,8 @@ export function describeSimulatorTarget(facts: SimulatorFacts): TargetDescriptio
       listedClientAddress: LISTED_CLIENT_ADDRESS,
       unlistedClientAddress: UNLISTED_CLIENT_ADDRESS,
     },
+    maintenance: { basePath: facts.maintenanceBasePath },
   };
+  if (facts.fleet) target.fleet = structuredClone(facts.fleet);
+  return target;
 }

@@ -129,7 +129,7 @@ export class InProcessFleetControl implements FleetControl {
     if (patch.role !== undefined) account.role = patch.role;
     if (patch.level !== undefined) account.level = patch.level;
     account.passwordHash = passwordHash;
-    this.state.emit('change');
+    this.state.accountChanged(account);
     return accountInfo(account);
   }
 

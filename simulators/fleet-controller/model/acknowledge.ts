@@ -32,7 +32,8 @@ export function resolveItem(
  * Acknowledges `item` for the caller's partner access and writes the history entry of a first
  * acknowledgement (FLEET-ACK-FIRST, FLEET-ACK-PARTNER-WIDE, FLEET-ACK-HISTORY-ONCE, FLEET-ACK-REPEAT,
  * FLEET-ACK-AFTER-REOPEN, FLEET-HISTORY-ACTOR, MCP-ACK-HISTORY). Runs synchronously from check to
- * write, so concurrent requests for one item produce exactly one history entry.
+ * write, so concurrent requests for one item produce exactly one history entry; with a data
+ * directory both are written in one transaction before the answer leaves.
  * The caller has checked visibility, role, levels and the comment.
  */
 export function commitAcknowledge(
@@ -42,30 +43,33 @@ export function commitAcknowledge(
   comment: string | null,
   channel: Channel,
 ): AcknowledgeResult {
-  const outcome = state.book.acknowledge(item, account.partnerId, state.clock.now());
-  if (!outcome.alreadyAcknowledged) {
-    const site = state.requireSite(item.siteId);
-    state.appendHistory({
-      partnerId: account.partnerId,
+  // One transaction: the acknowledgement is never stored without its history entry.
+  return state.atomically(() => {
+    const outcome = state.acknowledgeItem(item, account.partnerId);
+    if (!outcome.alreadyAcknowledged) {
+      const site = state.requireSite(item.siteId);
+      state.appendHistory({
+        partnerId: account.partnerId,
+        siteId: item.siteId,
+        accountId: account.id,
+        actor: account.name,
+        channel,
+        createdAt: outcome.at,
+        siteName: site.displayName,
+        attention: {
+          id: item.id,
+          module: item.module,
+          subject: item.subject,
+          severity: item.severity,
+          comment,
+        },
+      });
+    }
+    return {
+      attentionId: item.id,
       siteId: item.siteId,
-      accountId: account.id,
-      actor: account.name,
-      channel,
-      createdAt: outcome.at,
-      siteName: site.displayName,
-      attention: {
-        id: item.id,
-        module: item.module,
-        subject: item.subject,
-        severity: item.severity,
-        comment,
-      },
-    });
-  }
-  return {
-    attentionId: item.id,
-    siteId: item.siteId,
-    alreadyAcknowledged: outcome.alreadyAcknowledged,
-    acknowledgedAt: outcome.at,
-  };
+      alreadyAcknowledged: outcome.alreadyAcknowledged,
+      acknowledgedAt: outcome.at,
+    };
+  });
 }

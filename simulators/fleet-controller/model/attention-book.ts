@@ -73,6 +73,29 @@ export class AttentionBook {
     return { kind: 'created', item };
   }
 
+  /** The id the next new item gets (kept across restarts: FLEET-ITEM-ID-STABLE). */
+  peekNextId(): number {
+    return this.nextId;
+  }
+
+  /** Replaces every item with stored ones (a restart with a data directory). */
+  restore(items: AttentionItem[], nextId: number): void {
+    this.bySite.clear();
+    this.byId.clear();
+    let maxId = 0;
+    for (const item of items) {
+      let site = this.bySite.get(item.siteId);
+      if (!site) {
+        site = new Map();
+        this.bySite.set(item.siteId, site);
+      }
+      site.set(JSON.stringify([item.module, item.subject]), item);
+      this.byId.set(item.id, item);
+      maxId = Math.max(maxId, item.id);
+    }
+    this.nextId = Math.max(nextId, maxId + 1);
+  }
+
   get(id: number): AttentionItem | undefined {
     return this.byId.get(id);
   }

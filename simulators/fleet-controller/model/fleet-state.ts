@@ -3,10 +3,17 @@ import { EventEmitter } from 'node:events';
 import type { Clock } from '../../shared/clock.ts';
 import { AttentionBook, type ReportOutcome } from './attention-book.ts';
 import type { FleetFixture } from './fleet-fixture.ts';
+import {
+  type FleetCounters,
+  type FleetJournal,
+  type FleetSnapshot,
+  MEMORY_JOURNAL,
+} from './fleet-journal.ts';
 import { DEFAULT_SCRYPT_COST, hashPassword, type ScryptCost } from './password-hash.ts';
 import type {
   AccessTokenRecord,
   Account,
+  AttentionItem,
   AttentionReport,
   HistoryRecord,
   PartnerAccess,
@@ -48,6 +55,8 @@ const MAX_STREAMS = 10_000;
 /**
  * The one state of the simulated controller. REST, MCP, the ingest listener and the control plane
  * all read and change this object (MCP-ACK-SAME-AS-REST, MCP-SAME-DATA-AS-REST).
+ * Every change is also written to the `FleetJournal` (in memory by default, LMDB with a data
+ * directory), synchronously, before the change can be answered (issue 4, sections 1 and 5).
  */
 export class FleetState extends EventEmitter<FleetStateEvents> {
   readonly partners = new Map<string, PartnerAccess>();
@@ -65,12 +74,20 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
   readonly streams = new Map<string, number>();
   stats: IngestStats = freshStats();
   private historySeq = 0;
+  /** Stream positions accepted but not yet written; they go with the report that follows. */
+  private readonly unsavedStreams = new Set<string>();
 
   constructor(
     readonly clock: Clock,
     readonly scryptCost: ScryptCost = DEFAULT_SCRYPT_COST,
+    private readonly journal: FleetJournal = MEMORY_JOURNAL,
   ) {
     super();
+  }
+
+  /** Runs `fn` so that everything it changes is written in one transaction. */
+  atomically<T>(fn: () => T): T {
+    return this.journal.atomically(fn);
   }
 
   /** Replaces everything with `fixture`; clear passwords and token secrets are hashed here. */
@@ -86,42 +103,97 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
         level: a.level ?? (a.role === 'Viewer' ? 'read' : 'read-write'),
       })),
     );
-    this.clearAll();
-    for (const p of fixture.partners) this.addPartner(p);
-    for (const s of fixture.sites) this.addSite(s);
-    for (const r of fixture.rights) this.grant(r);
-    for (const a of accounts) this.addAccount(a as Account);
-    for (const t of fixture.tokens) {
-      this.addToken({
-        id: t.id,
-        accountId: t.accountId,
-        label: t.label,
-        level: t.level,
-        secretSha256: sha256Hex(t.secret),
-        createdAt: this.clock.now(),
-      });
-    }
-    for (const p of fixture.pbxs ?? [])
-      this.links.set(p.siteId, { keySha256: sha256Hex(p.key), connected: 0, cut: false });
-    for (const [siteId, inv] of Object.entries(fixture.inventories ?? {}))
-      this.inventories.set(siteId, structuredClone(inv));
+    this.journal.atomically(() => {
+      this.journal.clear();
+      this.clearAll();
+      for (const p of fixture.partners) this.addPartner(p);
+      for (const s of fixture.sites) this.addSite(s);
+      for (const r of fixture.rights) this.grant(r);
+      for (const a of accounts) this.addAccount(a as Account);
+      for (const t of fixture.tokens) {
+        this.addToken({
+          id: t.id,
+          accountId: t.accountId,
+          label: t.label,
+          level: t.level,
+          secretSha256: sha256Hex(t.secret),
+          createdAt: this.clock.now(),
+        });
+      }
+      for (const p of fixture.pbxs ?? [])
+        this.putLink(p.siteId, { keySha256: sha256Hex(p.key), connected: 0, cut: false });
+      for (const [siteId, inv] of Object.entries(fixture.inventories ?? {})) {
+        const stored = structuredClone(inv);
+        this.inventories.set(siteId, stored);
+        this.journal.inventory(siteId, stored);
+      }
+      this.journal.counters(this.counters());
+    });
     this.changed();
+  }
+
+  /**
+   * Replaces everything with what a data directory held (no journal writes: it is already there).
+   * Live connections start at zero.
+   */
+  restore(snapshot: FleetSnapshot): void {
+    this.clearAll();
+    for (const p of snapshot.partners) this.partners.set(p.id, p);
+    for (const s of snapshot.sites) this.sites.set(s.id, s);
+    for (const r of snapshot.rights) {
+      let map = this.rights.get(r.partnerId);
+      if (!map) {
+        map = new Map();
+        this.rights.set(r.partnerId, map);
+      }
+      map.set(r.siteId, r);
+    }
+    for (const a of snapshot.accounts) this.accounts.set(a.id, a);
+    for (const t of snapshot.tokens) {
+      this.tokens.set(t.id, t);
+      this.tokensBySecretHash.set(t.secretSha256, t);
+    }
+    for (const l of snapshot.links)
+      this.links.set(l.siteId, { keySha256: l.keySha256, connected: 0, cut: l.cut });
+    for (const { siteId, inventory } of snapshot.inventories) this.inventories.set(siteId, inventory);
+    this.book.restore(snapshot.items, snapshot.counters.nextItemId);
+    this.history = [...snapshot.history];
+    this.historySeq = Math.max(snapshot.counters.historySeq, ...this.history.map((h) => h.seq));
+    for (const { id, seq } of snapshot.streams) this.streams.set(id, seq);
+    this.stats = { ...freshStats(), ...snapshot.counters.stats };
+    this.changed();
+  }
+
+  /** What keeps ids unique across a restart (FLEET-ITEM-ID-STABLE). */
+  counters(): FleetCounters {
+    return {
+      nextItemId: this.book.peekNextId(),
+      historySeq: this.historySeq,
+      stats: { ...this.stats },
+      clockAt: this.clock.now(),
+    };
   }
 
   addPartner(partner: PartnerAccess): void {
     if (this.partners.has(partner.id)) throw new ConflictError(`partner ${partner.id} exists`);
-    this.partners.set(partner.id, { ...partner });
+    const stored = { ...partner };
+    this.partners.set(partner.id, stored);
+    this.journal.partner(stored);
     this.changed();
   }
 
   addSite(site: Site): void {
     if (this.sites.has(site.id)) throw new ConflictError(`site ${site.id} exists`);
-    this.sites.set(site.id, { ...site });
+    const stored = { ...site };
+    this.sites.set(site.id, stored);
+    this.journal.site(stored);
     this.changed();
   }
 
   renameSite(siteId: string, displayName: string): void {
-    this.requireSite(siteId).displayName = displayName;
+    const site = this.requireSite(siteId);
+    site.displayName = displayName;
+    this.journal.site(site);
     this.changed();
   }
 
@@ -136,11 +208,13 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     const stored: SiteRight = { partnerId: right.partnerId, siteId: right.siteId, kind: right.kind };
     if (right.modules) stored.modules = [...right.modules];
     map.set(right.siteId, stored);
+    this.journal.right(right.partnerId, right.siteId, stored);
     this.changed();
   }
 
   revoke(partnerId: string, siteId: string): void {
     this.rights.get(partnerId)?.delete(siteId);
+    this.journal.right(partnerId, siteId, null);
     this.changed();
   }
 
@@ -152,7 +226,16 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     if (this.accounts.has(account.id)) throw new ConflictError(`account ${account.id} exists`);
     if (this.accountByEmail(account.email)) throw new ConflictError(`e-mail ${account.email} is taken`);
     if (!this.partners.has(account.partnerId)) throw new NotFoundError(`partner ${account.partnerId}`);
-    this.accounts.set(account.id, { ...account });
+    const stored = { ...account };
+    this.accounts.set(account.id, stored);
+    this.journal.account(stored);
+    this.changed();
+  }
+
+  /** The control plane changed fields of a stored account in place. */
+  accountChanged(account: Account): void {
+    if (this.accounts.get(account.id) !== account) throw new NotFoundError(`account ${account.id}`);
+    this.journal.account(account);
     this.changed();
   }
 
@@ -174,6 +257,7 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     if (this.tokens.has(token.id)) throw new ConflictError(`token ${token.id} exists`);
     this.tokens.set(token.id, token);
     this.tokensBySecretHash.set(token.secretSha256, token);
+    this.journal.token(token.id, token);
   }
 
   /** Issues a token with a fresh 32-byte secret; the clear secret is returned once and not kept. */
@@ -199,6 +283,7 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     if (!token) throw new NotFoundError(`token ${id}`);
     this.tokens.delete(id);
     this.tokensBySecretHash.delete(token.secretSha256);
+    this.journal.token(id, null);
   }
 
   requireSite(siteId: string): Site {
@@ -211,13 +296,18 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
   registerPbx(siteId: string, key = randomBytes(32).toString('base64url')): string {
     this.requireSite(siteId);
     const link = this.links.get(siteId);
-    this.links.set(siteId, {
+    this.putLink(siteId, {
       keySha256: sha256Hex(key),
       connected: link?.connected ?? 0,
       cut: link?.cut ?? false,
     });
     this.changed();
     return key;
+  }
+
+  private putLink(siteId: string, link: LinkRecord): void {
+    this.links.set(siteId, link);
+    this.journal.link(siteId, { siteId, keySha256: link.keySha256, cut: link.cut });
   }
 
   /** `null` without a registered PBX, else whether one is connected (findings `offline`). */
@@ -228,8 +318,10 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
 
   setInventory(siteId: string, inventory: PbxInventory | null): void {
     this.requireSite(siteId);
-    if (inventory) this.inventories.set(siteId, structuredClone(inventory));
+    const stored = inventory ? structuredClone(inventory) : null;
+    if (stored) this.inventories.set(siteId, stored);
     else this.inventories.delete(siteId);
+    this.journal.inventory(siteId, stored);
     this.changed();
   }
 
@@ -237,12 +329,15 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
   cutLink(siteId: string): void {
     const link = this.requireLink(siteId);
     link.cut = true;
+    this.putLink(siteId, link);
     this.emit('link-cut', siteId);
     this.changed();
   }
 
   restoreLink(siteId: string): void {
-    this.requireLink(siteId).cut = false;
+    const link = this.requireLink(siteId);
+    link.cut = false;
+    this.putLink(siteId, link);
     this.changed();
   }
 
@@ -263,14 +358,30 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
   /** Applies one report to the site's items (EVENT-FIRST-REPORT-OPENS, EVENT-REPEAT-MERGED, EVENT-SITE-CAP). */
   report(siteId: string, report: AttentionReport): ReportOutcome {
     this.requireSite(siteId);
-    const outcome = this.book.report(siteId, report);
-    if (outcome.kind === 'capped') {
-      this.stats.capped++;
-      this.stats.cappedSuppressed += report.suppressed;
-    } else {
-      this.stats.accepted++;
-    }
+    const outcome = this.journal.atomically(() => {
+      const outcome = this.book.report(siteId, report);
+      if (outcome.kind === 'capped') {
+        this.stats.capped++;
+        this.stats.cappedSuppressed += report.suppressed;
+      } else {
+        this.stats.accepted++;
+        this.journal.item(outcome.item);
+      }
+      this.saveStreams();
+      this.journal.counters(this.counters());
+      return outcome;
+    });
     this.changed();
+    return outcome;
+  }
+
+  /**
+   * Acknowledges `item` for `partnerId` (FLEET-ACK-FIRST, FLEET-ACK-REPEAT). The caller writes the
+   * history entry in the same `atomically` block (FLEET-ACK-HISTORY-ONCE).
+   */
+  acknowledgeItem(item: AttentionItem, partnerId: string): { alreadyAcknowledged: boolean; at: number } {
+    const outcome = this.book.acknowledge(item, partnerId, this.clock.now());
+    if (!outcome.alreadyAcknowledged) this.journal.item(item);
     return outcome;
   }
 
@@ -283,11 +394,32 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     }
     this.streams.delete(streamId);
     this.streams.set(streamId, seq);
+    this.unsavedStreams.add(streamId);
     if (this.streams.size > MAX_STREAMS) {
       const oldest = this.streams.keys().next().value;
-      if (oldest !== undefined) this.streams.delete(oldest);
+      if (oldest !== undefined) {
+        this.streams.delete(oldest);
+        this.unsavedStreams.add(oldest);
+      }
     }
     return true;
+  }
+
+  /** Writes what changes between writes without one of its own (the `invalid` and `duplicates` counts); at close. */
+  flush(): void {
+    this.journal.atomically(() => {
+      this.saveStreams();
+      this.journal.counters(this.counters());
+    });
+  }
+
+  /**
+   * Writes accepted stream positions. `report` does it in the transaction of the report that
+   * follows the sequence check, so a restart never applies a re-sent event twice or loses one.
+   */
+  private saveStreams(): void {
+    for (const id of this.unsavedStreams) this.journal.stream(id, this.streams.get(id) ?? null);
+    this.unsavedStreams.clear();
   }
 
   lastSequence(streamId: string): number {
@@ -297,6 +429,10 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
   appendHistory(record: Omit<HistoryRecord, 'seq'>): HistoryRecord {
     const stored = { ...record, seq: ++this.historySeq };
     this.history.push(stored);
+    this.journal.atomically(() => {
+      this.journal.history(stored);
+      this.journal.counters(this.counters());
+    });
     this.changed();
     return stored;
   }
@@ -315,6 +451,7 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     for (const siteId of this.links.keys()) this.emit('link-cut', siteId);
     this.links.clear();
     this.streams.clear();
+    this.unsavedStreams.clear();
     this.stats = freshStats();
   }
 

@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { PassThrough } from 'node:stream';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { run } from '../../../src/cli/run.ts';
 import { captureIo } from './capture-io.ts';
+import { targetSchemaErrors } from './target-schema.ts';
 
 function firstLine(stream: PassThrough): Promise<string> {
   return new Promise((resolve) => {
@@ -35,9 +39,11 @@ test('simulate --json prints a target description first, serves until stopped, t
   const controller = new AbortController();
   const io = captureIo(process.cwd(), { signal: controller.signal });
   const line = firstLine(io.stdout as PassThrough);
-  const exit = run(['simulate', '--port', '0', '--json', '--clock', 'frozen'], io);
+  const exit = run(['simulate', '--port', '0', '--json', '--clock', 'frozen', '--no-fleet'], io);
   const target = JSON.parse(await line) as {
     name: string;
+    maintenance: unknown;
+    fleet?: unknown;
     pbx: {
       webUrl: string;
       controlUrl: string;
@@ -57,6 +63,8 @@ test('simulate --json prints a target description first, serves until stopped, t
   });
   assert.equal(target.pbx.listedClientAddress, '127.0.0.1');
   assert.equal(target.pbx.unlistedClientAddress, '127.0.0.2');
+  assert.equal(target.fleet, undefined, '--no-fleet: no fleet section');
+  assert.deepEqual(target.maintenance, { basePath: '/fp/7ce0d8df/api/v1' });
   assert.match(target.pbx.webUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
   assert.match(target.pbx.controlUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
   assert.ok(target.pbx.monitoring.port > 0);
@@ -73,6 +81,7 @@ test('simulate --json prints a target description first, serves until stopped, t
   controller.abort();
   assert.equal(await exit, 0);
   assert.match(io.err(), /data endpoint: {3}tcp:\/\/127\.0\.0\.1:\d+/);
+  assert.doesNotMatch(io.err(), /Fleet controller/);
   assert.equal(await canConnect(target.pbx.monitoring.host, target.pbx.monitoring.port), false);
   const webPort = Number(new URL(target.pbx.webUrl).port);
   assert.equal(await canConnect('127.0.0.1', webPort), false);
@@ -105,4 +114,200 @@ test('simulate loads a scenario file given by path', async () => {
   assert.equal(await run(['simulate', '--port', '0', '--scenario', file], io), 0);
   assert.match(io.out(), /PBX simulator running \(scenario .*ram-warning\.json, clock running\)/);
   assert.match(io.out(), /stopping the simulator/);
+});
+
+interface FleetTarget {
+  pbx: { webUrl: string; controlUrl: string };
+  maintenance: { basePath: string };
+  fleet: {
+    apiUrl: string;
+    mcpUrl: string;
+    controlUrl: string;
+    accounts: { partner: { email: string }; otherPartner?: { email: string } };
+    sites?: Record<string, string>;
+    pbxs?: { siteId: string; controlUrl: string }[];
+  };
+}
+
+const ANNA = `Basic ${Buffer.from('anna.admin@nordlicht.example:Nordlicht-Demo-1').toString('base64')}`;
+
+/** Runs `simulate --json` with `args` until the test ends; resolves with the target line. */
+async function simulate(t: TestContext, args: string[]) {
+  const controller = new AbortController();
+  const io = captureIo(process.cwd(), { signal: controller.signal });
+  const line = firstLine(io.stdout as PassThrough);
+  const exit = run(['simulate', '--port', '0', '--json', ...args], io);
+  const target = JSON.parse(await Promise.race([line, exit.then(() => io.err())])) as FleetTarget;
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    controller.abort();
+    assert.equal(await exit, 0);
+  };
+  t.after(stop);
+  return { target, io, stop };
+}
+
+async function json(url: string, init: RequestInit = {}): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+async function raise(pbxControl: string, subject: string): Promise<void> {
+  const raised = await json(`${pbxControl}/events/attention`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ module: 'Backup', subject, severity: 'ERROR' }),
+  });
+  assert.equal(raised.status, 200);
+  const delivered = await json(`${pbxControl}/events/wait-delivered`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ timeoutMs: 10_000 }),
+  });
+  assert.equal(delivered.status, 200, 'the event reached the controller');
+}
+
+async function sites(target: FleetTarget) {
+  const res = await json(`${target.fleet.apiUrl}/api/v1/sites`, { headers: { authorization: ANNA } });
+  assert.equal(res.status, 200);
+  return res.body as { id: string; attentionEvents: { id: number; subject: string }[] }[];
+}
+
+test('simulate starts a fleet controller with 3 PBXs by default; an event raised on the primary PBX shows at the controller', async (t) => {
+  const { target, io, stop } = await simulate(t, ['--clock', 'frozen']);
+  assert.match(target.fleet.apiUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+  assert.equal(target.fleet.mcpUrl, `${target.fleet.apiUrl}/mcp`);
+  assert.match(target.fleet.controlUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+  assert.deepEqual(target.maintenance, { basePath: '/fp/7ce0d8df/api/v1' });
+  assert.deepEqual(targetSchemaErrors(target), [], 'usable as a target file for verify --target');
+  assert.equal(target.fleet.accounts.partner.email, 'anna.admin@nordlicht.example');
+  assert.equal(target.fleet.accounts.otherPartner?.email, 'sam.admin@suedwind.example');
+  assert.deepEqual(target.fleet.sites, {
+    own: 'site-hamburg',
+    second: 'site-kiel',
+    shared: 'site-bremen',
+    foreign: 'site-muenchen',
+  });
+  assert.deepEqual(
+    target.fleet.pbxs?.map((p) => p.siteId),
+    ['site-hamburg', 'site-kiel', 'site-bremen'],
+  );
+  assert.equal(target.fleet.pbxs?.[0]?.controlUrl, target.pbx.controlUrl);
+
+  await raise(target.pbx.controlUrl, 'Sicherung fehlgeschlagen');
+  const hamburg = (await sites(target)).find((s) => s.id === 'site-hamburg');
+  assert.deepEqual(
+    hamburg?.attentionEvents.map((e) => e.subject),
+    ['Sicherung fehlgeschlagen'],
+  );
+  // Every PBX of the fleet is registered and connected over the ingest link.
+  for (const site of ['site-hamburg', 'site-kiel', 'site-bremen']) {
+    const deadline = Date.now() + 10_000;
+    let link = await json(`${target.fleet.controlUrl}/sites/${site}/link`);
+    while ((link.body as { connected: number }).connected < 1 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      link = await json(`${target.fleet.controlUrl}/sites/${site}/link`);
+    }
+    assert.deepEqual(link.body, { siteId: site, registered: true, connected: 1, cut: false });
+  }
+  assert.equal(
+    ((await json(`${target.fleet.controlUrl}/sites/site-muenchen/link`)).body as { registered: boolean })
+      .registered,
+    false,
+  );
+  // A peer PBX's control plane, as printed, forwards to its own site.
+  const kiel = /^ {4}site-kiel +(\S+) +(\S+) +(\S+)$/m.exec(io.err());
+  assert.ok(kiel?.[2], io.err());
+  await raise(kiel[2], 'Trunk gestört');
+  const kielSite = (await sites(target)).find((s) => s.id === 'site-kiel');
+  assert.deepEqual(
+    kielSite?.attentionEvents.map((e) => e.subject),
+    ['Trunk gestört'],
+  );
+
+  assert.match(io.err(), /anna\.admin@nordlicht\.example \/ Nordlicht-Demo-1/);
+  assert.match(io.err(), /sam\.admin@suedwind\.example \/ Suedwind-Demo-1/);
+  assert.match(io.err(), new RegExp(`REST: +${target.fleet.apiUrl}/api/v1`));
+  assert.match(io.err(), new RegExp(`MCP: +${target.fleet.mcpUrl}`));
+  await stop();
+  assert.equal(await canConnect('127.0.0.1', Number(new URL(target.fleet.apiUrl).port)), false);
+  assert.equal(await canConnect('127.0.0.1', Number(new URL(kiel[1]!).port)), false);
+});
+
+test('simulate --pbx-count 5 adds a demo site beyond the four of the fixture', async (t) => {
+  const { target, io } = await simulate(t, ['--pbx-count', '5']);
+  assert.match(io.err(), /Fleet controller \(5 PBXs; state in memory\)/);
+  assert.match(io.err(), /^ {4}site-demo-5 +http/m);
+  const ids = (await sites(target)).map((s) => s.id);
+  assert.ok(ids.includes('site-demo-5'), 'Nordlicht owns the new site');
+});
+
+test('simulate --data keeps acknowledgements and history across a restart', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'simulate-data-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const first = await simulate(t, ['--data', dir, '--pbx-count', '1']);
+  assert.match(first.io.err(), new RegExp(`state kept in ${dir}`));
+  await raise(first.target.pbx.controlUrl, 'Platte voll');
+  const [item] = (await sites(first.target)).find((s) => s.id === 'site-hamburg')?.attentionEvents ?? [];
+  assert.ok(item);
+  const ack = await json(
+    `${first.target.fleet.apiUrl}/api/v1/sites/site-hamburg/attention/${item.id}/acknowledge`,
+    {
+      method: 'POST',
+      headers: { authorization: ANNA },
+    },
+  );
+  assert.equal(ack.status, 200);
+  await first.stop();
+
+  const second = await simulate(t, ['--data', dir, '--pbx-count', '1']);
+  const history = await json(`${second.target.fleet.apiUrl}/api/v1/sites/site-hamburg/history`, {
+    headers: { authorization: ANNA },
+  });
+  assert.deepEqual(
+    (history.body as { attention: { id: number; subject: string } }[]).map((h) => h.attention),
+    [{ id: item.id, module: 'Backup', subject: 'Platte voll', severity: 'ERROR', comment: null }],
+  );
+});
+
+test('simulate refuses a data directory another controller holds, in one line', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'simulate-busy-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'controller.lock'), `${process.ppid}\n`);
+  const io = captureIo(process.cwd(), { signal: AbortSignal.abort() });
+  assert.equal(await run(['simulate', '--port', '0', '--data', dir], io), 1);
+  assert.match(
+    io.err(),
+    /^pbx-conformance: the fleet controller did not start: data directory .* is in use by process \d+/,
+  );
+  assert.equal(io.err().split('\n').length, 2, 'one line');
+  assert.equal(io.out(), '');
+});
+
+test('simulate --pbx-count outside 1..50 is a usage error', async () => {
+  for (const value of ['0', '51', 'drei']) {
+    const io = captureIo(process.cwd(), { signal: AbortSignal.abort() });
+    assert.equal(await run(['simulate', '--pbx-count', value], io), 2);
+    assert.match(
+      io.err(),
+      /^pbx-conformance: option '--pbx-count <n>' argument '.*' is invalid\. expected 1 to 50 PBXs\n$/,
+    );
+  }
+});
+
+test('simulate --no-fleet with --data or --pbx-count is a usage error', async () => {
+  for (const extra of [
+    ['--data', 'x'],
+    ['--pbx-count', '2'],
+  ]) {
+    const io = captureIo(process.cwd(), { signal: AbortSignal.abort() });
+    assert.equal(await run(['simulate', '--no-fleet', ...extra], io), 2);
+    assert.equal(
+      io.err(),
+      'pbx-conformance: --data and --pbx-count belong to the fleet; they cannot go with --no-fleet\n',
+    );
+  }
 });

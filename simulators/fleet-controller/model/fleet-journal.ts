@@ -1,0 +1,88 @@
+import type { IngestStats } from './fleet-state.ts';
+import type {
+  AccessTokenRecord,
+  Account,
+  AttentionItem,
+  HistoryRecord,
+  PartnerAccess,
+  PbxInventory,
+  Site,
+  SiteRight,
+} from './types.ts';
+
+/** Counters that must survive a restart so ids stay unique (FLEET-ITEM-ID-STABLE). */
+export interface FleetCounters {
+  /** The id the next new attention item gets. */
+  nextItemId: number;
+  /** The `seq` of the last history record written. */
+  historySeq: number;
+  stats: IngestStats;
+  /** Controller clock at the write; a restarted controller's clock resumes no earlier. */
+  clockAt: number;
+}
+
+/** A site's PBX registration as kept across restarts; live connections are not kept. */
+export interface StoredLink {
+  siteId: string;
+  keySha256: string;
+  cut: boolean;
+}
+
+/** Everything a restarted controller gets back (docs/fleet-controller.md, "Persistence"). */
+export interface FleetSnapshot {
+  partners: PartnerAccess[];
+  sites: Site[];
+  rights: SiteRight[];
+  accounts: Account[];
+  tokens: AccessTokenRecord[];
+  links: StoredLink[];
+  inventories: { siteId: string; inventory: PbxInventory }[];
+  items: AttentionItem[];
+  /** In `seq` order. */
+  history: HistoryRecord[];
+  streams: { id: string; seq: number }[];
+  counters: FleetCounters;
+}
+
+/**
+ * Where `FleetState` writes every change as it makes it (issue 4, sections 1 and 5). The in-memory
+ * default writes nothing; `persistence/lmdb-journal.ts` writes to an embedded LMDB database.
+ *
+ * Each call writes the value given (the current one); `null` removes the record. A call outside
+ * `atomically` is its own transaction; inside, all calls of `fn` commit together or not at all,
+ * so an acknowledgement is never stored without its history entry, nor an item merge without the
+ * counters and stream position that go with it.
+ */
+export interface FleetJournal {
+  atomically<T>(fn: () => T): T;
+  partner(partner: PartnerAccess): void;
+  site(site: Site): void;
+  right(partnerId: string, siteId: string, right: SiteRight | null): void;
+  account(account: Account): void;
+  token(id: string, token: AccessTokenRecord | null): void;
+  link(siteId: string, link: StoredLink | null): void;
+  inventory(siteId: string, inventory: PbxInventory | null): void;
+  item(item: AttentionItem): void;
+  history(record: HistoryRecord): void;
+  stream(id: string, seq: number | null): void;
+  counters(counters: FleetCounters): void;
+  /** Removes every record (the control plane's reset reloads the fixture after it). */
+  clear(): void;
+}
+
+/** The default: state lives in memory only. */
+export const MEMORY_JOURNAL: FleetJournal = {
+  atomically: (fn) => fn(),
+  partner: () => {},
+  site: () => {},
+  right: () => {},
+  account: () => {},
+  token: () => {},
+  link: () => {},
+  inventory: () => {},
+  item: () => {},
+  history: () => {},
+  stream: () => {},
+  counters: () => {},
+  clear: () => {},
+};

@@ -1,0 +1,108 @@
+import type { Database, RootDatabase } from 'lmdb';
+import type { FleetCounters, FleetJournal, StoredLink } from '../model/fleet-journal.ts';
+import type {
+  AccessTokenRecord,
+  Account,
+  AttentionItem,
+  HistoryRecord,
+  PartnerAccess,
+  PbxInventory,
+  Site,
+  SiteRight,
+} from '../model/types.ts';
+import { storeKey } from './store-key.ts';
+import { toStoredItem } from './stored-item.ts';
+
+/** The named databases of one controller environment; the names are the on-disk format. */
+export const TABLE_NAMES = [
+  'partners',
+  'sites',
+  'rights',
+  'accounts',
+  'tokens',
+  'links',
+  'inventories',
+  'items',
+  'history',
+  'streams',
+  'meta',
+] as const;
+export type TableName = (typeof TABLE_NAMES)[number];
+export type Tables = Record<TableName, Database<unknown, string | number>>;
+
+/** Version of the stored form, in `meta` under `format`. */
+export const STORE_FORMAT = 1;
+
+/**
+ * `FleetJournal` on LMDB (issue 4, section 1). Every write is synchronous (`putSync` /
+ * `removeSync`), so it is committed before the state change can be answered; `atomically` is
+ * `transactionSync`, and writes made inside it join that one transaction (LMDB nests them), so an
+ * acknowledgement and its history entry, or an item merge and its counters and stream position,
+ * commit together or not at all. Only hashes of passwords, tokens and ingest keys reach it.
+ */
+export class LmdbJournal implements FleetJournal {
+  constructor(
+    private readonly root: RootDatabase,
+    private readonly tables: Tables,
+  ) {}
+
+  atomically<T>(fn: () => T): T {
+    return this.root.transactionSync(fn);
+  }
+
+  partner(partner: PartnerAccess): void {
+    this.tables.partners.putSync(storeKey(partner.id), partner);
+  }
+
+  site(site: Site): void {
+    this.tables.sites.putSync(storeKey(site.id), site);
+  }
+
+  right(partnerId: string, siteId: string, right: SiteRight | null): void {
+    this.write('rights', storeKey(partnerId, siteId), right);
+  }
+
+  account(account: Account): void {
+    this.tables.accounts.putSync(storeKey(account.id), account);
+  }
+
+  token(id: string, token: AccessTokenRecord | null): void {
+    this.write('tokens', storeKey(id), token);
+  }
+
+  link(siteId: string, link: StoredLink | null): void {
+    this.write('links', storeKey(siteId), link);
+  }
+
+  inventory(siteId: string, inventory: PbxInventory | null): void {
+    this.write('inventories', storeKey(siteId), inventory === null ? null : { siteId, inventory });
+  }
+
+  item(item: AttentionItem): void {
+    this.tables.items.putSync(item.id, toStoredItem(item));
+  }
+
+  history(record: HistoryRecord): void {
+    this.tables.history.putSync(record.seq, record);
+  }
+
+  stream(id: string, seq: number | null): void {
+    this.write('streams', storeKey(id), seq === null ? null : { id, seq });
+  }
+
+  counters(counters: FleetCounters): void {
+    this.tables.meta.putSync('counters', counters);
+  }
+
+  clear(): void {
+    this.root.transactionSync(() => {
+      for (const name of TABLE_NAMES) this.tables[name].clearSync();
+      this.tables.meta.putSync('format', STORE_FORMAT);
+    });
+  }
+
+  private write(table: TableName, key: string, value: unknown): void {
+    if (value === null) this.tables[table].removeSync(key);
+    else this.tables[table].putSync(key, value);
+  }
+}
