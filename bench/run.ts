@@ -1,3 +1,4 @@
+import { benchFleet } from './fleet.bench.ts';
 import { benchMaintenance } from './maintenance.bench.ts';
 import { benchMonitoring } from './monitoring.bench.ts';
 
@@ -5,6 +6,7 @@ import { benchMonitoring } from './monitoring.bench.ts';
 const benches: Record<string, () => Promise<void>> = {
   monitoring: benchMonitoring,
   maintenance: benchMaintenance,
+  fleet: benchFleet,
 };
 
 const only = process.argv.slice(2);
