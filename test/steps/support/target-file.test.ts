@@ -24,9 +24,15 @@ test('accepts the documented target shape', () => {
   assert.equal(parseTargetFile(structuredClone(EXAMPLE)).pbx.monitoring.port, 6556);
 });
 
+/** The least a fleet section names (schemas/target.schema.json, `$defs/fleet`). */
+const FLEET = {
+  apiUrl: 'https://fleet.example.net',
+  accounts: { partner: { email: 'a@example.net', password: 'x' } },
+};
+
 test('accepts a target without control plane and unlisted address, and sections of later interfaces', () => {
   const { controlUrl: _c, unlistedClientAddress: _u, ...pbx } = EXAMPLE.pbx;
-  assert.ok(parseTargetFile({ name: 'real-pbx', pbx, maintenance: { token: 'x' }, fleet: {} }));
+  assert.ok(parseTargetFile({ name: 'real-pbx', pbx, maintenance: { token: 'x' }, fleet: FLEET }));
 });
 
 test('refuses a target that lacks a required field or has a misspelt one', () => {

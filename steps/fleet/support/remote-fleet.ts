@@ -1,0 +1,60 @@
+import { HttpFleetControl } from '../../../simulators/fleet-controller/control/http-control.ts';
+import { HttpPbxControl } from '../../../simulators/pbx/control/http-control-client.ts';
+import type { FleetAccount, FleetTarget, McpTokenRole, PbxPlane, SiteRole } from './fleet-target.ts';
+import { PbxEventsClient } from './pbx-events-client.ts';
+
+/** The `fleet` section of a target file (schemas/target.schema.json, `$defs/fleet`). */
+export interface FleetTargetSection {
+  apiUrl: string;
+  mcpUrl?: string;
+  controlUrl?: string;
+  accounts: {
+    partner: FleetAccount;
+    partnerColleague?: FleetAccount;
+    viewer?: FleetAccount;
+    otherPartner?: FleetAccount;
+    idpOnly?: { email: string };
+  };
+  mcpTokens?: Partial<Record<McpTokenRole, string>>;
+  sites?: Partial<Record<SiteRole, string>>;
+  pbxs?: { siteId: string; controlUrl: string }[];
+}
+
+/**
+ * A controller described by a target file: nothing is started. With `controlUrl` the controller
+ * and the PBXs it lists are reset before and after each scenario; the section was validated with the
+ * rest of the file against schemas/target.schema.json.
+ */
+export function openRemoteFleet(name: string, section: FleetTargetSection): FleetTarget {
+  const { idpOnly, ...accounts } = section.accounts;
+  const control = section.controlUrl ? new HttpFleetControl(section.controlUrl) : undefined;
+  const planes = new Map<string, PbxPlane>();
+  for (const { siteId, controlUrl } of section.pbxs ?? []) {
+    planes.set(siteId, {
+      siteId,
+      control: new HttpPbxControl(controlUrl),
+      events: new PbxEventsClient(controlUrl),
+    });
+  }
+  return {
+    name,
+    kind: 'remote',
+    apiUrl: section.apiUrl.replace(/\/+$/, ''),
+    ...(section.mcpUrl ? { mcpUrl: section.mcpUrl } : {}),
+    accounts: structuredClone(accounts),
+    ...(idpOnly ? { idpOnlyEmail: idpOnly.email } : {}),
+    declaredSites: { ...section.sites },
+    ...(control ? { control } : {}),
+    async mcpToken(role) {
+      return section.mcpTokens?.[role];
+    },
+    async pbx(siteId) {
+      return planes.get(siteId);
+    },
+    async reset() {
+      await control?.reset();
+      for (const plane of planes.values()) await plane.control.reset();
+    },
+    async close() {},
+  };
+}
