@@ -77,8 +77,8 @@ const acknowledgeOutput = {
  *   tool error and nothing is acknowledged.
  * - MCP-ACK-ACCOUNT-LEVEL, MCP-ACK-TOKEN-LEVEL, MCP-UNSPEC-VIEWER: acknowledging needs `read-write`
  *   on the account and on the token, and a role other than Viewer.
- * - MCP-UNSPEC-FAILED-RESULT: a failed call is a tool result with `isError: true` whose text and
- *   `structuredContent` are an error object `{error, message}` (`not_found`, `forbidden`).
+ * - MCP-UNSPEC-FAILED-RESULT: a failed call is a tool result with `isError: true` whose text is
+ *   an error object `{error, message}` (`not_found`, `forbidden`), without `structuredContent`.
  */
 export function createFleetMcpServer(state: FleetState, caller: McpCaller): McpServer {
   const server = new McpServer({ name: 'fleet-controller-simulator', version: '1.0.0' });
@@ -126,6 +126,9 @@ export function createFleetMcpServer(state: FleetState, caller: McpCaller): McpS
           .refine((s) => charCount(s) <= COMMENT_MAX_CHARS, {
             message: `at most ${COMMENT_MAX_CHARS} characters`,
           })
+          // JSON Schema counts `maxLength` in code points, as the refine above does, so clients
+          // see the limit that the server enforces (MCP-ACK-COMMENT-MAX).
+          .meta({ maxLength: COMMENT_MAX_CHARS })
           .optional()
           .describe('Reason for the acknowledgement, at most 1000 characters; stored in the history'),
       },
@@ -159,11 +162,11 @@ function success(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
 }
 
+/**
+ * A failed call: `isError` with the error object as text only. No `structuredContent`, because it
+ * would have to match the tool's output schema, and clients validate it: the SDK client turns a
+ * mismatching one into a protocol error instead of showing the refusal.
+ */
 function failure(error: 'forbidden' | 'not_found', message: string): CallToolResult {
-  const value = { error, message };
-  return {
-    content: [{ type: 'text', text: JSON.stringify(value) }],
-    structuredContent: value,
-    isError: true,
-  };
+  return { content: [{ type: 'text', text: JSON.stringify({ error, message }) }], isError: true };
 }

@@ -22,6 +22,12 @@ async function connect(url: string, token: string): Promise<Client> {
 function structured(result: unknown): Record<string, unknown> {
   const r = result as CallToolResult;
   const text = r.content[0]?.type === 'text' ? r.content[0].text : '';
+  if (r.isError) {
+    // A refusal carries its error object as text only: structured content would have to match
+    // the tool's output schema (MCP-UNSPEC-FAILED-RESULT, docs/fleet-controller.md).
+    assert.equal(r.structuredContent, undefined, 'a failed result has no structured content');
+    return JSON.parse(text) as Record<string, unknown>;
+  }
   assert.deepEqual(JSON.parse(text), r.structuredContent, 'text and structured content agree');
   return r.structuredContent as Record<string, unknown>;
 }
