@@ -1,12 +1,14 @@
 import { benchFleet } from './fleet.bench.ts';
 import { benchMaintenance } from './maintenance.bench.ts';
 import { benchMonitoring } from './monitoring.bench.ts';
+import { benchResolver } from './resolver.bench.ts';
 
 /** `npm run bench`: prints figures for each face against a bare server in the same run. Asserts nothing. */
 const benches: Record<string, () => Promise<void>> = {
   monitoring: benchMonitoring,
   maintenance: benchMaintenance,
   fleet: benchFleet,
+  resolver: benchResolver,
 };
 
 const only = process.argv.slice(2);

@@ -10,6 +10,8 @@ import type { SecureVersion, TLSSocket } from 'node:tls';
 import { createMaintenanceTls } from '../pbx/maintenance/maintenance-tls.ts';
 import { EndpointCore, type ResponsePlan } from './answer-request.ts';
 import type { EndpointBehaviour, EndpointConfig } from './endpoint-behaviour.ts';
+import { endpointControlRoutes } from './endpoint-control-routes.ts';
+import { type EndpointControlServer, startEndpointControlServer } from './endpoint-control-server.ts';
 import { MAX_RECORDED_BODY_BYTES, type RecordedRequest } from './recorded-request.ts';
 
 export interface CustomerEndpointOptions {
@@ -17,16 +19,28 @@ export interface CustomerEndpointOptions {
   host?: string;
   /** Default 0 (any free port). */
   port?: number;
-  /** `true`: HTTPS with a fresh self-signed certificate (needs `openssl`); or a PEM key and certificate. */
-  tls?: boolean | { key: string; cert: string };
+  /**
+   * `true`: HTTPS with a fresh self-signed certificate for `localhost` and `127.0.0.1` (needs
+   * `openssl`); `{ hosts }`: the same for other names (a certificate whose names do not match the
+   * address, RESOLVER-TLS-NO-HOSTNAME); or a PEM key and certificate.
+   */
+  tls?: boolean | { hosts: string[] } | { key: string; cert: string };
   /** TLS versions offered (default 1.2 to 1.3). */
   tlsVersions?: { min?: SecureVersion; max?: SecureVersion };
   config?: EndpointConfig;
   /** Bound on kept recordings (default 1000; the oldest drop first). */
   maxRecords?: number;
+  /**
+   * Also serve the HTTP control plane (schemas/customer-endpoint-control.openapi.yaml) on its own
+   * listener, by default on 127.0.0.1 and any free port: the recordings and the configuration stay
+   * out of reach of the PBX under test.
+   */
+  controlPlane?: boolean | { host?: string; port?: number };
 }
 
 export interface CustomerEndpointControl {
+  /** The configuration in effect (a copy). */
+  config(): EndpointConfig;
   /** Replaces the whole configuration. */
   configure(config: EndpointConfig): void;
   setRoute(path: string, behaviour: EndpointBehaviour): void;
@@ -41,7 +55,8 @@ export interface CustomerEndpointControl {
 }
 
 export interface CustomerEndpointHandle {
-  urls: { base: string };
+  /** `base`: where a provider is pointed; `control`: the HTTP control plane, when started with one. */
+  urls: { base: string; control?: string };
   /** The server certificate (PEM) when serving HTTPS, for a client that should trust it. */
   certificate: string | null;
   control: CustomerEndpointControl;
@@ -162,7 +177,11 @@ export async function start(options: CustomerEndpointOptions = {}): Promise<Cust
   let server: Server;
   if (options.tls) {
     const pair =
-      options.tls === true ? await createMaintenanceTls({ hosts: ['localhost', '127.0.0.1'] }) : options.tls;
+      options.tls === true
+        ? await createMaintenanceTls({ hosts: ['localhost', '127.0.0.1'] })
+        : 'hosts' in options.tls
+          ? await createMaintenanceTls({ hosts: options.tls.hosts })
+          : options.tls;
     certificate = pair.cert;
     server = createHttpsServer(
       {
@@ -193,6 +212,7 @@ export async function start(options: CustomerEndpointOptions = {}): Promise<Cust
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const control: CustomerEndpointControl = {
+    config: () => structuredClone(core.config),
     configure(config) {
       core.config = structuredClone(config);
     },
@@ -240,12 +260,31 @@ export async function start(options: CustomerEndpointOptions = {}): Promise<Cust
       });
     },
   };
+  const base = `${options.tls ? 'https' : 'http'}://${host}:${address.port}`;
+  let controlServer: EndpointControlServer | undefined;
+  if (options.controlPlane) {
+    const where = options.controlPlane === true ? {} : options.controlPlane;
+    try {
+      controlServer = await startEndpointControlServer(
+        endpointControlRoutes({
+          ...control,
+          info: () => ({ base, control: controlServer?.url ?? '', certificate }),
+        }),
+        { host: where.host ?? '127.0.0.1', port: where.port ?? 0 },
+      );
+    } catch (error) {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      throw error;
+    }
+  }
   return {
-    urls: { base: `${options.tls ? 'https' : 'http'}://${host}:${address.port}` },
+    urls: { base, ...(controlServer ? { control: controlServer.url } : {}) },
     certificate,
     control,
     async close() {
       closing = true;
+      await controlServer?.close();
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       for (const waiter of [...waiters]) waiter.cancel();

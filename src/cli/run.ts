@@ -1,9 +1,15 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { CliIo } from './cli-io.ts';
+import { registerEndpoint } from './endpoint-command.ts';
 import { HarnessError, oneLineMessage } from './harness-error.ts';
 import { parsePort, parseWorkerCount } from './parse-options.ts';
 import { registerResolverCheck } from './resolver-check-command.ts';
-import { type SimulateOptions, simulateCommand } from './simulate-command.ts';
+import {
+  DEFAULT_PBX_COUNT,
+  parsePbxCount,
+  type SimulateOptions,
+  simulateCommand,
+} from './simulate-command.ts';
 import { TOOL_VERSION } from './tool-version.ts';
 import { type VerifyOptions, verifyCommand } from './verify-command.ts';
 
@@ -49,7 +55,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 
   program
     .command('simulate')
-    .description('run the simulated PBX until interrupted (Ctrl-C)')
+    .description('run the simulated PBX and a fleet controller with more PBXs until interrupted (Ctrl-C)')
     .option('--scenario <name|file>', 'scenario name or scenario file (default: healthy)')
     .option('--port <n>', "data endpoint port (default: the scenario's, 6556)", parsePort)
     .option('--web-port <n>', 'web server port, XML-RPC at /xml-rpc (default: any free port)', parsePort)
@@ -59,11 +65,21 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       new Option('--clock <mode>', 'virtual clock mode').choices(['running', 'frozen']).default('running'),
     )
     .option('--json', 'print the target description as the first stdout line (for verify --target)')
+    .option(
+      '--pbx-count <n>',
+      `PBXs in the fleet, this one included, one per site (default: ${DEFAULT_PBX_COUNT})`,
+      parsePbxCount,
+    )
+    .option('--no-fleet', 'run the PBX alone, without a fleet controller')
+    .option('--data <dir>', "keep the fleet controller's state in this directory (default: in memory)")
     .action(async (options: SimulateOptions) => {
       exitCode = await simulateCommand(options, io);
     });
 
   registerResolverCheck(program, io, (code) => {
+    exitCode = code;
+  });
+  registerEndpoint(program, io, (code) => {
     exitCode = code;
   });
 

@@ -6,6 +6,8 @@ import {
   NOT_VERIFIABLE_MEDIA_TYPE,
   type NotVerifiableAttachment,
 } from '../../src/report/attachments.ts';
+import type { FleetContext } from '../fleet/support/fleet-context.ts';
+import type { ResolverScenario } from '../resolver/support/resolver-scenario.ts';
 import { boundedEvidence, bytesAsEvidence } from './evidence.ts';
 import { buildHttpRequest, parseHttpResponse, type RawHttpResponse } from './http-message.ts';
 import type { HeldPort } from './port-holder.ts';
@@ -91,6 +93,10 @@ export class PbxWorld extends World<PbxWorldParameters> {
   readonly heldPorts: HeldPort[] = [];
   /** Targets replaced during the scenario, closed in After. */
   readonly extraTargets: OpenedTarget[] = [];
+  /** The fleet controller side of the scenario (steps/fleet), opened on first use. */
+  fleet: FleetContext | undefined;
+  /** The web-resolver side of the scenario (steps/resolver): reference endpoints and providers, opened on first use. */
+  resolver: ResolverScenario | undefined;
 
   /** Makes `opened` the scenario's target; the previous one is closed after the scenario. */
   replaceTarget(opened: OpenedTarget): void {

@@ -35,7 +35,9 @@ test('RESOLVER-TIMEOUT-RANGE: only integer timeouts from 100 to 1500 ms are acce
         const ok = Number.isInteger(timeoutMs) && timeoutMs >= 100 && timeoutMs <= 1500;
         if (ok) assert.equal(validateProvider({ ...BASE, timeoutMs }).timeoutMs, timeoutMs);
         else assert.throws(() => validateProvider({ ...BASE, timeoutMs }), /timeoutMs/);
-        assert.ok(normaliseProvider({ ...validateProvider(structuredClone(BASE)), timeoutMs }).timeoutMs >= 100);
+        assert.ok(
+          normaliseProvider({ ...validateProvider(structuredClone(BASE)), timeoutMs }).timeoutMs >= 100,
+        );
       },
     ),
   );

@@ -1,0 +1,75 @@
+import { Agent, request } from 'undici';
+import { start } from '../simulators/pbx/index.ts';
+import { bareHttpServer } from './http-load.ts';
+import { fmt, runLoad } from './load.ts';
+
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 1200);
+const BODY = '{"name":"Anna Schmidt","company":"Beispiel GmbH"}';
+
+/**
+ * Issue 5 §6: resolutions per second of the simulated PBX's web resolver against a local
+ * endpoint (node:http answering a fixed JSON body), next to a plain undici request loop against
+ * the same endpoint in the same run: the difference is the client's overhead (number formats, URL
+ * building, header set, search log, evaluation, state update). The resolver opens one connection
+ * per lookup (one agent per provider query), so the loop is shown both with a kept-alive pool and
+ * with a fresh connection per request. Prints figures; asserts nothing.
+ */
+export async function benchResolver(): Promise<void> {
+  console.log('\n## Web resolver (outbound lookups)');
+  const endpoint = await bareHttpServer(BODY);
+  const sim = await start({ monitoringPort: 0, clock: { mode: 'frozen' } });
+  const url = `${endpoint.url}/lookup?tel=%2B49301234567`;
+  try {
+    const { resolver } = sim.internals;
+    resolver.setProviders([
+      {
+        id: 'bench',
+        type: 'HTTP',
+        url: `${endpoint.url}/lookup?tel={tel}`,
+        parsers: [{ matcher: '"name"\\s*:\\s*"([^"]*)"', formatter: '\\1' }],
+        fieldMappings: { firstName: '', lastName: '{0}', company: '' },
+      },
+    ]);
+    const resolve = async () => {
+      const result = await resolver.resolve('030 1234567');
+      if (result.state !== 'resolved') throw new Error(`resolution ${result.state}`);
+    };
+    const fetchWith = (dispatcher: Agent) => async () => {
+      const response = await request(url, { dispatcher });
+      await response.body.text();
+      if (response.statusCode !== 200) throw new Error(`status ${response.statusCode}`);
+    };
+    const fresh = async () => {
+      const agent = new Agent({ connections: 1, pipelining: 1 });
+      try {
+        await fetchWith(agent)();
+      } finally {
+        await agent.close();
+      }
+    };
+    await runLoad(resolve, 4, 200); // warm-up
+    console.log('lookups/s against a local endpoint (node:http, fixed JSON body)');
+    console.log(
+      '  concurrency   resolver   undici keep-alive   undici new connection   resolver / keep-alive   resolver / new connection',
+    );
+    for (const concurrency of [1, 16]) {
+      const pool = new Agent({ connections: concurrency, pipelining: 1 });
+      try {
+        await runLoad(fetchWith(pool), concurrency, 100); // warm-up: open the pool
+        const sut = await runLoad(resolve, concurrency, DURATION_MS);
+        const kept = await runLoad(fetchWith(pool), concurrency, DURATION_MS);
+        const each = await runLoad(fresh, concurrency, DURATION_MS);
+        const errors = sut.errors + kept.errors + each.errors;
+        console.log(
+          `  ${String(concurrency).padStart(11)}   ${fmt(sut.perSecond).padStart(8)}   ${fmt(kept.perSecond).padStart(17)}   ${fmt(each.perSecond).padStart(21)}   ${fmt(sut.perSecond / kept.perSecond, 2).padStart(21)}   ${fmt(sut.perSecond / each.perSecond, 2).padStart(25)}${errors ? `   (${errors} errors)` : ''}`,
+        );
+      } finally {
+        await pool.close();
+      }
+    }
+  } finally {
+    await sim.close();
+    endpoint.server.closeAllConnections();
+    await new Promise<void>((resolve) => endpoint.server.close(() => resolve()));
+  }
+}
