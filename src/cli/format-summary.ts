@@ -9,12 +9,21 @@ export function formatSummary(report: CompatibilityReport, paths: ReportPaths, c
     `target ${report.metadata.target}: ${s.total} scenarios (${s.passed} passed, ${s.failed} failed, ` +
       `${s.skipped} skipped${s.other > 0 ? `, ${s.other} other` : ''})`,
   ];
-  const header = ['interface', 'passed', 'failed', 'not verifiable', 'not covered', 'not testable'];
+  const header = [
+    'interface',
+    'passed',
+    'failed',
+    'not verifiable',
+    'not run',
+    'not covered',
+    'not testable',
+  ];
   const rows = report.interfaces.map((i) => [
     i.id,
     `${i.counts.pass}/${i.score.testable}`,
     String(i.counts.fail),
     String(i.counts['not-verifiable']),
+    String(i.counts['not-run']),
     String(i.counts['not-covered']),
     String(i.counts['not-testable']),
   ]);

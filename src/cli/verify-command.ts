@@ -1,7 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { Catalog } from '../catalog/catalog.ts';
 import { loadCatalog } from '../catalog/load-catalog.ts';
-import { DEFAULT_REPORTS_DIR, EXPECTED_FAILURES_DIR } from '../catalog/project-paths.ts';
+import { DEFAULT_REPORTS_DIR, EXPECTED_FAILURES_DIR, FEATURES_DIR } from '../catalog/project-paths.ts';
+import { scanFeatureTags } from '../catalog/scan-feature-tags.ts';
 import { buildModel } from '../report/build-model.ts';
 import { type ExpectedFailures, loadExpectedFailures } from '../report/expected-failures.ts';
 import { writeReports } from '../report/write-reports.ts';
@@ -60,6 +61,7 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
     envelopes: run.envelopes,
     catalog,
     expectedFailures,
+    ...(options.suite?.featurePaths ? {} : { provedInFeatures: await clausesInFeatures() }),
     metadata: {
       target: targetName,
       targetFile: targetFile ?? null,
@@ -88,4 +90,10 @@ async function harness<T>(work: Promise<T>): Promise<T> {
 
 function resolveFrom(cwd: string, path: string): string {
   return isAbsolute(path) ? path : resolve(cwd, path);
+}
+
+/** Clause ids that the project's feature files cite (a tag filter may keep their scenarios from running). */
+async function clausesInFeatures(): Promise<Set<string>> {
+  const scan = await scanFeatureTags(FEATURES_DIR);
+  return new Set(scan.scenarios.flatMap((scenario) => scenario.tags.map((tag) => tag.replace(/^@/, ''))));
 }

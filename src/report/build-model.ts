@@ -21,6 +21,11 @@ export interface BuildModelInput {
   /** Everything but `cucumberVersion`, which is read from the `meta` message. */
   metadata: Omit<RunMetadata, 'cucumberVersion'>;
   expectedFailures: ExpectedFailures;
+  /**
+   * Clause ids that scenarios in the feature files cite, whether or not they ran: a clause in it
+   * with no scenario in this run is `not-run` (left out by a tag filter), not `not-covered`.
+   */
+  provedInFeatures?: ReadonlySet<string>;
 }
 
 /**
@@ -59,7 +64,7 @@ export function buildModel(input: BuildModelInput): CompatibilityReport {
 
   const clauses = catalog.clauses.map((clause): ClauseResult => {
     const cited = byClause.get(clause.id) ?? [];
-    const judged = clauseVerdict(clause.check, cited);
+    const judged = clauseVerdict(clause.check, cited, input.provedInFeatures?.has(clause.id) ?? false);
     const result: ClauseResult = {
       id: clause.id,
       interface: clausePrefix(clause.id),

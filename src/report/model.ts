@@ -7,9 +7,20 @@ import type { EvidenceAttachment } from './attachments.ts';
  */
 
 /** Verdict of one clause on one target. */
-export type Verdict = 'pass' | 'fail' | 'not-verifiable' | 'not-covered' | 'not-testable';
+/**
+ * `not-run`: scenarios in the features prove the clause, but none ran (a tag filter left them out);
+ * `not-covered`: no scenario in the features proves it.
+ */
+export type Verdict = 'pass' | 'fail' | 'not-verifiable' | 'not-run' | 'not-covered' | 'not-testable';
 
-export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'not-verifiable', 'not-covered', 'not-testable'];
+export const VERDICTS: readonly Verdict[] = [
+  'pass',
+  'fail',
+  'not-verifiable',
+  'not-run',
+  'not-covered',
+  'not-testable',
+];
 
 /** Cucumber's final status of a scenario (lower case of TestStepResultStatus). */
 export type ScenarioStatus =
@@ -125,5 +136,5 @@ export interface CompatibilityReport {
 }
 
 export function emptyVerdictCounts(): VerdictCounts {
-  return { pass: 0, fail: 0, 'not-verifiable': 0, 'not-covered': 0, 'not-testable': 0 };
+  return { pass: 0, fail: 0, 'not-verifiable': 0, 'not-run': 0, 'not-covered': 0, 'not-testable': 0 };
 }

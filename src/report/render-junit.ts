@@ -68,6 +68,8 @@ function junitOutcome(clause: ClauseResult): JunitOutcome {
     }
     case 'not-verifiable':
       return { kind: 'skipped', message: `not verifiable: ${clause.reason ?? ''}` };
+    case 'not-run':
+      return { kind: 'skipped', message: 'not run: its scenarios were not selected in this run' };
     case 'not-covered':
       return { kind: 'skipped', message: 'not covered: no scenario in this run proves this clause' };
     case 'not-testable':

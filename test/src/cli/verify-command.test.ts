@@ -28,7 +28,7 @@ test('verify writes three consistent reports and passes when the only failure is
     assert.equal(code, 0, io.out() + io.err());
     const summary = io.out();
     assert.match(summary, /^target lab: 3 scenarios \(1 passed, 1 failed, 1 skipped\)/);
-    assert.match(summary, /MON\s+1\/2\s+1\s+0\s+0\s+1/);
+    assert.match(summary, /MON\s+1\/2\s+1\s+0\s+0\s+0\s+1/);
     assert.match(summary, /expected failures \(1\): MON-B/);
     assert.match(summary, /PASSED/);
     assert.match(summary, /reports: out\/compatibility\.json, out\/compatibility\.html, out\/junit\.xml/);

@@ -89,6 +89,7 @@ test('scores count passed out of testable clauses per interface, in catalog orde
     pass: 1,
     fail: 2,
     'not-verifiable': 0,
+    'not-run': 0,
     'not-covered': 1,
     'not-testable': 1,
   });
@@ -96,6 +97,7 @@ test('scores count passed out of testable clauses per interface, in catalog orde
     pass: 1,
     fail: 2,
     'not-verifiable': 1,
+    'not-run': 0,
     'not-covered': 1,
     'not-testable': 1,
   });

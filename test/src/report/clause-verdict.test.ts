@@ -46,5 +46,8 @@ test('all skipped scenarios give not-verifiable with their distinct reasons', ()
 
 test('no scenario is not-covered, and not-testable clauses stay not-testable', () => {
   assert.deepEqual(clauseVerdict('client', []), { verdict: 'not-covered' });
+  // Scenarios exist in the features but none ran (a tag filter): not a coverage gap.
+  assert.deepEqual(clauseVerdict('client', [], true), { verdict: 'not-run' });
+  assert.deepEqual(clauseVerdict('not-testable', [], true), { verdict: 'not-testable' });
   assert.deepEqual(clauseVerdict('not-testable', [scenario('failed')]), { verdict: 'not-testable' });
 });
