@@ -1,12 +1,12 @@
 import { commitAcknowledge, resolveItem } from '../model/acknowledge.ts';
 import type { Authenticator } from '../model/authenticator.ts';
-import { siteList } from '../model/caller-view.ts';
 import type { FleetState } from '../model/fleet-state.ts';
 import { historyList } from '../model/history-view.ts';
 import { COMMENT_MAX_CHARS, charCount } from '../model/text-limits.ts';
 import type { Account } from '../model/types.ts';
 import { type FleetErrorCode, fleetError, MESSAGES } from './error-body.ts';
-import { etagOf, ifNoneMatchHits } from './etag.ts';
+import { ifNoneMatchHits } from './etag.ts';
+import { SiteListCache } from './site-list-cache.ts';
 
 /** A request as the socket-free core takes it; header names in lower case. */
 export interface ApiRequest {
@@ -22,6 +22,8 @@ export interface ApiResponse {
   headers: Record<string, string>;
   /** Absent for 304, 401 and 404 (FLEET-UNSPEC-401-404-BODY). */
   body?: string;
+  /** `body` already encoded as UTF-8, when the core keeps it so (a cached site list); sent as is. */
+  bytes?: Buffer;
 }
 
 /** One line of the controller's request log: never headers, bodies, passwords or tokens. */
@@ -52,6 +54,7 @@ const ACK = /^\/api\/v1\/sites\/([^/]+)\/attention\/([^/]+)\/acknowledge$/;
  * Viewer → 403; body → 400; then the acknowledgement.
  */
 export function createApiCore(state: FleetState, auth: Authenticator, log: RequestLogger = () => {}) {
+  const siteLists = new SiteListCache(state);
   return async function handle(req: ApiRequest): Promise<ApiResponse> {
     const path = (req.url.split('?')[0] ?? '/').replace(/\/{2,}/g, '/');
     const done = (res: ApiResponse, account?: Account): ApiResponse => {
@@ -66,7 +69,7 @@ export function createApiCore(state: FleetState, auth: Authenticator, log: Reque
 
     if (SITES.test(path)) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return done(methodNotAllowed('GET, HEAD'), account);
-      return done(getSites(state, account, req), account);
+      return done(getSites(siteLists, account, req), account);
     }
     const history = HISTORY.exec(path);
     if (history) {
@@ -89,15 +92,18 @@ export function createApiCore(state: FleetState, auth: Authenticator, log: Reque
 
 /**
  * FLEET-SITES-LIST, FLEET-SITES-NOT-MODIFIED: the caller's site list with a strong ETag; a
- * matching `If-None-Match` gets 304 with the ETag and no body.
+ * matching `If-None-Match` gets 304 with the ETag and no body. The rendered list and its ETag
+ * come from the partner's cache entry, rendered again only after something it shows changed.
  */
-function getSites(state: FleetState, account: Account, req: ApiRequest): ApiResponse {
-  const body = JSON.stringify(siteList(state, account.partnerId));
-  const etag = etagOf(body);
+function getSites(siteLists: SiteListCache, account: Account, req: ApiRequest): ApiResponse {
+  const { body, bytes, etag } = siteLists.get(account.partnerId);
   const headers = { etag, 'cache-control': 'private, no-cache', vary: 'Authorization' };
   if (ifNoneMatchHits(req.headers['if-none-match'], etag)) return { status: 304, headers };
   const res: ApiResponse = { status: 200, headers: { ...headers, 'content-type': JSON_TYPE } };
-  if (req.method !== 'HEAD') res.body = body;
+  if (req.method !== 'HEAD') {
+    res.body = body;
+    res.bytes = bytes;
+  }
   return res;
 }
 

@@ -27,8 +27,9 @@ export function toNodeHandler(core: (req: ApiRequest) => Promise<ApiResponse>) {
 export function writeResponse(res: ServerResponse, response: ApiResponse): void {
   if (res.headersSent) return;
   const headers: Record<string, string | number> = { ...response.headers };
-  if (response.body !== undefined) headers['content-length'] = Buffer.byteLength(response.body);
+  const body = response.body === undefined ? undefined : (response.bytes ?? response.body);
+  if (body !== undefined) headers['content-length'] = Buffer.byteLength(body);
   else if (response.status !== 304) headers['content-length'] = 0;
   res.writeHead(response.status, headers);
-  res.end(response.body);
+  res.end(body);
 }

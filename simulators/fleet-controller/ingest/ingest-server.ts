@@ -12,10 +12,14 @@ import {
   parseLine,
   type RefusalReason,
 } from './ingest-protocol.ts';
+import { TurnBatch } from './turn-batch.ts';
 
 /** A PBX that sends nothing after connecting is dropped after this long (real time). */
 const HELLO_TIMEOUT_MS = 10_000;
 const MAX_CONNECTIONS = 5_000;
+/** Lines (and characters of them) applied in one transaction at most; more are applied at once. */
+const MAX_BATCH_LINES = 4_096;
+const MAX_BATCH_CHARS = 4 * 1024 * 1024;
 
 interface Session {
   socket: Socket;
@@ -23,6 +27,10 @@ interface Session {
   stream: string | null;
   /** Refused or cut: further lines are ignored and it no longer counts as connected. */
   closed: boolean;
+  /** Answers held back until the batch that produced them is committed, in order. */
+  outbox: string;
+  /** Close the connection once the outbox is written (a refusal). */
+  ending: boolean;
 }
 
 export interface IngestServer {
@@ -40,6 +48,12 @@ export interface IngestServer {
  * EVENT-REPEAT-MERGED, EVENT-THROTTLE-SUPPRESSED); a sequence number already processed for the
  * stream is acknowledged again but not applied twice. Live connections make the site reachable
  * (finding `offline`). A link the control plane cuts is closed and refused until restored.
+ *
+ * Lines are applied in batches: everything read from all connections in one event-loop turn
+ * goes into one `state.atomically` block — with a data directory one LMDB transaction, one
+ * fsync — and the answers of that batch (`welcome`, `ack`, `refused`) leave only after it has
+ * committed, each connection's in the order of its lines. An acknowledged event is therefore
+ * durable, and a `welcome` never names a sequence number that a crash could still lose.
  */
 export async function startIngestServer(
   state: FleetState,
@@ -54,17 +68,34 @@ export async function startIngestServer(
     state.setConnections(siteId, count);
   };
 
+  /** Sessions with answers waiting for the running batch to commit; `null` outside a batch. */
+  let held: Set<Session> | null = null;
+
+  const release = (session: Session) => {
+    const { socket, outbox, ending } = session;
+    session.outbox = '';
+    if (socket.destroyed) return;
+    if (ending) {
+      socket.end(outbox);
+      // A peer that never closes its side is dropped after a grace period.
+      socket.setTimeout(HELLO_TIMEOUT_MS, () => socket.destroy());
+    } else if (outbox !== '' && socket.writable) {
+      socket.write(outbox);
+    }
+  };
+
   const send = (session: Session, message: ControllerMessage) => {
-    if (!session.socket.destroyed && session.socket.writable) session.socket.write(encodeLine(message));
+    session.outbox += encodeLine(message);
+    if (held) held.add(session);
+    else release(session);
   };
 
   const refuse = (session: Session, reason: RefusalReason) => {
     if (session.closed) return;
     session.closed = true;
+    session.ending = true;
     log({ face: 'ingest', method: 'REFUSE', path: session.siteId ?? '-', status: 403 });
-    if (!session.socket.destroyed) session.socket.end(encodeLine({ type: 'refused', reason }));
-    // A peer that never closes its side is dropped after a grace period.
-    session.socket.setTimeout(HELLO_TIMEOUT_MS, () => session.socket.destroy());
+    send(session, { type: 'refused', reason });
     if (session.siteId !== null) recount(session.siteId);
   };
 
@@ -111,8 +142,39 @@ export async function startIngestServer(
     send(session, { type: 'ack', seq: event.seq });
   };
 
+  const batch = new TurnBatch<{ session: Session; line: string }>(
+    (work) => {
+      const answered = new Set<Session>();
+      held = answered;
+      try {
+        state.atomically(() => {
+          for (const { session, line } of work) if (!session.closed) handleLine(session, line);
+        });
+      } catch (error) {
+        // Not committed: nothing of the batch is answered; the PBXs re-send after reconnecting.
+        for (const session of answered) {
+          session.outbox = '';
+          session.socket.destroy();
+        }
+        throw error;
+      } finally {
+        held = null;
+      }
+      for (const session of answered) release(session);
+    },
+    MAX_BATCH_LINES,
+    MAX_BATCH_CHARS,
+  );
+
   const server = createServer((socket) => {
-    const session: Session = { socket, siteId: null, stream: null, closed: false };
+    const session: Session = {
+      socket,
+      siteId: null,
+      stream: null,
+      closed: false,
+      outbox: '',
+      ending: false,
+    };
     sessions.add(session);
     const reader = new LineReader();
     socket.setNoDelay(true);
@@ -125,10 +187,7 @@ export async function startIngestServer(
         socket.destroy();
         return;
       }
-      for (const line of lines) {
-        if (session.closed || socket.destroyed) break;
-        if (line.trim() !== '') handleLine(session, line);
-      }
+      for (const line of lines) if (line.trim() !== '') batch.add({ session, line }, line.length);
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
@@ -154,6 +213,8 @@ export async function startIngestServer(
       return count;
     },
     async close() {
+      // What has arrived is applied (and committed) before the listener goes.
+      batch.flush();
       state.off('link-cut', onCut);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

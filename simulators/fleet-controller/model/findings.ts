@@ -23,7 +23,7 @@ export interface FindingInputs {
 
 /**
  * Evaluates the findings of a site from inventory and reachability (FLEET-FINDINGS-SELF-CLEARING:
- * they are recomputed on every request, so they vanish as soon as the cause is gone;
+ * they are recomputed whenever either changes, so they vanish as soon as the cause is gone;
  * FLEET-FINDINGS-NOT-ACKNOWLEDGEABLE: they have no item and nothing acknowledges them).
  *
  * FLEET-UNSPEC-FINDING-CRITERIA, the simulator's criteria:
@@ -37,6 +37,8 @@ export interface FindingInputs {
  * - `version`: the PBX reports an available update (`updateKind` other than `none`);
  * - `modules`: a module instance has status warning or critical.
  * The last known inventory stays in force while the site is offline.
+ * Pure in its inputs: no controller clock (backup age counts in the inventory's own time), so a
+ * site list rendered earlier stays exact until inventory or reachability change.
  */
 export function evaluateFindings({ reachable, inventory }: FindingInputs): FindingKey[] {
   const found = new Set<FindingKey>();

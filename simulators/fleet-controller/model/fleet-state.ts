@@ -21,6 +21,7 @@ import type {
   Site,
   SiteRight,
 } from './types.ts';
+import { ViewRevisions } from './view-revisions.ts';
 
 /** The ingest link of a site: who may connect, how many are connected, whether it is cut. */
 export interface LinkRecord {
@@ -76,6 +77,8 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
   private historySeq = 0;
   /** Stream positions accepted but not yet written; they go with the report that follows. */
   private readonly unsavedStreams = new Set<string>();
+  /** What each partner's site list depends on, touched by every change that can alter it. */
+  private readonly views = new ViewRevisions();
 
   constructor(
     readonly clock: Clock,
@@ -164,6 +167,15 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     this.changed();
   }
 
+  /**
+   * The revision of the site list `partnerId` sees (FLEET-UNSPEC-ETAG): it changes whenever
+   * anything in that list may have changed — a site's name, items, acknowledgements by this
+   * partner, inventory or reachability, or the partner's rights — and not otherwise.
+   */
+  viewRevision(partnerId: string): number {
+    return this.views.of(partnerId);
+  }
+
   /** What keeps ids unique across a restart (FLEET-ITEM-ID-STABLE). */
   counters(): FleetCounters {
     return {
@@ -179,6 +191,7 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     const stored = { ...partner };
     this.partners.set(partner.id, stored);
     this.journal.partner(stored);
+    this.views.touchPartner(partner.id);
     this.changed();
   }
 
@@ -187,6 +200,7 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     const stored = { ...site };
     this.sites.set(site.id, stored);
     this.journal.site(stored);
+    this.touchSite(site.id);
     this.changed();
   }
 
@@ -194,6 +208,7 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     const site = this.requireSite(siteId);
     site.displayName = displayName;
     this.journal.site(site);
+    this.touchSite(siteId);
     this.changed();
   }
 
@@ -209,12 +224,14 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     if (right.modules) stored.modules = [...right.modules];
     map.set(right.siteId, stored);
     this.journal.right(right.partnerId, right.siteId, stored);
+    this.views.touchPartner(right.partnerId);
     this.changed();
   }
 
   revoke(partnerId: string, siteId: string): void {
     this.rights.get(partnerId)?.delete(siteId);
     this.journal.right(partnerId, siteId, null);
+    this.views.touchPartner(partnerId);
     this.changed();
   }
 
@@ -301,6 +318,7 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
       connected: link?.connected ?? 0,
       cut: link?.cut ?? false,
     });
+    this.touchSite(siteId);
     this.changed();
     return key;
   }
@@ -322,6 +340,7 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     if (stored) this.inventories.set(siteId, stored);
     else this.inventories.delete(siteId);
     this.journal.inventory(siteId, stored);
+    this.touchSite(siteId);
     this.changed();
   }
 
@@ -331,6 +350,7 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     link.cut = true;
     this.putLink(siteId, link);
     this.emit('link-cut', siteId);
+    this.touchSite(siteId);
     this.changed();
   }
 
@@ -338,6 +358,7 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     const link = this.requireLink(siteId);
     link.cut = false;
     this.putLink(siteId, link);
+    this.touchSite(siteId);
     this.changed();
   }
 
@@ -345,6 +366,8 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
   setConnections(siteId: string, count: number): void {
     const link = this.links.get(siteId);
     if (!link || link.connected === count) return;
+    // The views show only whether one is connected (finding `offline`), not how many.
+    if (link.connected > 0 !== count > 0) this.touchSite(siteId);
     link.connected = count;
     this.changed();
   }
@@ -366,6 +389,7 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
       } else {
         this.stats.accepted++;
         this.journal.item(outcome.item);
+        this.touchSite(siteId);
       }
       this.saveStreams();
       this.journal.counters(this.counters());
@@ -381,7 +405,11 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
    */
   acknowledgeItem(item: AttentionItem, partnerId: string): { alreadyAcknowledged: boolean; at: number } {
     const outcome = this.book.acknowledge(item, partnerId, this.clock.now());
-    if (!outcome.alreadyAcknowledged) this.journal.item(item);
+    if (!outcome.alreadyAcknowledged) {
+      this.journal.item(item);
+      // Only this partner's open list loses the item; the others' views are unchanged.
+      this.views.touchPartner(partnerId);
+    }
     return outcome;
   }
 
@@ -453,6 +481,13 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     this.streams.clear();
     this.unsavedStreams.clear();
     this.stats = freshStats();
+    // Everything rendered before is outdated; what `load` and `restore` add touches on top.
+    this.views.touchAll();
+  }
+
+  /** Every partner holding a right on the site sees the change. */
+  private touchSite(siteId: string): void {
+    for (const [partnerId, rights] of this.rights) if (rights.has(siteId)) this.views.touchPartner(partnerId);
   }
 
   private changed(): void {

@@ -36,9 +36,10 @@ export const STORE_FORMAT = 1;
 /**
  * `FleetJournal` on LMDB (issue 4, section 1). Every write is synchronous (`putSync` /
  * `removeSync`), so it is committed before the state change can be answered; `atomically` is
- * `transactionSync`, and writes made inside it join that one transaction (LMDB nests them), so an
- * acknowledgement and its history entry, or an item merge and its counters and stream position,
- * commit together or not at all. Only hashes of passwords, tokens and ingest keys reach it.
+ * `transactionSync`, and writes made inside it — nested `atomically` blocks included — join that
+ * one transaction, so an acknowledgement and its history entry, an item merge and its counters and
+ * stream position, or a whole batch of ingested reports commit together or not at all. Only hashes
+ * of passwords, tokens and ingest keys reach it.
  */
 export class LmdbJournal implements FleetJournal {
   constructor(
@@ -46,8 +47,20 @@ export class LmdbJournal implements FleetJournal {
     private readonly tables: Tables,
   ) {}
 
+  /** Depth of `atomically` calls; inner ones join the outer transaction. */
+  private depth = 0;
+
   atomically<T>(fn: () => T): T {
-    return this.root.transactionSync(fn);
+    // An inner block runs in the outer transaction, not in an LMDB child transaction: no caller
+    // catches an inner failure inside an outer block, so the outer aborts whole either way, and a
+    // batch of ingested reports saves a child begin and commit per report.
+    if (this.depth > 0) return fn();
+    this.depth++;
+    try {
+      return this.root.transactionSync(fn);
+    } finally {
+      this.depth--;
+    }
   }
 
   partner(partner: PartnerAccess): void {

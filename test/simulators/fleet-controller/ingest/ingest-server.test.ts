@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
+import { connect, Socket } from 'node:net';
 import { test } from 'node:test';
 import { start } from '../../../../simulators/fleet-controller/index.ts';
 import {
@@ -7,7 +7,14 @@ import {
   LineTooLongError,
   MAX_LINE_BYTES,
 } from '../../../../simulators/fleet-controller/ingest/ingest-protocol.ts';
-import { FAST_SCRYPT, T0 } from '../fleet-test-kit.ts';
+import { startIngestServer } from '../../../../simulators/fleet-controller/ingest/ingest-server.ts';
+import {
+  type FleetJournal,
+  MEMORY_JOURNAL,
+} from '../../../../simulators/fleet-controller/model/fleet-journal.ts';
+import { FleetState } from '../../../../simulators/fleet-controller/model/fleet-state.ts';
+import { VirtualClock } from '../../../../simulators/shared/clock.ts';
+import { FAST_SCRYPT, sitesOnly, T0 } from '../fleet-test-kit.ts';
 
 /** A raw protocol client: writes lines, collects the parsed answers. */
 async function rawClient(ingest: string) {
@@ -170,4 +177,88 @@ test('cutting the link closes the connection with refused link-cut and refuses a
   e.send(hello());
   await e.waitFor(1);
   assert.equal(e.received[0]!['type'], 'welcome');
+});
+
+test('EVENT-UNSPEC-TRANSPORT: a hello and events written at once get the welcome and every ack, in order', async (t) => {
+  const { fleet, reg } = await controller(t);
+  const c = await rawClient(reg.ingest);
+  t.after(async () => c.close());
+  const events = Array.from({ length: 50 }, (_, i) => ev(i + 1));
+  c.socket.write([hello(), ...events, ev(7)].map((m) => `${JSON.stringify(m)}\n`).join(''));
+  await c.waitFor(52);
+  assert.deepEqual(c.received, [
+    { type: 'welcome', lastSeq: 0 },
+    ...events.map((e) => ({ type: 'ack', seq: e.seq })),
+    { type: 'ack', seq: 7 },
+  ]);
+  const [item] = await fleet.control.items('site-hamburg');
+  assert.equal(item!.occurrences, 50, 'the re-sent 7 counts once');
+});
+
+test('events read in one turn are applied in one transaction, and each ack leaves after the commit that holds its event', async (t) => {
+  const clock = new VirtualClock({ start: T0 });
+  t.after(() => clock.dispose());
+  /** Stream positions as the last outermost transaction committed them. */
+  const committed = new Map<string, number>();
+  const pending = new Map<string, number>();
+  let depth = 0;
+  let transactions = 0;
+  const journal: FleetJournal = {
+    ...MEMORY_JOURNAL,
+    atomically(fn) {
+      depth++;
+      try {
+        return fn();
+      } finally {
+        if (--depth === 0) {
+          transactions++;
+          for (const [id, seq] of pending) committed.set(id, seq);
+          pending.clear();
+        }
+      }
+    },
+    stream(id, seq) {
+      if (seq !== null) pending.set(id, seq);
+    },
+  };
+  const state = new FleetState(clock, FAST_SCRYPT, journal);
+  await state.load({ ...sitesOnly(), pbxs: [{ siteId: 'site-hamburg', key: 'the-key' }] });
+  const ingest = await startIngestServer(state, { host: '127.0.0.1', port: 0 });
+  t.after(() => ingest.close());
+  const c = await rawClient(ingest.url);
+  t.after(async () => c.close());
+  c.send(hello());
+  await c.waitFor(1);
+  const stream = 'site-hamburg\u0000s1';
+  // Watch what the listener writes to its sockets: each ack, and the committed position then.
+  const port = Number(new URL(ingest.url).port);
+  const written: { seq: number; committed: number }[] = [];
+  const write = Socket.prototype.write;
+  Socket.prototype.write = function (this: Socket, data: unknown, ...rest: unknown[]) {
+    if (this.localPort === port && typeof data === 'string') {
+      for (const m of data.matchAll(/"type":"ack","seq":(\d+)/g))
+        written.push({ seq: Number(m[1]), committed: committed.get(stream) ?? 0 });
+    }
+    return (write as (...args: unknown[]) => boolean).call(this, data, ...rest);
+  } as typeof write;
+  t.after(() => {
+    Socket.prototype.write = write;
+  });
+  const before = transactions;
+  const count = 200;
+  c.socket.write(Array.from({ length: count }, (_, i) => `${JSON.stringify(ev(i + 1))}\n`).join(''));
+  await c.waitFor(count + 1);
+  const acks = c.received.slice(1).map((m) => m['seq'] as number);
+  assert.deepEqual(
+    acks,
+    Array.from({ length: count }, (_, i) => i + 1),
+  );
+  assert.ok(transactions - before < count, `${transactions - before} transactions for ${count} events`);
+  assert.deepEqual(
+    written.map((w) => w.seq),
+    acks,
+  );
+  for (const { seq, committed } of written)
+    assert.ok(committed >= seq, `ack ${seq} written before its commit`);
+  assert.equal(committed.get(stream), count);
 });

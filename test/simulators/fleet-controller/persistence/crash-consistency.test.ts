@@ -1,16 +1,19 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { start } from '../../../../simulators/fleet-controller/index.ts';
+import { encodeLine, LineReader } from '../../../../simulators/fleet-controller/ingest/ingest-protocol.ts';
 import { commitAcknowledge } from '../../../../simulators/fleet-controller/model/acknowledge.ts';
 import { basic, FAST_SCRYPT, fleetCore, report, SAM, T0 } from '../fleet-test-kit.ts';
-import { consistencyProblems } from './fleet-consistency.ts';
+import { consistencyProblems, INGEST_PBXS, streamOccurrences } from './fleet-consistency.ts';
 
 const WRITER = fileURLToPath(new URL('./fixtures/crash-writer.ts', import.meta.url));
+const INGEST_CONTROLLER = fileURLToPath(new URL('./fixtures/ingest-controller.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const ROUNDS = 4;
 
@@ -130,4 +133,182 @@ test('the consistency check finds each kind of damage a torn write would leave',
     (await damaged(({ state }) => state.acceptSequence('site-kiel\u0000crash-stream', 3))).join(),
     /stream at seq 3/,
   );
+});
+
+type FloodPbx = (typeof INGEST_PBXS)[number];
+
+/** The event a flood PBX sends under `seq`: the same content whenever it is (re-)sent. */
+function floodEvent(pbx: FloodPbx, seq: number): string {
+  return encodeLine({
+    type: 'event',
+    seq,
+    event: { module: pbx.module, subject: `Ereignis ${seq % 10}`, severity: 'WARNING', at: T0 + seq },
+    suppressed: 0,
+  });
+}
+
+/**
+ * One PBX on the ingest link, as the forwarder behaves: hello, then events from the `welcome`
+ * position on (so unacknowledged ones are re-sent) with up to `window` unacknowledged, until
+ * `until` is sent and acknowledged or the connection drops. Reports every ack; acks must come in
+ * order. Resolves with the highest sequence number sent.
+ */
+function flood(
+  ingest: string,
+  pbx: FloodPbx,
+  options: { window: number; until: number; onWelcome(lastSeq: number): void; onAck(seq: number): void },
+): Promise<number> {
+  const url = new URL(ingest);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port) });
+    const reader = new LineReader();
+    let sent = 0;
+    let acked = 0;
+    const fill = () => {
+      let out = '';
+      while (sent - acked < options.window && sent < options.until) out += floodEvent(pbx, ++sent);
+      if (out) socket.write(out);
+      else if (acked >= options.until) socket.end();
+    };
+    socket.on('connect', () =>
+      socket.write(
+        encodeLine({ type: 'hello', version: 1, siteId: pbx.siteId, key: pbx.key, stream: pbx.stream }),
+      ),
+    );
+    socket.on('data', (chunk: Buffer) => {
+      try {
+        for (const line of reader.push(chunk)) {
+          const message = JSON.parse(line) as { type: string; seq?: number; lastSeq?: number };
+          if (message.type === 'welcome') {
+            sent = acked = message.lastSeq ?? 0;
+            options.onWelcome(acked);
+          } else if (message.type === 'ack' && message.seq === acked + 1) {
+            acked = message.seq;
+            options.onAck(acked);
+          } else {
+            throw new Error(`${pbx.stream}: unexpected ${line} after ack ${acked}`);
+          }
+        }
+        fill();
+      } catch (error) {
+        socket.destroy();
+        reject(error);
+      }
+    });
+    // A killed controller resets or closes the connection: the flood ends there.
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => resolve(sent));
+  });
+}
+
+/** Resolves with the first stdout line of the child, parsed; rejects if it exits first. */
+function firstLine(child: ChildProcess): Promise<{ ingest: string }> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`controller not listening after 30 s: ${err}`)), 30_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const end = out.indexOf('\n');
+      if (end >= 0) {
+        clearTimeout(timer);
+        resolve(JSON.parse(out.slice(0, end)));
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      err += chunk.toString('utf8');
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`controller exited early (${code ?? signal}): ${err.slice(0, 2000)}`));
+    });
+  });
+}
+
+test('a controller killed (SIGKILL) during batched ingestion keeps every report it acknowledged, and re-sent reports count once', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'fleet-ingest-crash-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  /** Per stream: highest sequence number sent and highest acknowledged, over all rounds. */
+  const sent = new Map<string, number>(INGEST_PBXS.map((p) => [p.stream, 0]));
+  const acked = new Map<string, number>(INGEST_PBXS.map((p) => [p.stream, 0]));
+  for (let round = 1; round <= 3; round++) {
+    // A timer, not an ack, fires the kill: it lands wherever the controller is, mid-batch included.
+    const killAfterMs = 20 + Math.floor(Math.random() * 300);
+    const context = `round ${round}, kill ${killAfterMs} ms into the ingestion`;
+    const child = spawn(process.execPath, ['--import', 'tsx', INGEST_CONTROLLER, dir], {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let roundAcks = 0;
+    const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    try {
+      const { ingest } = await firstLine(child);
+      const sentNow = await Promise.all(
+        INGEST_PBXS.map((pbx) =>
+          flood(ingest, pbx, {
+            window: 512,
+            until: Number.MAX_SAFE_INTEGER,
+            onWelcome: (lastSeq) => assert.ok(lastSeq >= (acked.get(pbx.stream) ?? 0), `${context}: welcome`),
+            onAck: (seq) => {
+              acked.set(pbx.stream, seq);
+              if (++roundAcks === 1) setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+            },
+          }),
+        ),
+      );
+      for (const [n, pbx] of INGEST_PBXS.entries())
+        sent.set(pbx.stream, Math.max(sent.get(pbx.stream) ?? 0, sentNow[n] ?? 0));
+    } finally {
+      clearTimeout(guard);
+      child.kill('SIGKILL');
+    }
+    assert.equal(await exited(child), 'SIGKILL', context);
+    assert.ok(roundAcks > 0, `${context}: nothing was acknowledged`);
+
+    const fleet = await start({ dataDir: dir, scryptCost: FAST_SCRYPT });
+    try {
+      const state = fleet.internals.state;
+      assert.deepEqual(consistencyProblems(state), [], context);
+      for (const pbx of INGEST_PBXS) {
+        const lastSeq = state.lastSequence(`${pbx.siteId}\u0000${pbx.stream}`);
+        const where = `${context}, ${pbx.stream}`;
+        assert.ok(
+          lastSeq >= (acked.get(pbx.stream) ?? 0),
+          `${where}: acked ${acked.get(pbx.stream)}, kept ${lastSeq}`,
+        );
+        assert.ok(lastSeq <= (sent.get(pbx.stream) ?? 0), `${where}: kept more than was sent`);
+        assert.equal(streamOccurrences(state, pbx), lastSeq, `${where}: each kept event counts once`);
+      }
+      // The PBXs reconnect and re-send what was not acknowledged; nothing counts twice.
+      await Promise.all(
+        INGEST_PBXS.map((pbx) =>
+          flood(fleet.urls.ingest, pbx, {
+            window: 64,
+            until: sent.get(pbx.stream) ?? 0,
+            onWelcome: (lastSeq) => {
+              assert.equal(lastSeq, state.lastSequence(`${pbx.siteId}\u0000${pbx.stream}`), context);
+              // Processed before the kill even if its ack never arrived: the welcome says so.
+              acked.set(pbx.stream, lastSeq);
+            },
+            onAck: (seq) => acked.set(pbx.stream, seq),
+          }),
+        ),
+      );
+      for (const pbx of INGEST_PBXS) {
+        assert.equal(
+          acked.get(pbx.stream),
+          sent.get(pbx.stream),
+          `${context}, ${pbx.stream}: all acknowledged`,
+        );
+        assert.equal(
+          streamOccurrences(state, pbx),
+          sent.get(pbx.stream),
+          `${context}, ${pbx.stream}: exactly once`,
+        );
+      }
+      assert.deepEqual(consistencyProblems(state), [], `${context}, after the re-send`);
+    } finally {
+      await fleet.close();
+    }
+  }
 });

@@ -5,6 +5,22 @@ export const CRASH_SITE = 'site-kiel';
 export const CRASH_STREAM = 'crash-stream';
 export const CRASH_INGEST_MODULE = 'Ingest';
 
+/** The PBXs the batched-ingestion crash test floods: one stream each, its events in `Strom <n>`. */
+export const INGEST_PBXS = ['site-hamburg', 'site-kiel', 'site-bremen', 'site-muenchen'].map((siteId, n) => ({
+  siteId,
+  key: `ingest-key-${n}`,
+  stream: `flood-${n}`,
+  module: `Strom ${n}`,
+}));
+
+/** Occurrences the events of one flood stream made (each processed sequence number adds one). */
+export function streamOccurrences(state: FleetState, pbx: (typeof INGEST_PBXS)[number]): number {
+  return state.book
+    .itemsOf(pbx.siteId)
+    .filter((item) => item.module === pbx.module)
+    .reduce((sum, item) => sum + item.occurrences, 0);
+}
+
 /**
  * Everything that is wrong with a restored state, as readable lines (empty: consistent).
  * Checks, over whatever the crash writer (fixtures/crash-writer.ts) left behind:

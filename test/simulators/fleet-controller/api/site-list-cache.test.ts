@@ -1,0 +1,266 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import {
+  renderSiteList,
+  SiteListCache,
+} from '../../../../simulators/fleet-controller/api/site-list-cache.ts';
+import { InProcessFleetControl } from '../../../../simulators/fleet-controller/control/in-process-control.ts';
+import { commitAcknowledge } from '../../../../simulators/fleet-controller/model/acknowledge.ts';
+import {
+  defaultFixture,
+  type FleetFixture,
+} from '../../../../simulators/fleet-controller/model/fleet-fixture.ts';
+import { type PbxInventory, SEVERITIES } from '../../../../simulators/fleet-controller/model/types.ts';
+import { ANNA, fleetCore, report, SAM, T0, TOM, VERA } from '../fleet-test-kit.ts';
+
+const SITES = ['site-hamburg', 'site-kiel', 'site-bremen', 'site-muenchen'] as const;
+const PARTNERS = ['p-nordlicht', 'p-suedwind'] as const;
+const CALLERS = [ANNA, TOM, VERA, SAM] as const;
+const MODULES = ['Backup', 'SIP', 'Lizenz'] as const;
+
+function inventory(variant: number): PbxInventory {
+  return {
+    at: T0,
+    pbxVersion: '7.1.3',
+    updateKind: variant === 3 ? 'minor' : 'none',
+    sipProviders: [{ uri: 'sip:provider.example', registered: variant !== 1 }],
+    backups: [
+      {
+        target: 'nas',
+        lastRun: { time: T0 - 1000, result: variant === 2 ? 'backup.failed' : 'backup.successful' },
+        lastSuccessAt: T0 - 1000,
+      },
+    ],
+    modules: [{ name: 'Voicemail', id: 'vm', worstStatus: variant === 3 ? 1 : 0 }],
+  };
+}
+
+const site = fc.nat(SITES.length - 1);
+const operation = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('report' as const),
+      site,
+      module: fc.nat(MODULES.length - 1),
+      subject: fc.nat(2),
+      severity: fc.constantFrom(...SEVERITIES),
+      at: fc.nat(4),
+      suppressed: fc.nat(2),
+      description: fc.option(fc.constantFrom('NAS voll', 'Provider antwortet nicht'), { nil: undefined }),
+    }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({ kind: fc.constant('ack' as const), caller: fc.nat(3), pick: fc.nat() }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('read' as const),
+      caller: fc.nat(3),
+      conditional: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('inventory' as const),
+      site,
+      variant: fc.option(fc.nat(3), { nil: null }),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('register' as const), site }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('connections' as const), site, count: fc.nat(2) }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cut' as const), site, restore: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('rename' as const),
+      site,
+      name: fc.constantFrom('Aachen', 'Zwickau', 'Ölde', 'Bremen Werk'),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('grant' as const),
+      partner: fc.nat(PARTNERS.length - 1),
+      site,
+      modules: fc.option(fc.subarray([...MODULES]), { nil: undefined }),
+      revoke: fc.boolean(),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('clock' as const), ms: fc.nat(8 * 24 * 3_600_000) }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('mcp-ack' as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'reset' as const }) },
+);
+
+test('FLEET-UNSPEC-ETAG, FLEET-SITES-NOT-MODIFIED: after any interleaving of events, acknowledgements, PBX changes and reads, the cached list and ETag equal a fresh render', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.subarray([...SITES]),
+      fc.array(operation, { minLength: 1, maxLength: 60 }),
+      async (pbxSites, ops) => {
+        const fixture: FleetFixture = {
+          ...defaultFixture(),
+          pbxs: pbxSites.map((siteId) => ({ siteId, key: `key-${siteId}` })),
+        };
+        const core = await fleetCore(fixture);
+        const { state, call, clock } = core;
+        const control = new InProcessFleetControl(state, clock, fixture, () => 'tcp://127.0.0.1:1');
+        const lastSeen = new Map<string, string>();
+        const lastBody = new Map<string, string>();
+        for (const op of ops) {
+          switch (op.kind) {
+            case 'report':
+              await control.injectEvent(SITES[op.site] ?? '', {
+                module: MODULES[op.module] ?? '',
+                subject: `Meldung ${op.subject}`,
+                severity: op.severity,
+                at: T0 + op.at * 1000,
+                suppressed: op.suppressed,
+                ...(op.description === undefined ? {} : { description: op.description }),
+              });
+              break;
+            case 'ack': {
+              const caller = CALLERS[op.caller] ?? ANNA;
+              const list = JSON.parse((await call('GET', '/api/v1/sites', caller)).body ?? '[]') as {
+                id: string;
+                attentionEvents: { id: number }[];
+              }[];
+              const open = list.flatMap((s) => s.attentionEvents.map((e) => ({ site: s.id, id: e.id })));
+              const target = open[op.pick % Math.max(open.length, 1)];
+              if (!target) break;
+              const res = await call(
+                'POST',
+                `/api/v1/sites/${target.site}/attention/${target.id}/acknowledge`,
+                caller,
+              );
+              assert.equal(res.status, caller === VERA ? 403 : 200);
+              break;
+            }
+            case 'mcp-ack': {
+              const items = SITES.flatMap((s) => state.book.itemsOf(s));
+              const item = items[op.pick % Math.max(items.length, 1)];
+              const account = state.requireAccount(op.pick % 2 === 0 ? ANNA.id : SAM.id);
+              if (item && state.rightOf(account.partnerId, item.siteId))
+                commitAcknowledge(state, account, item, null, 'mcp');
+              break;
+            }
+            case 'inventory':
+              await control.setInventory(
+                SITES[op.site] ?? '',
+                op.variant === null ? null : inventory(op.variant),
+              );
+              break;
+            case 'register':
+              await control.registerPbx(SITES[op.site] ?? '');
+              break;
+            case 'connections':
+              // What the ingest listener reports as PBXs connect and disconnect.
+              state.setConnections(SITES[op.site] ?? '', op.count);
+              break;
+            case 'cut': {
+              const siteId = SITES[op.site] ?? '';
+              if (!state.links.has(siteId)) break;
+              await (op.restore ? control.restoreLink(siteId) : control.cutLink(siteId));
+              break;
+            }
+            case 'rename':
+              await control.renameSite(SITES[op.site] ?? '', op.name);
+              break;
+            case 'grant': {
+              const partnerId = PARTNERS[op.partner] ?? '';
+              const siteId = SITES[op.site] ?? '';
+              if (op.revoke) await control.revoke(partnerId, siteId);
+              else
+                await control.grant({
+                  partnerId,
+                  siteId,
+                  kind: 'managed',
+                  ...(op.modules === undefined ? {} : { modules: op.modules }),
+                });
+              break;
+            }
+            case 'clock':
+              await control.advanceClock(op.ms);
+              break;
+            case 'reset':
+              await control.reset();
+              break;
+            case 'read': {
+              const caller = CALLERS[op.caller] ?? ANNA;
+              const seen = lastSeen.get(caller.email);
+              const conditional = op.conditional && seen !== undefined;
+              const res = await call(
+                'GET',
+                '/api/v1/sites',
+                caller,
+                conditional ? { headers: { 'if-none-match': seen } } : {},
+              );
+              const fresh = renderSiteList(state, state.requireAccount(caller.id).partnerId);
+              assert.equal(res.headers['etag'], fresh.etag);
+              if (conditional && seen === fresh.etag) {
+                assert.equal(res.status, 304);
+                assert.equal(res.body, undefined);
+              } else {
+                assert.equal(res.status, 200);
+                assert.equal(res.body, fresh.body);
+                assert.deepEqual(res.bytes, fresh.bytes);
+              }
+              // The ETag stays exactly as long as the body does.
+              const before = lastBody.get(caller.email);
+              if (before !== undefined) assert.equal(seen === fresh.etag, before === fresh.body);
+              lastBody.set(caller.email, fresh.body);
+              lastSeen.set(caller.email, fresh.etag);
+              break;
+            }
+          }
+        }
+        // Whatever happened last, every caller's cached answer is current.
+        for (const caller of CALLERS) {
+          const res = await call('GET', '/api/v1/sites', caller);
+          const fresh = renderSiteList(state, state.requireAccount(caller.id).partnerId);
+          assert.equal(res.body, fresh.body);
+          assert.equal(res.headers['etag'], fresh.etag);
+        }
+      },
+    ),
+    { numRuns: 200 },
+  );
+});
+
+test('a list is rendered once and reused until something its partner sees changes', async () => {
+  const { state, clock } = await fleetCore();
+  const cache = new SiteListCache(state);
+  const first = cache.get('p-nordlicht');
+  const sam = cache.get('p-suedwind');
+  assert.equal(cache.get('p-nordlicht'), first, 'nothing changed: the same rendering');
+  clock.advance(30 * 24 * 3_600_000);
+  assert.equal(cache.get('p-nordlicht'), first, 'the controller clock is not part of the list');
+
+  const outcome = state.report('site-muenchen', report());
+  assert.equal(cache.get('p-nordlicht'), first, 'a site Nordlicht has no right on');
+  assert.notEqual(cache.get('p-suedwind'), sam);
+  assert.notEqual(outcome.kind, 'capped');
+  if (outcome.kind === 'capped') return;
+  const samNow = cache.get('p-suedwind');
+  commitAcknowledge(state, state.requireAccount(SAM.id), outcome.item, null, 'console');
+  assert.equal(cache.get('p-nordlicht'), first, "another partner's acknowledgement");
+  assert.notEqual(cache.get('p-suedwind'), samNow);
+
+  state.report('site-bremen', report());
+  const changed = cache.get('p-nordlicht');
+  assert.notEqual(changed, first);
+  assert.notEqual(changed.etag, first.etag);
+  const fresh = renderSiteList(state, 'p-nordlicht');
+  assert.deepEqual([changed.body, changed.bytes, changed.etag], [fresh.body, fresh.bytes, fresh.etag]);
+});
