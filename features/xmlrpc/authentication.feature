@@ -1,3 +1,4 @@
+@xml-rpc
 Feature: Signing in to the XML-RPC data queries
   monitoring-endpoint-and-xmlrpc.md, "Authentication / XML-RPC GetMonitoringData and
   GetMonitoringDataXML": the credentials of a telephone-system user travel in the URL parameter

@@ -1,3 +1,4 @@
+@xml-rpc
 Feature: Errors of the XML-RPC queries
   monitoring-endpoint-and-xmlrpc.md, "Errors": a data query without login or with an invalid one gets an
   error reply from the telephone system and no data; an unknown method name gets a fault meaning unknown

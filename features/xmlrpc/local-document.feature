@@ -1,3 +1,4 @@
+@xml-rpc
 Feature: The local document of GetMonitoringDataXML
   monitoring-endpoint-and-xmlrpc.md, "Resources and their fields / XML-RPC returns": a document with
   root `local` and one `entry` per sensor (attribute `key`; children `status`, `name`, `value`,

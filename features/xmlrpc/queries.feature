@@ -1,3 +1,4 @@
+@xml-rpc
 Feature: The three XML-RPC queries of the monitoring module
   monitoring-endpoint-and-xmlrpc.md, "Endpoints / XML-RPC" and "Resources and their fields / XML-RPC
   returns": `POST {base_url}/xml-rpc`, methods `<instance>.<command>` (default instance `Monitoring`),

@@ -1,4 +1,15 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import xmlrpc from 'xmlrpc';
+
+/**
+ * Which client the steps call XML-RPC with: the `xmlrpc` package (default) or, with
+ * `PBX_CONFORMANCE_XMLRPC_CLIENT=python`, Python 3's own `xmlrpc.client`, so the same scenarios
+ * also run through a client the project did not write (`npm run test:features:python-xmlrpc`).
+ */
+export const XMLRPC_CLIENT = process.env['PBX_CONFORMANCE_XMLRPC_CLIENT'] === 'python' ? 'python' : 'node';
+
+const PYTHON_CLIENT = fileURLToPath(new URL('./python/xmlrpc_call.py', import.meta.url));
 
 /** What an XML-RPC call came back with. */
 export type XmlRpcOutcome =
@@ -23,6 +34,7 @@ export interface XmlRpcCallOptions {
  * given `{ host, port, path }` (not a URL), so the URL is split here.
  */
 export function callXmlRpc(options: XmlRpcCallOptions): Promise<XmlRpcOutcome> {
+  if (XMLRPC_CLIENT === 'python') return callWithPython(options);
   const url = new URL(options.webUrl);
   const secure = url.protocol === 'https:';
   const clientOptions = {
@@ -61,6 +73,42 @@ export function callXmlRpc(options: XmlRpcCallOptions): Promise<XmlRpcOutcome> {
         return done({ kind: 'http-error', status: e.res.statusCode, message: e.message, body: e.body ?? '' });
       done({ kind: 'transport-error', message: e.code ? `${e.code}: ${e.message}` : e.message });
     });
+  });
+}
+
+/** The same call through Python's `xmlrpc.client` (steps/support/python/xmlrpc_call.py). */
+function callWithPython(options: XmlRpcCallOptions): Promise<XmlRpcOutcome> {
+  const request = {
+    url: new URL(options.path, options.webUrl).href,
+    method: options.method,
+    params: options.params,
+    timeout: options.timeoutMs / 1000,
+    sourceAddress: options.localAddress ?? null,
+  };
+  return new Promise((resolve) => {
+    const child = spawn('python3', [PYTHON_CLIENT], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs + 2_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ kind: 'transport-error', message: `python3 could not run: ${error.message}` });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(stdout) as XmlRpcOutcome);
+      } catch {
+        resolve({ kind: 'transport-error', message: `python3 client ended with ${code}: ${stderr.trim()}` });
+      }
+    });
+    child.stdin.end(JSON.stringify(request));
   });
 }
 
