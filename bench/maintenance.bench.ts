@@ -1,21 +1,26 @@
 import { Agent, request } from 'undici';
 import { start } from '../simulators/pbx/index.ts';
+import { cpuLine } from './cpu-line.ts';
 import { bareHttpServer, median } from './http-load.ts';
-import { fmt, runLoad } from './load.ts';
+import { fmt } from './load.ts';
+import { LoadWorker } from './load-worker.ts';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 2000);
+const WARMUP_MS = 300;
 const CONCURRENCY = 32;
 
 /**
  * Issue 3 §6: accepted commands per second at concurrency 32 against a bare node:http server in the
- * same run (the ceiling), and the answer time of a wrong token against a right one (constant-time
+ * same run (the ceiling), the load generated on another thread (bench/load-worker.ts) with the
+ * same settings for both; and the answer time of a wrong token against a right one (constant-time
  * comparison; measured here, never asserted).
  */
 export async function benchMaintenance(): Promise<void> {
   console.log('\n## Maintenance API (interface A)');
   const sim = await start({ monitoringPort: 0, clock: { mode: 'frozen' } });
   const bare = await bareHttpServer();
-  const dispatcher = new Agent({ connections: CONCURRENCY, pipelining: 1 });
+  const dispatcher = new Agent({ connections: 1, pipelining: 1 });
+  const load = await LoadWorker.start();
   try {
     const created = await request(`${sim.urls.control}/maintenance/tokens`, {
       method: 'POST',
@@ -23,25 +28,30 @@ export async function benchMaintenance(): Promise<void> {
       body: JSON.stringify({ label: 'bench', actor: 'admin' }),
     });
     const { secret } = (await created.body.json()) as { secret: string };
-    const commandUrl = `${sim.urls.web}/fp/7ce0d8df/api/v1/system-functions/DeleteTemporaryFiles`;
-    const post = (url: string, token: string) => async () => {
-      const res = await request(url, {
+    const post = (url: string) =>
+      ({
+        kind: 'http',
+        url,
         method: 'POST',
-        dispatcher,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
         body: '{}',
-      });
-      await res.body.dump();
-      if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
-    };
-    await runLoad(post(commandUrl, secret), CONCURRENCY, 300); // warm-up
-    const sut = await runLoad(post(commandUrl, secret), CONCURRENCY, DURATION_MS);
-    const ceiling = await runLoad(post(bare.url, secret), CONCURRENCY, DURATION_MS);
-    console.log('accepted commands/s at concurrency 32');
-    console.log(
-      `  simulator ${fmt(sut.perSecond)}   bare http ${fmt(ceiling.perSecond)}   ratio ${fmt(sut.perSecond / ceiling.perSecond, 2)}${sut.errors ? `   (${sut.errors} errors)` : ''}`,
+      }) as const;
+    const { executor } = sim.internals.maintenance;
+    const { sut, ceiling, ratio } = await load.compare(
+      post(`${sim.urls.web}/fp/7ce0d8df/api/v1/system-functions/DeleteTemporaryFiles`),
+      post(bare.url),
+      {
+        concurrency: CONCURRENCY,
+        durationMs: DURATION_MS,
+        warmupMs: WARMUP_MS,
+        settle: () => executor.idle(),
+      },
     );
-    await sim.internals.maintenance.executor.idle();
+    console.log(`accepted commands/s at concurrency ${CONCURRENCY} (client on its own thread)`);
+    console.log(
+      `  simulator ${fmt(sut.perSecond)}   bare http ${fmt(ceiling.perSecond)}   ratio ${fmt(ratio, 2)}${sut.errors ? `   (${sut.errors} errors: ${sut.firstError})` : ''}`,
+    );
+    console.log(`  ${cpuLine('simulator', sut)}\n  ${cpuLine('bare http', ceiling)}`);
 
     const listUrl = `${sim.urls.web}/fp/7ce0d8df/api/v1/system-functions`;
     const wrong = `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
@@ -62,6 +72,7 @@ export async function benchMaintenance(): Promise<void> {
       `  right ${fmt(median(right) * 1000, 1)} µs   wrong ${fmt(median(bad) * 1000, 1)} µs   difference ${fmt((median(bad) - median(right)) * 1000, 1)} µs`,
     );
   } finally {
+    await load.close();
     await dispatcher.close();
     bare.server.close();
     await sim.close();

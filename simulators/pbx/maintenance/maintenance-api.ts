@@ -1,7 +1,7 @@
 import type { PbxStore } from '../state/store.ts';
 import { bearerToken } from './bearer-token.ts';
 import { type CommandExecutor, CommandHandoverError } from './command-executor.ts';
-import { COMMAND_NAMES, type CommandName, isCommandName } from './command-names.ts';
+import { COMMAND_NAMES, type CommandName } from './command-names.ts';
 import { commandParameters, parseCommandBody } from './command-parameters.ts';
 import {
   bodyTooLargeResponse,
@@ -22,6 +22,9 @@ export const MAINTENANCE_BASE_PATH = '/fp/7ce0d8df/api/v1';
 
 /** The command list, read as `{base}/system-functions` (MAINT-UNSPEC-PATH-V1). */
 export const SYSTEM_FUNCTIONS_PATH = `${MAINTENANCE_BASE_PATH}/system-functions`;
+
+const BASE_PREFIX = `${MAINTENANCE_BASE_PATH}/`;
+const COMMAND_PREFIX = `${SYSTEM_FUNCTIONS_PATH}/`;
 
 /** Largest POST body taken: 1 MiB; one byte more gets 413 (MAINT-POST-BODY-UP-TO-1MIB). */
 export const MAX_BODY_BYTES = 1_048_576;
@@ -88,27 +91,32 @@ export function createMaintenanceApi(
     return okResponse();
   }
 
+  // The decisions are the same for every request that reaches them: built once, not per request.
+  const decisions = {
+    absent: respond(interfaceAbsentResponse()),
+    unauthorized: respond(unauthorizedResponse()),
+    list: respond(commandListResponse(COMMAND_NAMES)),
+    unknownEndpoint: respond(unknownEndpointResponse()),
+    unknownCommand: respond(unknownCommandResponse()),
+  };
+  const readBody = new Map<string, HeadDecision>();
+  for (const command of COMMAND_NAMES) {
+    readBody.set(command, { kind: 'read-body', command, complete: (body) => accept(command, body) });
+  }
+
   function head(request: MaintenanceRequestHead): HeadDecision {
     const queryAt = request.target.indexOf('?');
     const path = queryAt === -1 ? request.target : request.target.slice(0, queryAt);
-    if (path !== MAINTENANCE_BASE_PATH && !path.startsWith(`${MAINTENANCE_BASE_PATH}/`)) {
-      return respond(interfaceAbsentResponse());
-    }
-    if (!hasMaintenanceApi(store.read().maintenance.moduleVersion)) return respond(interfaceAbsentResponse());
+    if (path !== MAINTENANCE_BASE_PATH && !path.startsWith(BASE_PREFIX)) return decisions.absent;
+    if (!hasMaintenanceApi(store.read().maintenance.moduleVersion)) return decisions.absent;
     const token = bearerToken(request.headers['authorization']);
-    if (token === null || tokens.verify(token) === null) return respond(unauthorizedResponse());
+    if (token === null || tokens.verify(token) === null) return decisions.unauthorized;
     if (path === SYSTEM_FUNCTIONS_PATH) {
-      return respond(
-        request.method === 'GET' ? commandListResponse(COMMAND_NAMES) : unknownEndpointResponse(),
-      );
+      return request.method === 'GET' ? decisions.list : decisions.unknownEndpoint;
     }
-    const name = path.startsWith(`${SYSTEM_FUNCTIONS_PATH}/`)
-      ? path.slice(SYSTEM_FUNCTIONS_PATH.length + 1)
-      : '';
-    if (name === '' || name.includes('/') || request.method !== 'POST')
-      return respond(unknownEndpointResponse());
-    if (!isCommandName(name)) return respond(unknownCommandResponse());
-    return { kind: 'read-body', command: name, complete: (body) => accept(name, body) };
+    const name = path.startsWith(COMMAND_PREFIX) ? path.slice(COMMAND_PREFIX.length) : '';
+    if (name === '' || name.includes('/') || request.method !== 'POST') return decisions.unknownEndpoint;
+    return readBody.get(name) ?? decisions.unknownCommand;
   }
 
   return {

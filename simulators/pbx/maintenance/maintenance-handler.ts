@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { MAX_BODY_BYTES, type MaintenanceApi } from './maintenance-api.ts';
 import {
   bodyTooLargeResponse,
@@ -17,12 +17,17 @@ export interface MaintenanceHandlerOptions {
   discardTimeoutMs?: number;
 }
 
+/** The header lines of an answer, `Content-Length` included; the fixed answers' are built once. */
+const headLines = new WeakMap<MaintenanceResponse, OutgoingHttpHeaders>();
+
 function send(res: ServerResponse, response: MaintenanceResponse): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(response.status, {
-    ...response.headers,
-    'content-length': String(Buffer.byteLength(response.body)),
-  });
+  let headers = headLines.get(response);
+  if (!headers) {
+    headers = { ...response.headers, 'content-length': String(Buffer.byteLength(response.body)) };
+    headLines.set(response, headers);
+  }
+  res.writeHead(response.status, headers);
   res.end(response.body);
 }
 

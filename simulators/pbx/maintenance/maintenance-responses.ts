@@ -1,9 +1,13 @@
 import { NOT_FOUND_TEXT } from '../web/web-server.ts';
-/** An answer of interface A as the socket-free core gives it: the exact body text to send. */
+
+/**
+ * An answer of interface A as the socket-free core gives it: the exact body text to send. The
+ * fixed answers are shared, frozen objects (built once, not per request): treat them as read-only.
+ */
 export interface MaintenanceResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
 }
 
 /** The messages of the error table (MAINT-ERR-SHAPE). */
@@ -18,19 +22,47 @@ export const ERROR_MESSAGES = {
 export const JSON_CONTENT_TYPE = 'application/json';
 
 function json(status: number, value: unknown, extra: Record<string, string> = {}): MaintenanceResponse {
-  return {
+  return frozen({
     status,
     headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store', ...extra },
     body: JSON.stringify(value),
-  };
+  });
 }
+
+function frozen(response: MaintenanceResponse): MaintenanceResponse {
+  Object.freeze(response.headers);
+  return Object.freeze(response);
+}
+
+const OK = json(200, { status: 'ok' });
+const UNAUTHORIZED = json(
+  401,
+  { status: 'error', message: ERROR_MESSAGES.unauthorized },
+  { 'www-authenticate': 'Bearer' },
+);
+const UNKNOWN_ENDPOINT = json(404, { status: 'error', message: ERROR_MESSAGES.unknownEndpoint });
+const UNKNOWN_COMMAND = json(404, { status: 'error', message: ERROR_MESSAGES.unknownCommand });
+const COMMAND_FAILED = json(500, { status: 'error', message: ERROR_MESSAGES.commandFailed });
+const BODY_TOO_LARGE = json(413, { ok: false, error: 'body-too-large' });
+const INTERFACE_ABSENT = frozen({
+  status: 404,
+  headers: { 'content-type': 'text/plain; charset=utf-8' },
+  body: NOT_FOUND_TEXT,
+});
+const listed = new WeakMap<readonly string[], MaintenanceResponse>();
 
 export function okResponse(): MaintenanceResponse {
-  return json(200, { status: 'ok' });
+  return OK;
 }
 
+/** The command list; built once per list (the API always passes `COMMAND_NAMES`). */
 export function commandListResponse(commands: readonly string[]): MaintenanceResponse {
-  return json(200, { commands: [...commands] });
+  let response = listed.get(commands);
+  if (!response) {
+    response = json(200, { commands: [...commands] });
+    listed.set(commands, response);
+  }
+  return response;
 }
 
 /**
@@ -39,28 +71,24 @@ export function commandListResponse(commands: readonly string[]): MaintenanceRes
  * (MAINT-UNSPEC-BEARER-SYNTAX).
  */
 export function unauthorizedResponse(): MaintenanceResponse {
-  return json(
-    401,
-    { status: 'error', message: ERROR_MESSAGES.unauthorized },
-    { 'www-authenticate': 'Bearer' },
-  );
+  return UNAUTHORIZED;
 }
 
 export function unknownEndpointResponse(): MaintenanceResponse {
-  return json(404, { status: 'error', message: ERROR_MESSAGES.unknownEndpoint });
+  return UNKNOWN_ENDPOINT;
 }
 
 export function unknownCommandResponse(): MaintenanceResponse {
-  return json(404, { status: 'error', message: ERROR_MESSAGES.unknownCommand });
+  return UNKNOWN_COMMAND;
 }
 
 export function commandFailedResponse(): MaintenanceResponse {
-  return json(500, { status: 'error', message: ERROR_MESSAGES.commandFailed });
+  return COMMAND_FAILED;
 }
 
 /** 413 has its own shape (MAINT-ERR-413-BODY-TOO-LARGE). */
 export function bodyTooLargeResponse(): MaintenanceResponse {
-  return json(413, { ok: false, error: 'body-too-large' });
+  return BODY_TOO_LARGE;
 }
 
 /**
@@ -68,5 +96,5 @@ export function bodyTooLargeResponse(): MaintenanceResponse {
  * an unknown path (simulators/pbx/web/web-server.ts), not the API's JSON (MAINT-MODULE-VERSION-GATE).
  */
 export function interfaceAbsentResponse(): MaintenanceResponse {
-  return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: NOT_FOUND_TEXT };
+  return INTERFACE_ABSENT;
 }

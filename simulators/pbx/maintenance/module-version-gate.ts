@@ -21,11 +21,20 @@ function versionPart(part: string | undefined): number {
   return digits === undefined ? 0 : Number(digits);
 }
 
+let lastAsked = { version: LAST_VERSION_WITHOUT_API, open: false };
+
 /**
  * Whether a module of this version contains interface A: only versions after 26.7.28 do
  * (MAINT-MODULE-VERSION-GATE). Without it, everything under the base path is answered as the web
  * server answers an unknown path.
  */
 export function hasMaintenanceApi(moduleVersion: string): boolean {
-  return compareVersions(moduleVersion, LAST_VERSION_WITHOUT_API) > 0;
+  // Asked on every request of interface A; the version rarely changes, so the last answer is kept.
+  if (moduleVersion !== lastAsked.version) {
+    lastAsked = {
+      version: moduleVersion,
+      open: compareVersions(moduleVersion, LAST_VERSION_WITHOUT_API) > 0,
+    };
+  }
+  return lastAsked.open;
 }

@@ -16,37 +16,60 @@ export type StreamedBody =
  */
 export function streamBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<StreamedBody> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve({ kind: 'too-large' });
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve(TOO_LARGE);
   if (req.readableEnded) return Promise.resolve({ kind: 'complete', body: Buffer.alloc(0) });
   return new Promise((resolve) => {
-    let chunks: Buffer[] = [];
-    let received = 0;
-    const finish = (result: StreamedBody) => {
-      clearTimeout(timer);
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onAborted);
-      req.off('close', onClose);
-      chunks = [];
-      resolve(result);
-    };
-    const onData = (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > maxBytes) finish({ kind: 'too-large' });
-      else chunks.push(chunk);
-    };
-    const onEnd = () => finish({ kind: 'complete', body: Buffer.concat(chunks, received) });
-    const onAborted = () => finish({ kind: 'aborted' });
-    const onClose = () => {
-      if (!req.complete) finish({ kind: 'aborted' });
-    };
-    const timer = setTimeout(() => finish({ kind: 'timeout' }), timeoutMs);
-    timer.unref();
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onAborted);
-    req.on('close', onClose);
+    const read = new BodyRead(maxBytes, resolve);
+    // Inline callbacks, and listeners left in place after the end (they see `done`): this runs
+    // once per request, and named closures or `off()` calls cost more than the read itself.
+    read.timer = setTimeout(() => read.finish(TIMEOUT), timeoutMs);
+    read.timer.unref();
+    req.on('data', (chunk: Buffer) => read.data(chunk));
+    req.on('end', () => read.end());
+    req.on('error', () => read.finish(ABORTED));
+    req.on('close', () => {
+      if (!req.complete) read.finish(ABORTED);
+    });
   });
+}
+
+const TOO_LARGE: StreamedBody = Object.freeze({ kind: 'too-large' });
+const TIMEOUT: StreamedBody = Object.freeze({ kind: 'timeout' });
+const ABORTED: StreamedBody = Object.freeze({ kind: 'aborted' });
+
+/** One body being read: the chunks so far, until the first outcome; later events change nothing. */
+class BodyRead {
+  timer: NodeJS.Timeout | undefined;
+  private chunks: Buffer[] = [];
+  private received = 0;
+  private done = false;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly resolve: (result: StreamedBody) => void,
+  ) {}
+
+  data(chunk: Buffer): void {
+    if (this.done) return;
+    this.received += chunk.length;
+    if (this.received > this.maxBytes) this.finish(TOO_LARGE);
+    else this.chunks.push(chunk);
+  }
+
+  end(): void {
+    if (this.done) return;
+    const chunks = this.chunks;
+    const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.received);
+    this.finish({ kind: 'complete', body });
+  }
+
+  finish(result: StreamedBody): void {
+    if (this.done) return;
+    this.done = true;
+    clearTimeout(this.timer);
+    this.chunks = [];
+    this.resolve(result);
+  }
 }
 
 /**

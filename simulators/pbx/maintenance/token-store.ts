@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { PbxStore } from '../state/store.ts';
 import { LOG_SOURCE } from './command-executor.ts';
@@ -65,8 +66,14 @@ interface StoredToken {
 /** A stored record as tests may inspect it: the hash in hex, nothing else secret-derived. */
 export type StoredTokenView = TokenInfo & { sha256: string };
 
+/** One-shot `crypto.hash` (Node 20.12+) where present: it skips the Hash object a request would build. */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'buffer') => Buffer })
+  .hash;
+
 function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+  return oneShotHash
+    ? oneShotHash('sha256', text, 'buffer')
+    : createHash('sha256').update(text, 'utf8').digest();
 }
 
 /**

@@ -11,6 +11,7 @@ export interface WebRoute {
 export interface WebServerOptions {
   host: string;
   port: number;
+  /** Taken at start; later changes to the array are not seen. */
   routes: WebRoute[];
   /** PEM key and certificate for HTTPS; plain HTTP when absent. */
   tls?: { key: string; cert: string } | undefined;
@@ -30,6 +31,8 @@ export const NOT_FOUND_TEXT = 'not found\n';
  * Header and request timeouts bound slow clients.
  */
 export async function startWebServer(options: WebServerOptions): Promise<{ server: Server; url: string }> {
+  // The path has lost its query, so a prefix matches the path itself or what lies below it.
+  const routes = options.routes.map((route) => ({ route, below: `${route.prefix}/` }));
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const retryAfter = options.unavailableFor?.() ?? null;
     if (retryAfter !== null) {
@@ -43,13 +46,14 @@ export async function startWebServer(options: WebServerOptions): Promise<{ serve
         .end('restarting\n');
       return;
     }
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const route = options.routes.find(
-      (r) => path === r.prefix || path.startsWith(`${r.prefix}/`) || path.startsWith(`${r.prefix}?`),
-    );
-    if (route) {
-      route.handle(req, res);
-      return;
+    const target = req.url ?? '/';
+    const queryAt = target.indexOf('?');
+    const path = queryAt === -1 ? target : target.slice(0, queryAt);
+    for (const { route, below } of routes) {
+      if (path === route.prefix || path.startsWith(below)) {
+        route.handle(req, res);
+        return;
+      }
     }
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(NOT_FOUND_TEXT);
   };

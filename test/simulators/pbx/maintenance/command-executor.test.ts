@@ -561,3 +561,29 @@ test('a module log entry never holds a long parameter whole', async () => {
     assert.ok(shown.length <= 200);
   });
 });
+
+test('a batch of commands ends in one state change, made after all of them ran', async () => {
+  await withFixture(async (f) => {
+    const seenAtChange: number[] = [];
+    f.store.on('change', () => seenAtChange.push(f.outcomes().length));
+    for (const command of ['HangupAllCalls', 'DeleteFaxes', 'ReRegisterTrunks', 'DeleteTemporaryFiles'])
+      f.post(command);
+    await f.settle();
+    assert.deepEqual(seenAtChange, [4]);
+    assert.equal(f.store.read().channels.active.length, 0);
+    assert.equal(f.store.read().system.faxes, 0);
+  });
+});
+
+test('MAINT-EXEC-COMPLETION-EVENT: a listener gets its own copy of the event; the kept one stays as it was', async () => {
+  await withFixture(async (f) => {
+    f.executor.on('completed', (event) => {
+      event.parameters.scope = 'changed';
+      event.result['deleted'] = 'changed';
+    });
+    await executed(f, 'DeleteLogs', { scope: 'pbx' });
+    const [kept] = f.executor.events();
+    assert.equal(kept?.parameters.scope, 'pbx');
+    assert.notEqual(kept?.result['deleted'], 'changed');
+  });
+});
