@@ -28,23 +28,46 @@ const SCRIPT = new Script(`(() => {
 })()`);
 
 /**
+ * The one V8 context all runners share. Creating a context costs far more than a lookup's own
+ * work, and sharing is safe: every run is synchronous and sets all its inputs first.
+ */
+let sharedContext: Record<string, unknown> | undefined;
+
+function matcherContext(): Record<string, unknown> {
+  sharedContext ??= createContext({
+    body: '',
+    source: '',
+    flags: '',
+    countLimit: 1,
+    result: null,
+    matches: 0,
+  });
+  return sharedContext;
+}
+
+/**
  * Runs matchers on a response body in a separate V8 context with a time limit, so a pattern
  * with catastrophic backtracking on a hostile body is stopped (limit `matcherMs`) instead of
  * blocking the PBX's event loop. One runner serves one body.
  */
 export class MatcherRunner {
-  private readonly context: Record<string, unknown>;
+  private readonly context = matcherContext();
 
   constructor(
-    body: string,
+    private readonly body: string,
     private readonly timeoutMs: number,
-  ) {
-    this.context = createContext({ body, source: '', flags: '', countLimit: 1, result: null, matches: 0 });
-  }
+  ) {}
 
   /** The first match (RESOLVER-EVAL-FIRST-MATCH); with `countUpTo` > 1 also how many there are. */
   run(source: string, flags: string, countUpTo = 1): MatcherRun {
-    Object.assign(this.context, { source, flags, countLimit: countUpTo, result: null, matches: 0 });
+    Object.assign(this.context, {
+      body: this.body,
+      source,
+      flags,
+      countLimit: countUpTo,
+      result: null,
+      matches: 0,
+    });
     try {
       SCRIPT.runInContext(this.context, { timeout: Math.max(1, this.timeoutMs) });
     } catch (error) {
@@ -62,10 +85,13 @@ export class MatcherRunner {
       };
     }
     const result = this.context['result'] as MatchData | null;
+    const count = this.context['matches'] as number;
+    // Let go of the body and the match so the shared context does not keep them alive.
+    Object.assign(this.context, { body: '', result: null });
     return {
       ok: true,
       match: result ? { groups: [...result.groups], index: result.index } : null,
-      count: this.context['matches'] as number,
+      count,
     };
   }
 }
