@@ -1,51 +1,63 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import {
-  type AddressInfo,
-  connect,
-  createServer as createNetServer,
-  type Server as NetServer,
-} from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, request } from 'undici';
-import { type FleetFixture, start } from '../simulators/fleet-controller/index.ts';
-import { encodeLine, LineReader } from '../simulators/fleet-controller/ingest/ingest-protocol.ts';
+import { request } from 'undici';
+import { type FleetFixture, type FleetHandle, start } from '../simulators/fleet-controller/index.ts';
+import { encodeLine, LineReader, parseLine } from '../simulators/fleet-controller/ingest/ingest-protocol.ts';
 import type { PbxInventory } from '../simulators/fleet-controller/model/types.ts';
-import { fmt, runLoad } from './load.ts';
+import { cpuLine } from './cpu-line.ts';
+import type { IngestTarget } from './ingest-load.ts';
+import { fmt } from './load.ts';
+import { type LoadTarget, LoadWorker, type WorkerLoadResult } from './load-worker.ts';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 1500);
+const WARMUP_MS = 200;
 const SITES = 1000;
 const INGEST_CONNECTIONS = 10;
 /** Event messages a connection keeps unacknowledged (the PBX forwarder sends without waiting). */
 const INGEST_WINDOW = 64;
+/** How often the `200*` rows change the list on the controller's thread. */
+const CHANGE_EVERY_MS = 1;
 const T0 = 1_767_225_600_000;
 const ACCOUNT = { email: 'bench@example.invalid', password: 'bench-password' };
 const AUTH = `Basic ${Buffer.from(`${ACCOUNT.email}:${ACCOUNT.password}`).toString('base64')}`;
 
 /**
- * Issue 4 §6: the fleet controller against bare servers in the same run. Prints figures; asserts
- * nothing.
+ * Issue 4 §6: the fleet controller against bare servers in the same run, the load generated on
+ * another thread (bench/load-worker.ts) with the same settings for both sides, each side after its
+ * own warm-up and the two alternated. Prints figures; asserts nothing.
  * - `GET /api/v1/sites` for one partner with 1,000 sites (findings from an inventory each, open
  *   items on every tenth), the 200 path without `If-None-Match` and the 304 path with it, at
  *   concurrency 1 and 32, against a bare node:http server answering the same body (200) or 304.
- *   The controller answers these from its cached rendering of the caller's list; the row `200*`
- *   renames a site before every request, so each one renders and hashes the list afresh.
- * - Event ingestion per second directly through the ingest protocol (TCP, JSON lines: hello, then
+ *   The controller answers these from its cached rendering of the caller's list.
+ * - `200*`: the list changes while it is read. A change cannot come from the worker, so a timer
+ *   on the controller's thread renames a site every `CHANGE_EVERY_MS` while the worker sends GETs
+ *   with `If-None-Match` of the latest ETag it has seen; a 200 then means the list had changed
+ *   and was rendered and hashed afresh (several 200s in flight may share one rendering: the
+ *   distinct ETags count the renderings seen). Held against the bare server's 200 row.
+ * - Event ingestion per second through the ingest protocol (TCP, JSON lines: hello, welcome, then
  *   `event` lines with a window of unacknowledged messages per connection, as the PBX forwarder
  *   sends them), from 10 connections (sites), into a controller in memory and one with a data
  *   directory (LMDB: one synchronous commit per batch of the lines read in one event-loop turn,
- *   the acks after it), against a bare TCP server that parses the same lines and acknowledges each.
+ *   the acks after it), each against a bare TCP server that parses the same lines and
+ *   acknowledges each.
  */
 export async function benchFleet(): Promise<void> {
   console.log('\n## Fleet controller (interface B)');
-  await benchSites();
-  await benchIngest();
+  const load = await LoadWorker.start();
+  try {
+    await benchSites(load);
+    await benchIngest(load);
+  } finally {
+    await load.close();
+  }
 }
 
-async function benchSites(): Promise<void> {
+async function benchSites(load: LoadWorker): Promise<void> {
   const fleet = await start({ fixture: sitesFixture(), clock: { start: T0 } });
-  const dispatcher = new Agent({ connections: 32, pipelining: 1 });
+  let bare: { server: Server; url: string } | undefined;
   try {
     for (let i = 0; i < SITES; i += 10) {
       const siteId = siteIdOf(i);
@@ -62,50 +74,95 @@ async function benchSites(): Promise<void> {
       });
     }
     const url = `${fleet.urls.api}/api/v1/sites`;
-    const first = await request(url, { dispatcher, headers: { authorization: AUTH } });
+    const first = await request(url, { headers: { authorization: AUTH } });
     const body = await first.body.text();
     const etag = String(first.headers['etag']);
-    const bare = await bareSitesServer(body, etag);
-    const get = (target: string, ifNoneMatch: boolean, expected: number) => async () => {
-      const headers: Record<string, string> = { authorization: AUTH };
-      if (ifNoneMatch) headers['if-none-match'] = etag;
-      const res = await request(target, { dispatcher, headers });
-      await res.body.dump();
-      if (res.statusCode !== expected) throw new Error(`status ${res.statusCode}`);
-    };
-    console.log(`GET /api/v1/sites, ${fmt(SITES)} sites, body ${fmt(Buffer.byteLength(body))} bytes`);
+    bare = await bareSitesServer(body, etag);
+    const get = (target: string, conditional: boolean): LoadTarget => ({
+      kind: 'http',
+      url: target,
+      headers: { authorization: AUTH, ...(conditional ? { 'if-none-match': etag } : {}) },
+      expectStatus: conditional ? 304 : 200,
+    });
+    console.log(
+      `GET /api/v1/sites, ${fmt(SITES)} sites, body ${fmt(Buffer.byteLength(body))} bytes; client on its own thread`,
+    );
     console.log('path  conc  controller/s   bare http/s   ratio');
-    let renames = 0;
-    const changed = (task: () => Promise<void>) => async () => {
-      // A change the list shows, so the cached rendering is outdated for the request that follows.
-      fleet.internals.state.renameSite(siteIdOf(0), `Standort 0${renames++ % 2 === 0 ? ' ' : ''}`);
-      await task();
-    };
-    // `200*` runs at concurrency 1 only: with more requests in flight several would share a rendering.
-    for (const [path, conditional, status, afterChange, concurrencies] of [
-      ['200', false, 200, false, [1, 32]],
-      ['200*', false, 200, true, [1]],
-      ['304', true, 304, false, [1, 32]],
+    const cpu: string[] = [];
+    const bare200 = new Map<number, number>();
+    for (const [path, conditional] of [
+      ['200', false],
+      ['304', true],
     ] as const) {
-      fleet.internals.state.renameSite(siteIdOf(0), 'Standort 0'); // the list `etag` was taken of
-      for (const concurrency of concurrencies) {
-        const sim = afterChange ? changed(get(url, conditional, status)) : get(url, conditional, status);
-        await runLoad(sim, concurrency, 200); // warm-up
-        const simulated = await runLoad(sim, concurrency, DURATION_MS);
-        const ceil = await runLoad(get(bare.url, conditional, status), concurrency, DURATION_MS);
+      for (const concurrency of [1, 32]) {
+        const { sut, ceiling, ratio } = await load.compare(
+          get(url, conditional),
+          get(bare.url, conditional),
+          {
+            concurrency,
+            durationMs: DURATION_MS,
+            warmupMs: WARMUP_MS,
+          },
+        );
+        if (!conditional) bare200.set(concurrency, ceiling.perSecond);
         console.log(
-          `${path.padEnd(4)}  ${String(concurrency).padStart(4)}  ${fmt(simulated.perSecond).padStart(12)}  ${fmt(ceil.perSecond).padStart(12)}   ${fmt(simulated.perSecond / ceil.perSecond, 2)}${simulated.errors ? `  (${simulated.errors} errors)` : ''}`,
+          `${path.padEnd(4)}  ${String(concurrency).padStart(4)}  ${fmt(sut.perSecond).padStart(12)}  ${fmt(ceiling.perSecond).padStart(12)}   ${fmt(ratio, 2)}${errorNote(sut)}`,
+        );
+        cpu.push(
+          `  ${path} c${concurrency}: ${cpuLine('controller', sut)}`,
+          `  ${path} c${concurrency}: ${cpuLine('bare http', ceiling)}`,
         );
       }
     }
-    bare.server.close();
+    console.log(
+      `\n200*: the list changes on the controller's thread every ${CHANGE_EVERY_MS} ms (a site renamed) while the worker revalidates with the latest ETag`,
+    );
+    console.log('conc  reads/s   200 share   renderings seen/s   changes/s   ratio to bare 200');
+    for (const concurrency of [1, 32]) {
+      const { result, changesPerSecond } = await whileChanging(fleet, () =>
+        load.run({
+          target: { kind: 'http-revalidate', url, headers: { authorization: AUTH } },
+          concurrency,
+          durationMs: DURATION_MS,
+          warmupMs: WARMUP_MS,
+        }),
+      );
+      const ceiling = bare200.get(concurrency) ?? Number.NaN;
+      console.log(
+        `${String(concurrency).padStart(4)}  ${fmt(result.perSecond).padStart(7)}   ${fmt((result.modified ?? 0) / result.requests, 2).padStart(9)}   ${fmt((result.versions ?? 0) / result.seconds).padStart(17)}   ${fmt(changesPerSecond).padStart(9)}   ${fmt(result.perSecond / ceiling, 2).padStart(17)}${errorNote(result)}`,
+      );
+      cpu.push(`  200* c${concurrency}: ${cpuLine('controller', result)}`);
+    }
+    console.log(
+      '\nCPU per request (server: the thread of the controller and the bare servers; client: the load worker)',
+    );
+    console.log(cpu.join('\n'));
   } finally {
-    await dispatcher.close();
+    bare?.server.close();
     await fleet.close();
   }
 }
 
-async function benchIngest(): Promise<void> {
+/** Runs `measure` while a timer renames a site every `CHANGE_EVERY_MS`; changes per second of wall time. */
+async function whileChanging(
+  fleet: FleetHandle,
+  measure: () => Promise<WorkerLoadResult>,
+): Promise<{ result: WorkerLoadResult; changesPerSecond: number }> {
+  let changes = 0;
+  const started = performance.now();
+  const timer = setInterval(() => {
+    // A fresh name each time, so no two renderings share an ETag.
+    fleet.internals.state.renameSite(siteIdOf(0), `Standort 0 (${++changes})`);
+  }, CHANGE_EVERY_MS);
+  try {
+    const result = await measure();
+    return { result, changesPerSecond: changes / ((performance.now() - started) / 1000) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function benchIngest(load: LoadWorker): Promise<void> {
   const keys = Array.from({ length: INGEST_CONNECTIONS }, (_, i) => ({
     siteId: siteIdOf(i),
     key: `bench-key-${i}`,
@@ -113,29 +170,45 @@ async function benchIngest(): Promise<void> {
   const fixture: FleetFixture = { ...sitesFixture(INGEST_CONNECTIONS), pbxs: keys };
   const dataDir = mkdtempSync(join(tmpdir(), 'fleet-bench-'));
   const bare = await bareIngestServer();
+  const ingest = (listener: string): IngestTarget => {
+    const { hostname, port } = new URL(listener);
+    return { kind: 'ingest', host: hostname, port: Number(port), pbxs: keys, window: INGEST_WINDOW, at: T0 };
+  };
+  const settings = { concurrency: INGEST_CONNECTIONS, durationMs: DURATION_MS, warmupMs: WARMUP_MS };
+  const rows: [string, WorkerLoadResult, WorkerLoadResult][] = [];
   try {
-    const memory = await start({ fixture, clock: { start: T0 } });
-    const inMemory = await ingestLoad(memory.urls.ingest, keys, DURATION_MS).finally(() => memory.close());
-    const ceiling = await ingestLoad(bare.url, keys, DURATION_MS);
-    const persisted = await start({ fixture, clock: { start: T0 }, dataDir });
-    const onDisk = await ingestLoad(persisted.urls.ingest, keys, DURATION_MS).finally(() =>
-      persisted.close(),
-    );
-    console.log(
-      `\nevent ingestion through the ingest protocol, ${INGEST_CONNECTIONS} connections, window ${INGEST_WINDOW}`,
-    );
-    console.log('                      events/s   ratio to bare TCP');
-    for (const [name, perSecond] of [
-      ['controller, memory', inMemory],
-      ['controller, --data', onDisk],
-      ['bare TCP (JSON lines)', ceiling],
+    for (const [name, dir] of [
+      ['controller, memory', undefined],
+      ['controller, --data', dataDir],
     ] as const) {
-      console.log(`${name.padEnd(22)}${fmt(perSecond).padStart(9)}   ${fmt(perSecond / ceiling, 3)}`);
+      const fleet = await start({ fixture, clock: { start: T0 }, ...(dir ? { dataDir: dir } : {}) });
+      try {
+        const { sut, ceiling } = await load.compare(ingest(fleet.urls.ingest), ingest(bare.url), settings);
+        rows.push([name, sut, ceiling]);
+      } finally {
+        await fleet.close();
+      }
     }
   } finally {
     bare.server.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+  console.log(
+    `\nevent ingestion through the ingest protocol, ${INGEST_CONNECTIONS} connections, window ${INGEST_WINDOW}; client on its own thread`,
+  );
+  console.log('                      events/s   bare TCP events/s   ratio');
+  for (const [name, sut, ceiling] of rows) {
+    console.log(
+      `${name.padEnd(20)}${fmt(sut.perSecond).padStart(10)}   ${fmt(ceiling.perSecond).padStart(17)}   ${fmt(sut.perSecond / ceiling.perSecond, 3)}${errorNote(sut)}${errorNote(ceiling)}`,
+    );
+  }
+  for (const [name, sut, ceiling] of rows) {
+    console.log(`  ${name}: ${cpuLine('controller', sut)}\n  ${name}: ${cpuLine('bare TCP', ceiling)}`);
+  }
+}
+
+function errorNote(result: WorkerLoadResult): string {
+  return result.errors ? `  (${result.errors} errors: ${result.firstError})` : '';
 }
 
 function siteIdOf(i: number): string {
@@ -185,80 +258,24 @@ async function bareSitesServer(body: string, etag: string): Promise<{ server: Se
 async function bareIngestServer(): Promise<{ server: NetServer; url: string }> {
   const server = createNetServer((socket) => {
     const reader = new LineReader();
+    socket.setNoDelay(true);
     socket.on('error', () => socket.destroy());
     socket.on('data', (chunk: Buffer) => {
       let out = '';
-      for (const line of reader.push(chunk)) {
-        const message = JSON.parse(line) as { type: string; seq?: number };
-        if (message.type === 'hello') out += encodeLine({ type: 'welcome', lastSeq: 0 });
-        else if (message.type === 'event') out += encodeLine({ type: 'ack', seq: message.seq ?? 0 });
+      try {
+        for (const line of reader.push(chunk)) {
+          const message = parseLine(line);
+          if (message?.type === 'hello') out += encodeLine({ type: 'welcome', lastSeq: 0 });
+          else if (message?.type === 'event') {
+            out += encodeLine({ type: 'ack', seq: Number(message['seq'] ?? 0) });
+          }
+        }
+      } catch {
+        return socket.destroy();
       }
       if (out) socket.write(out);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `tcp://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-/** Acknowledged events per second over `pbxs.length` connections for `durationMs` of wall time. */
-async function ingestLoad(
-  ingest: string,
-  pbxs: { siteId: string; key: string }[],
-  durationMs: number,
-): Promise<number> {
-  const url = new URL(ingest);
-  let acked = 0;
-  const started = performance.now();
-  const deadline = started + durationMs;
-  await Promise.all(
-    pbxs.map(
-      ({ siteId, key }, n) =>
-        new Promise<void>((resolve, reject) => {
-          const socket = connect({ host: url.hostname, port: Number(url.port) });
-          const reader = new LineReader();
-          let seq = 0;
-          let inFlight = 0;
-          const send = () => {
-            let out = '';
-            while (inFlight < INGEST_WINDOW && performance.now() < deadline) {
-              seq++;
-              inFlight++;
-              out += encodeLine({
-                type: 'event',
-                seq,
-                event: { module: 'Bench', subject: `Meldung ${seq % 50}`, severity: 'WARNING', at: T0 + seq },
-                suppressed: 0,
-              });
-            }
-            if (out) socket.write(out);
-            else if (inFlight === 0 || performance.now() >= deadline) finish();
-          };
-          const finish = () => {
-            socket.destroy();
-            resolve();
-          };
-          socket.setNoDelay(true);
-          socket.on('error', reject);
-          socket.on('connect', () => {
-            socket.write(
-              encodeLine({ type: 'hello', version: 1, siteId, key, stream: `bench-${n}-${started}` }),
-            );
-          });
-          socket.on('data', (chunk: Buffer) => {
-            for (const line of reader.push(chunk)) {
-              const message = JSON.parse(line) as { type: string };
-              if (message.type === 'ack') {
-                inFlight--;
-                if (performance.now() < deadline) acked++;
-              } else if (message.type !== 'welcome') {
-                return reject(new Error(`ingest answered ${line}`));
-              }
-            }
-            if (performance.now() >= deadline) finish();
-            else send();
-          });
-        }),
-    ),
-  );
-  return acked / ((Math.min(performance.now(), deadline) - started) / 1000);
 }

@@ -1,5 +1,6 @@
 import { isMainThread, parentPort, type Worker, workerData } from 'node:worker_threads';
 import { Agent, request } from 'undici';
+import { type IngestTarget, runIngestLoad } from './ingest-load.ts';
 import { exchange, type LoadResult, runLoad } from './load.ts';
 import { threadCpuMs } from './thread-cpu.ts';
 import { startTsWorker } from './ts-worker.ts';
@@ -8,7 +9,13 @@ import { startTsWorker } from './ts-worker.ts';
  * What one request of a load run is:
  * - `http`: an undici request over a pool of `concurrency` kept-alive connections (pipelining 1);
  *   an answer with another status than `expectStatus` (default 200) counts as an error;
- * - `tcp`: a fresh TCP connection per request, `request` written (or nothing, `null`), read to EOF.
+ * - `tcp`: a fresh TCP connection per request, `request` written (or nothing, `null`), read to EOF;
+ * - `http-revalidate`: GETs like `http`, each with `If-None-Match` of the latest ETag the worker has
+ *   had in a 200 answer (none before the first): 200 and 304 both count, and the result says how
+ *   many were 200 (`modified`) and how many distinct ETags they carried (`versions`), for a
+ *   resource that changes during the run;
+ * - `ingest`: simulated PBXs on the fleet controller's ingest link, `concurrency` connections each
+ *   keeping `window` events unacknowledged; a request is one acknowledged event (`ingest-load.ts`).
  */
 export type LoadTarget =
   | {
@@ -19,7 +26,9 @@ export type LoadTarget =
       body?: string;
       expectStatus?: number;
     }
-  | { kind: 'tcp'; host: string; port: number; request: string | null };
+  | { kind: 'tcp'; host: string; port: number; request: string | null }
+  | { kind: 'http-revalidate'; url: string; headers?: Record<string, string> }
+  | IngestTarget;
 
 export interface LoadSpec {
   target: LoadTarget;
@@ -40,6 +49,9 @@ export interface WorkerLoadResult extends LoadResult {
    */
   serverCpuMs: number | null;
   clientCpuMs: number | null;
+  /** `http-revalidate` only: answers that were 200, and the distinct ETags among them. */
+  modified?: number;
+  versions?: number;
 }
 
 /** The measured side and its ceiling, each over the same total time, and their ratio. */
@@ -157,6 +169,11 @@ function sum(results: WorkerLoadResult[]): WorkerLoadResult {
   const requests = total((r) => r.requests)!;
   const seconds = total((r) => r.seconds)!;
   const firstError = results.find((r) => r.firstError !== undefined)?.firstError;
+  const optional = (pick: (r: WorkerLoadResult) => number | undefined) =>
+    results.some((r) => pick(r) !== undefined) ? results.reduce((n, r) => n + (pick(r) ?? 0), 0) : undefined;
+  const modified = optional((r) => r.modified);
+  // Summed over slices: an ETag seen in two slices counts twice (the revalidating kind is for `run`).
+  const versions = optional((r) => r.versions);
   return {
     requests,
     seconds,
@@ -165,6 +182,8 @@ function sum(results: WorkerLoadResult[]): WorkerLoadResult {
     serverCpuMs: total((r) => r.serverCpuMs),
     clientCpuMs: total((r) => r.clientCpuMs),
     ...(firstError ? { firstError } : {}),
+    ...(modified === undefined ? {} : { modified }),
+    ...(versions === undefined ? {} : { versions }),
   };
 }
 
@@ -207,6 +226,10 @@ async function runSpec(spec: LoadSpec, measuring: () => void): Promise<Measured>
     if (spec.warmupMs > 0) await runLoad(task, spec.concurrency, spec.warmupMs);
     return counted(task);
   }
+  if (target.kind === 'ingest') {
+    return runIngestLoad(target, spec.concurrency, spec.warmupMs, spec.durationMs, measuring);
+  }
+  if (target.kind === 'http-revalidate') return revalidate(target, spec, noted, counted);
   const dispatcher = new Agent({ connections: spec.concurrency, pipelining: 1 });
   const expected = target.expectStatus ?? 200;
   const options = {
@@ -223,6 +246,40 @@ async function runSpec(spec: LoadSpec, measuring: () => void): Promise<Measured>
   try {
     if (spec.warmupMs > 0) await runLoad(task, spec.concurrency, spec.warmupMs);
     return await counted(task);
+  } finally {
+    await dispatcher.close();
+  }
+}
+
+/** The `http-revalidate` kind: conditional GETs with the latest ETag seen, 200 and 304 both fine. */
+async function revalidate(
+  target: Extract<LoadTarget, { kind: 'http-revalidate' }>,
+  spec: LoadSpec,
+  noted: (task: () => Promise<unknown>) => () => Promise<unknown>,
+  counted: (task: () => Promise<unknown>) => Promise<Measured>,
+): Promise<Measured> {
+  const dispatcher = new Agent({ connections: spec.concurrency, pipelining: 1 });
+  let latest: string | undefined;
+  let modified = 0;
+  const versions = new Set<string>();
+  const task = noted(async () => {
+    const headers = { ...target.headers, ...(latest === undefined ? {} : { 'if-none-match': latest }) };
+    const res = await request(target.url, { dispatcher, headers });
+    await res.body.dump();
+    if (res.statusCode === 304) return;
+    if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
+    const etag = res.headers['etag'];
+    if (typeof etag !== 'string') throw new Error('200 without an ETag');
+    modified++;
+    versions.add(etag);
+    latest = etag;
+  });
+  try {
+    if (spec.warmupMs > 0) await runLoad(task, spec.concurrency, spec.warmupMs);
+    modified = 0;
+    versions.clear();
+    const measured = await counted(task);
+    return { ...measured, modified, versions: versions.size };
   } finally {
     await dispatcher.close();
   }
