@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
 import type { PbxControl } from './control/control-api.ts';
+import type { ControlRoute } from './control/control-route.ts';
 import { createControlServer } from './control/control-server.ts';
 import { InProcessPbxControl } from './control/in-process-control.ts';
 import { attentionControlRoutes } from './events/attention-control-routes.ts';
@@ -69,6 +70,8 @@ export interface PbxHandle {
     maintenance: MaintenanceFace;
     events: AttentionForwarder;
     resolver: Resolver;
+    /** Every route the control server dispatches, from all groups (the OpenAPI sync test reads it). */
+    controlRoutes: readonly ControlRoute[];
   };
   close(): Promise<void>;
 }
@@ -139,7 +142,16 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
     return {
       urls,
       control,
-      internals: { store, clock, cache, endpoint, maintenance, events, resolver },
+      internals: {
+        store,
+        clock,
+        cache,
+        endpoint,
+        maintenance,
+        events,
+        resolver,
+        controlRoutes: controlServer.routes,
+      },
       close: shutdown,
     };
   } catch (error) {

@@ -53,12 +53,15 @@ function send(res: ServerResponse, answer: RawControlResponse, close = false): v
  * The HTTP form of the PBX control plane (schemas/pbx-control.openapi.yaml): a thin listener
  * around the socket-free dispatcher. JSON in and out; bodies bounded (413 beyond 1 MiB); header and
  * request timeouts bound slow clients; a malformed request gets an error answer, never a crash.
+ * `routes` is the whole table it dispatches (core and extra groups), so a test can hold it against
+ * the OpenAPI documents.
  */
 export async function createControlServer(
   control: PbxControl,
   options: ControlServerOptions,
-): Promise<{ server: Server; url: string }> {
-  const dispatch = createControlDispatcher([...controlRoutes(control), ...(options.extraRoutes ?? [])]);
+): Promise<{ server: Server; url: string; routes: readonly ControlRoute[] }> {
+  const routes = [...controlRoutes(control), ...(options.extraRoutes ?? [])];
+  const dispatch = createControlDispatcher(routes);
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let body: Buffer;
     try {
@@ -97,5 +100,5 @@ export async function createControlServer(
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  return { server, url: `http://${host}:${port}` };
+  return { server, url: `http://${host}:${port}`, routes };
 }

@@ -1,19 +1,25 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { request } from 'undici';
 import { parse } from 'yaml';
 import type { PbxControl } from '../../../../simulators/pbx/control/control-api.ts';
 import { controlRoutes } from '../../../../simulators/pbx/control/control-routes.ts';
 import { HttpPbxControl } from '../../../../simulators/pbx/control/http-control-client.ts';
 import { MONITORING_LIMITS } from '../../../../simulators/pbx/control/monitoring-input.ts';
+import { start } from '../../../../simulators/pbx/index.ts';
 import { SNAPSHOT_FORMATS } from '../../../../simulators/pbx/monitoring/snapshot.ts';
+import { Resolver } from '../../../../simulators/pbx/resolver/resolver.ts';
+import { resolverControlRoutes } from '../../../../simulators/pbx/resolver/resolver-control-routes.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { FAULTS } from '../../../../simulators/pbx/state/store.ts';
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+const SCHEMAS = new URL('../../../../schemas/', import.meta.url);
 
 interface Operation {
   operationId?: string;
+  tags?: string[];
   summary?: string;
   description?: string;
   parameters?: { name: string; in: string }[];
@@ -21,35 +27,97 @@ interface Operation {
   responses?: Record<string, unknown>;
 }
 
-const document = parse(
-  readFileSync(new URL('../../../../schemas/pbx-control.openapi.yaml', import.meta.url), 'utf8'),
-) as {
+interface OpenApiDocument {
   openapi: string;
   paths: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>>;
   components: { schemas: Record<string, Record<string, unknown>> };
-};
+}
 
-function documented(): Map<string, Operation> {
+const load = (name: string) => parse(readFileSync(new URL(name, SCHEMAS), 'utf8')) as OpenApiDocument;
+const document = load('pbx-control.openapi.yaml');
+
+/** `METHOD /path` → operation, for the operations of `doc` that `keep` selects. */
+function operationsOf(
+  doc: OpenApiDocument,
+  keep: (operation: Operation) => boolean = () => true,
+): Map<string, Operation> {
   const operations = new Map<string, Operation>();
-  for (const [path, item] of Object.entries(document.paths)) {
+  for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of METHODS) {
       const operation = item[method];
-      if (operation) operations.set(`${method.toUpperCase()} ${path}`, operation);
+      if (operation && keep(operation)) operations.set(`${method.toUpperCase()} ${path}`, operation);
     }
   }
   return operations;
 }
 
+function documented(): Map<string, Operation> {
+  return operationsOf(document);
+}
+
+/**
+ * Every PBX control-plane operation any document describes: this document whole, the control-plane
+ * routes of interface A (maintenance-api.openapi.yaml, tag control-plane) and the attention-event
+ * routes (fleet-control.openapi.yaml, tag pbx-events; the rest of that document is the
+ * controller's own control plane).
+ */
+function documentedPbxControlPlane(): string[] {
+  const tagged = (tag: string) => (operation: Operation) => operation.tags?.includes(tag) ?? false;
+  return [
+    ...operationsOf(document).keys(),
+    ...operationsOf(load('maintenance-api.openapi.yaml'), tagged('control-plane')).keys(),
+    ...operationsOf(load('fleet-control.openapi.yaml'), tagged('pbx-events')).keys(),
+  ].sort();
+}
+
+const isResolverPath = (key: string) => key.split(' ')[1]?.startsWith('/resolver/') ?? false;
+
 test('the document is OpenAPI 3.1', () => {
   assert.match(document.openapi, /^3\.1\.\d+$/);
 });
 
-test('every route of the server table is documented and every documented path is served', () => {
-  const served = controlRoutes({} as PbxControl)
+test('every route of the core and resolver tables is documented and every documented path is served', () => {
+  const core = controlRoutes({} as PbxControl)
     .map((r) => `${r.method} ${r.path}`)
     .sort();
+  const resolver = resolverControlRoutes({} as Resolver)
+    .map((r) => `${r.method} ${r.path}`)
+    .sort();
+  const keys = [...documented().keys()];
+  assert.deepEqual(keys.filter((key) => !isResolverPath(key)).sort(), core);
+  assert.deepEqual(keys.filter(isResolverPath).sort(), resolver);
+});
+
+test('every control route a started PBX serves, from every group, is documented, and nothing more', async (t) => {
+  const pbx = await start({ monitoringPort: 0, clock: { mode: 'frozen' } });
+  t.after(() => pbx.close());
+  const served = pbx.internals.controlRoutes.map((r) => `${r.method} ${r.path}`).sort();
   assert.equal(new Set(served).size, served.length, 'no route twice in the table');
-  assert.deepEqual([...documented().keys()].sort(), served);
+  assert.ok(
+    served.some((key) => key.startsWith('GET /resolver/')),
+    'the resolver group is wired',
+  );
+  assert.deepEqual(served, documentedPbxControlPlane());
+
+  // The table is what the listener dispatches: each documented path answers an unlisted method
+  // with 405 and exactly the documented methods of every template that matches the concrete path.
+  const byPath = new Map<string, Set<string>>();
+  for (const key of served) {
+    const [method = '', path = ''] = key.split(' ');
+    byPath.set(path, (byPath.get(path) ?? new Set()).add(method));
+  }
+  const matches = (template: string, path: string) =>
+    new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`).test(path);
+  for (const template of byPath.keys()) {
+    const path = template.replace(/\{\w+\}/g, 'x');
+    const answer = await request(`${pbx.urls.control}${path}`, { method: 'OPTIONS' });
+    await answer.body.dump();
+    assert.equal(answer.statusCode, 405, `OPTIONS ${path}`);
+    const expected = new Set<string>();
+    for (const [other, methods] of byPath) if (matches(other, path)) for (const m of methods) expected.add(m);
+    const allow = String(answer.headers['allow'] ?? '').split(', ');
+    assert.deepEqual(allow.sort(), [...expected].sort(), `allow of ${path}`);
+  }
 });
 
 test('every operation has an id, a summary, a description and its error answers', () => {
@@ -72,10 +140,18 @@ test('every operation has an id, a summary, a description and its error answers'
 
 test('operation ids are the method names of the TypeScript API', () => {
   const methods = new Set(Object.getOwnPropertyNames(HttpPbxControl.prototype));
+  const resolverMethods = new Set(Object.getOwnPropertyNames(Resolver.prototype));
   for (const [key, operation] of documented()) {
+    const id = operation.operationId ?? '';
+    if (isResolverPath(key)) {
+      // `resolver` + the method of the Resolver class: resolverSetProviders is setProviders().
+      const method = id.replace(/^resolver(\w)/, (_, first: string) => first.toLowerCase());
+      assert.ok(id !== method && resolverMethods.has(method), `${key}: ${id} names a Resolver method`);
+      continue;
+    }
     // DELETE /faults is `clearFault()` without a name in TypeScript.
-    const id = operation.operationId === 'clearFaults' ? 'clearFault' : operation.operationId;
-    assert.ok(methods.has(id ?? ''), `${key}: ${operation.operationId} is a PbxControl method`);
+    const name = id === 'clearFaults' ? 'clearFault' : id;
+    assert.ok(methods.has(name), `${key}: ${id} is a PbxControl method`);
   }
 });
 
@@ -90,12 +166,28 @@ test('path parameters are declared', () => {
   }
 });
 
-test('every $ref points at something in the document', () => {
-  const text = readFileSync(new URL('../../../../schemas/pbx-control.openapi.yaml', import.meta.url), 'utf8');
-  for (const [, ref] of text.matchAll(/\$ref: '#\/([^']+)'/g)) {
+function references(value: unknown, found: string[] = []): string[] {
+  if (Array.isArray(value)) for (const item of value) references(item, found);
+  else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (key === '$ref' && typeof item === 'string') found.push(item);
+      else references(item, found);
+    }
+  }
+  return found;
+}
+
+test('every $ref points at something in the document or at a schema file', () => {
+  const refs = references(document);
+  assert.ok(refs.length > 100, `found ${refs.length} references`);
+  for (const ref of refs) {
+    if (!ref.startsWith('#/')) {
+      assert.ok(existsSync(new URL(ref, SCHEMAS)), `${ref} exists`);
+      continue;
+    }
     let node: unknown = document;
-    for (const part of (ref ?? '').split('/')) node = (node as Record<string, unknown> | undefined)?.[part];
-    assert.ok(node, `#/${ref} resolves`);
+    for (const part of ref.slice(2).split('/')) node = (node as Record<string, unknown> | undefined)?.[part];
+    assert.ok(node, `${ref} resolves`);
   }
 });
 

@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { PbxControl } from '../../../../simulators/pbx/control/control-api.ts';
 import { controlRoutes } from '../../../../simulators/pbx/control/control-routes.ts';
+import type { Resolver } from '../../../../simulators/pbx/resolver/resolver.ts';
+import { resolverControlRoutes } from '../../../../simulators/pbx/resolver/resolver-control-routes.ts';
 import { FAULTS } from '../../../../simulators/pbx/state/store.ts';
 
 const guide = readFileSync(new URL('../../../../docs/control-plane.md', import.meta.url), 'utf8');
@@ -11,8 +13,8 @@ test('the guide describes every fault the store knows', () => {
   for (const fault of FAULTS) assert.match(guide, new RegExp(`^\\| \`${fault}\` +\\|`, 'm'), fault);
 });
 
-test('the guide lists every route of the server table', () => {
-  for (const route of controlRoutes({} as PbxControl)) {
+test('the guide lists every route of the core and resolver tables', () => {
+  for (const route of [...controlRoutes({} as PbxControl), ...resolverControlRoutes({} as Resolver)]) {
     assert.ok(guide.includes(`| \`${route.method} ${route.path}`), `${route.method} ${route.path}`);
   }
 });
