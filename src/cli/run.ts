@@ -24,7 +24,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   let exitCode = 0;
   const program = new Command('pbx-conformance')
     .description(
-      'Conformance harness and protocol simulator for the PBX monitoring and maintenance interfaces',
+      'Conformance harness and protocol simulator for a PBX (data endpoint, XML-RPC, maintenance API, web resolver) and its fleet controller (REST, MCP)',
     )
     .version(TOOL_VERSION)
     .exitOverride()
