@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import type { TargetFile } from '../../steps/support/target-file.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { loadCatalog } from '../catalog/load-catalog.ts';
 import { DEFAULT_REPORTS_DIR, EXPECTED_FAILURES_DIR, FEATURES_DIR } from '../catalog/project-paths.ts';
@@ -6,8 +7,12 @@ import { scanFeatureTags } from '../catalog/scan-feature-tags.ts';
 import { buildModel } from '../report/build-model.ts';
 import { type ExpectedFailures, loadExpectedFailures } from '../report/expected-failures.ts';
 import { writeReports } from '../report/write-reports.ts';
-import { EMBEDDED_TARGET_NAME, readTargetName } from '../runner/read-target-name.ts';
+import { loadTarget } from '../runner/load-target.ts';
+import { preflight } from '../runner/preflight.ts';
+import { EMBEDDED_TARGET_NAME } from '../runner/read-target-name.ts';
 import { type RunSuiteOptions, runSuite, type SuiteRun } from '../runner/run-suite.ts';
+import { targetEndpoints } from '../runner/target-endpoints.ts';
+import { type Probe, tcpProbe } from '../runner/tcp-probe.ts';
 import type { CliIo } from './cli-io.ts';
 import { formatSummary } from './format-summary.ts';
 import { HarnessError, oneLineMessage } from './harness-error.ts';
@@ -23,17 +28,21 @@ export interface VerifyOptions {
   catalogPath?: string;
   expectedFailuresDir?: string;
   suite?: Pick<RunSuiteOptions, 'cwd' | 'featurePaths' | 'importPaths'>;
+  /** How the preflight tries the target's endpoints; default a real TCP connect. */
+  probe?: Probe;
 }
 
 /**
  * `verify`: runs the suite against a target, writes the three reports and prints a summary.
  * Exit code 0 when nothing unexpected failed or passed and at least one scenario ran, 1 otherwise.
- * Harness problems throw {@link HarnessError} (exit 2) and never become verdicts.
+ * Harness problems throw {@link HarnessError} (exit 2) and never become verdicts: before any
+ * scenario runs, a target file is validated against schemas/target.schema.json and its endpoints
+ * are tried; when none answers the run stops, when some do not answer each gets a warning line.
  */
 export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<number> {
   const targetFile = options.target === undefined ? undefined : resolve(io.cwd, options.target);
-  const targetName =
-    targetFile === undefined ? EMBEDDED_TARGET_NAME : await harness(readTargetName(targetFile));
+  const target = targetFile === undefined ? undefined : await harness(loadTarget(targetFile));
+  const targetName = target?.name ?? EMBEDDED_TARGET_NAME;
   const catalog: Catalog = await harness(loadCatalog(options.catalogPath));
   const expectedFailures: ExpectedFailures = await harness(
     loadExpectedFailures(
@@ -42,6 +51,8 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
       new Set(catalog.clauses.map((clause) => clause.id)),
     ),
   );
+  // After the cheap checks: the preflight may wait a few seconds for a target that does not answer.
+  if (target !== undefined) await checkReachable(target, options.probe ?? tcpProbe, io);
   const run: SuiteRun = await harness(
     runSuite({
       ...options.suite,
@@ -77,6 +88,13 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
   if (!options.quiet) io.stdout.write('\n');
   io.stdout.write(formatSummary(report, paths, io.cwd));
   return report.outcome.passed ? 0 : 1;
+}
+
+/** Tries the target's endpoints: none answering is a harness error, each one not answering a warning line. */
+async function checkReachable(target: TargetFile, probe: Probe, io: CliIo): Promise<void> {
+  const verdict = await preflight(targetEndpoints(target), probe);
+  if (verdict.kind === 'unreachable') throw new HarnessError(verdict.message);
+  for (const warning of verdict.warnings) io.stderr.write(`pbx-conformance: ${warning}\n`);
 }
 
 async function harness<T>(work: Promise<T>): Promise<T> {

@@ -4,8 +4,8 @@ import { readFile } from 'node:fs/promises';
 export const EMBEDDED_TARGET_NAME = 'embedded';
 
 /**
- * Reads only the `name` of a target description file; the steps validate the whole file against
- * schemas/target.schema.json. Throws an Error with a one-line message when the file is missing,
+ * Reads only the `name` of a target description file; `loadTarget` (load-target.ts) then validates the whole
+ * file against schemas/target.schema.json. Throws an Error with a one-line message when the file is missing,
  * unreadable, not JSON or has no name.
  */
 export async function readTargetName(file: string): Promise<string> {

@@ -1,18 +1,26 @@
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { XMLValidator } from 'fast-xml-parser';
+import { run } from '../../../src/cli/run.ts';
 import { verifyCommand } from '../../../src/cli/verify-command.ts';
 import { validateReport } from '../../../src/report/validate-report.ts';
+import { closedPort, listeningPort, sampleTarget } from '../runner/loopback-ports.ts';
 import { createThrowawaySuite } from '../runner/throwaway-suite.ts';
 import { captureIo } from './capture-io.ts';
 
 test('verify writes three consistent reports and passes when the only failure is listed', async () => {
   const suite = await createThrowawaySuite();
+  const web = await listeningPort();
+  const monitoring = await listeningPort();
   try {
     await writeFile(join(suite.dir, 'lab.yaml'), '- {clause: MON-B, reason: known vendor gap}\n');
-    await writeFile(join(suite.dir, 'target.json'), JSON.stringify({ name: 'lab', pbx: {} }));
+    await writeFile(
+      join(suite.dir, 'target.json'),
+      JSON.stringify(sampleTarget({ web: web.port, monitoring: monitoring.port })),
+    );
     const io = captureIo(suite.dir);
     const code = await verifyCommand(
       {
@@ -47,7 +55,10 @@ test('verify writes three consistent reports and passes when the only failure is
     const junit = await readFile(join(suite.dir, 'out', 'junit.xml'), 'utf8');
     assert.equal(XMLValidator.validate(junit), true);
     assert.match(junit, /failures="0"/);
+    assert.equal(io.err(), '');
   } finally {
+    await web.close();
+    await monitoring.close();
     await suite.cleanup();
   }
 });
@@ -110,6 +121,90 @@ test('verify fails when no scenario ran; a bad tag expression and a malformed ba
       },
     );
   } finally {
+    await suite.cleanup();
+  }
+});
+
+function assertOneErrorLine(text: string, pattern: RegExp): void {
+  const lines = text.split('\n').filter((line) => line.length > 0);
+  assert.equal(lines.length, 1, text);
+  assert.match(lines[0] ?? '', /^pbx-conformance: /);
+  assert.match(lines[0] ?? '', pattern);
+}
+
+test('a target file that does not match the schema is a harness error: exit 2, one line, no scenario', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'pbx-verify-'));
+  try {
+    const target = sampleTarget({ web: 8080, monitoring: 6556 });
+    (target['pbx'] as Record<string, unknown>)['webUrl'] = 'ftp://pbx.example';
+    await writeFile(join(dir, 'target.json'), JSON.stringify(target));
+    const io = captureIo(dir);
+    assert.equal(await run(['verify', '--target', 'target.json'], io), 2);
+    assertOneErrorLine(
+      io.err(),
+      /target file .*target\.json: does not match schemas\/target\.schema\.json: \/pbx\/webUrl must match pattern/,
+    );
+    assert.equal(io.out(), '');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a target where nothing answers is a harness error: exit 2, one line, no scenario', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'pbx-verify-'));
+  try {
+    const web = await closedPort();
+    const monitoring = await closedPort();
+    await writeFile(join(dir, 'target.json'), JSON.stringify(sampleTarget({ web, monitoring })));
+    const io = captureIo(dir);
+    assert.equal(await run(['verify', '--target', 'target.json', '--reports', 'out'], io), 2);
+    assertOneErrorLine(
+      io.err(),
+      new RegExp(
+        `target unreachable: pbx\\.webUrl 127\\.0\\.0\\.1:${web} does not answer: ECONNREFUSED, pbx\\.monitoring 127\\.0\\.0\\.1:${monitoring} does not answer`,
+      ),
+    );
+    assert.equal(io.out(), '');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a partly reachable target warns once per silent endpoint and still runs the suite', async () => {
+  const suite = await createThrowawaySuite();
+  const web = await listeningPort();
+  try {
+    const monitoring = await closedPort();
+    const control = await closedPort();
+    await writeFile(
+      join(suite.dir, 'target.json'),
+      JSON.stringify(sampleTarget({ web: web.port, monitoring, control })),
+    );
+    const io = captureIo(suite.dir);
+    const code = await verifyCommand(
+      {
+        target: 'target.json',
+        reports: 'out',
+        quiet: true,
+        catalogPath: join(suite.dir, 'clauses.yaml'),
+        expectedFailuresDir: suite.dir,
+        suite: { cwd: suite.dir },
+      },
+      io,
+    );
+    // The throwaway suite's unlisted failure decides the verdict: the run happened.
+    assert.equal(code, 1);
+    assert.match(io.out(), /^target lab: 3 scenarios/);
+    const warnings = io
+      .err()
+      .split('\n')
+      .filter((line) => line.length > 0);
+    assert.deepEqual(warnings, [
+      `pbx-conformance: warning: pbx.monitoring 127.0.0.1:${monitoring} does not answer: ECONNREFUSED (a data endpoint may be closed on purpose)`,
+      `pbx-conformance: warning: pbx.controlUrl 127.0.0.1:${control} does not answer: ECONNREFUSED`,
+    ]);
+  } finally {
+    await web.close();
     await suite.cleanup();
   }
 });

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { loadTarget } from '../../../src/runner/load-target.ts';
+import { sampleTarget } from './loopback-ports.ts';
+
+test('loads a target file that matches the schema', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'pbx-target-'));
+  try {
+    const file = join(dir, 'good.json');
+    await writeFile(file, JSON.stringify(sampleTarget({ web: 8080, monitoring: 6556 })));
+    const target = await loadTarget(file);
+    assert.equal(target.name, 'lab');
+    assert.equal(target.pbx.monitoring.port, 6556);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a target file that does not match the schema names the file and the first problem on one line', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'pbx-target-'));
+  try {
+    const file = join(dir, 'bad.json');
+    await writeFile(file, JSON.stringify({ name: 'lab', pbx: {} }));
+    await assert.rejects(loadTarget(file), (error: Error) => {
+      assert.ok(error.message.startsWith(`target file ${file}: does not match schemas/target.schema.json: `));
+      assert.match(error.message, /\/pbx must have required property 'webUrl' \(and 3 more\)$/);
+      assert.equal(error.message.includes('\n'), false);
+      assert.equal(error.message.includes(';'), false);
+      return true;
+    });
+    const badPort = sampleTarget({ web: 8080, monitoring: 70000 });
+    await writeFile(file, JSON.stringify(badPort));
+    await assert.rejects(loadTarget(file), /: \/pbx\/monitoring\/port must be <= 65535$/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a missing or non-JSON target file keeps its plain message', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'pbx-target-'));
+  try {
+    await assert.rejects(loadTarget(join(dir, 'missing.json')), /target file .*missing\.json does not exist/);
+    const file = join(dir, 'bad.json');
+    await writeFile(file, '{ name: ');
+    await assert.rejects(loadTarget(file), /is not valid JSON/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
