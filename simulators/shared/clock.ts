@@ -18,6 +18,9 @@ export type TimerId = number;
 
 export type ClockMode = 'frozen' | 'running';
 
+/** Longest delay a Node timer takes (2^31 - 1 ms, about 24.8 days). */
+const MAX_REAL_DELAY_MS = 2 ** 31 - 1;
+
 export interface VirtualClockOptions {
   /** Epoch ms the clock starts at; default: the wall clock at creation. */
   start?: number;
@@ -111,11 +114,17 @@ export class VirtualClock implements Clock {
   private armReal(timer: PendingTimer): void {
     if (this.mode !== 'running') return;
     if (timer.real) clearTimeout(timer.real);
+    const delay = Math.max(0, timer.due - this.now());
+    // Node fires a longer setTimeout after 1 ms (TimeoutOverflowWarning): an update scheduled
+    // weeks ahead would run at once. Such a timer waits in steps and is re-armed in between.
+    const capped = delay > MAX_REAL_DELAY_MS;
     const real = setTimeout(
       () => {
-        if (this.timers.has(timer.id)) this.fire(timer);
+        if (!this.timers.has(timer.id)) return;
+        if (capped) this.armReal(timer);
+        else this.fire(timer);
       },
-      Math.max(0, timer.due - this.now()),
+      capped ? MAX_REAL_DELAY_MS : delay,
     );
     real.unref();
     timer.real = real;

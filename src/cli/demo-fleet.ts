@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { FleetHandle } from '../../simulators/fleet-controller/index.ts';
 import type { FleetFixture } from '../../simulators/fleet-controller/model/fleet-fixture.ts';
 import type { ControllerSettings } from '../../simulators/pbx/events/controller-link.ts';
@@ -37,14 +38,18 @@ export interface DemoFleet {
 
 /**
  * `simulate`'s fleet (issue 4): a fleet controller with the default fixture (or the state kept in
- * `--data DIR`) and one PBX registration per site through the controller's control plane, so each
- * simulated PBX forwards its attention events over the real ingest link. Sites are taken in the
- * fixture's order; beyond them, demo sites `site-demo-<n>` owned by Nordlicht are added.
- * A controller that does not start (a busy or foreign data directory) is a harness error.
+ * `--data DIR`) and one PBX per site, so each simulated PBX forwards its attention events over the
+ * real ingest link. Sites are taken in the fixture's order; beyond them, demo sites
+ * `site-demo-<n>` owned by Nordlicht are added. The demo sites and every PBX's site and ingest key
+ * are part of the fixture the controller starts with, so the control plane's reset (which reloads
+ * the fixture, docs/fleet-controller.md) keeps the registrations and the PBXs' links reconnect by
+ * themselves; a restored data directory is brought in line with the same fixture (missing sites
+ * added, each PBX registered with its key). A controller that does not start (a busy or foreign
+ * data directory) is a harness error.
  */
 export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFleet> {
   const { start, defaultFixture } = await import('../../simulators/fleet-controller/index.ts');
-  const fixture = defaultFixture();
+  const fixture = demoFixture(defaultFixture(), options.pbxCount);
   let controller: FleetHandle;
   try {
     controller = await start({
@@ -63,12 +68,13 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
     await controller.close();
   };
   try {
-    const sites = await fleetSites(controller, fixture, options.pbxCount);
-    const registrations: ControllerSettings[] = [];
-    for (const siteId of sites) {
-      const reg = await controller.control.registerPbx(siteId);
-      registrations.push({ ingest: connectableTcp(reg.ingest), siteId: reg.siteId, key: reg.key });
-    }
+    await alignStoredState(controller, fixture);
+    const ingest = connectableTcp(controller.urls.ingest);
+    const registrations: ControllerSettings[] = (fixture.pbxs ?? []).map(({ siteId, key }) => ({
+      ingest,
+      siteId,
+      key,
+    }));
     const { start: startPbx } = await import('../../simulators/pbx/index.ts');
     return {
       controller,
@@ -89,20 +95,42 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
   }
 }
 
-/** The first `count` sites: the fixture's in its order, then other stored ones, then new demo sites. */
-async function fleetSites(controller: FleetHandle, fixture: FleetFixture, count: number): Promise<string[]> {
-  const stored = controller.internals.state.sites;
-  const ordered = fixture.sites.map((s) => s.id).filter((id) => stored.has(id));
-  for (const id of [...stored.keys()].sort()) if (!ordered.includes(id)) ordered.push(id);
-  for (let n = ordered.length + 1; ordered.length < count; n++) {
+/**
+ * `base` with demo sites up to `count` sites (owned by Nordlicht when the fixture has it) and a
+ * PBX (site and fresh ingest key) for each of the first `count` sites, in the fixture's order.
+ */
+export function demoFixture(base: FleetFixture, count: number): FleetFixture {
+  const fixture = structuredClone(base);
+  const owner = fixture.partners.some((p) => p.id === DEMO_SITE_OWNER);
+  for (let n = fixture.sites.length + 1; fixture.sites.length < count; n++) {
     const id = `site-demo-${n}`;
-    if (stored.has(id)) continue;
-    await controller.control.addSite({ id, displayName: `Demo-Standort ${n}` });
-    if (controller.internals.state.partners.has(DEMO_SITE_OWNER))
-      await controller.control.grant({ partnerId: DEMO_SITE_OWNER, siteId: id, kind: 'own' });
-    ordered.push(id);
+    if (fixture.sites.some((s) => s.id === id)) continue;
+    fixture.sites.push({ id, displayName: `Demo-Standort ${n}` });
+    if (owner) fixture.rights.push({ partnerId: DEMO_SITE_OWNER, siteId: id, kind: 'own' });
   }
-  return ordered.slice(0, count);
+  fixture.pbxs = fixture.sites
+    .slice(0, count)
+    .map((site) => ({ siteId: site.id, key: randomBytes(32).toString('base64url') }));
+  return fixture;
+}
+
+/**
+ * A restored data directory holds what an earlier run stored, with that run's keys: the fixture's
+ * PBX sites are added where missing and registered with this run's keys (a new directory already
+ * got them from the fixture).
+ */
+async function alignStoredState(controller: FleetHandle, fixture: FleetFixture): Promise<void> {
+  const { state } = controller.internals;
+  for (const { siteId, key } of fixture.pbxs ?? []) {
+    if (!state.sites.has(siteId)) {
+      const site = fixture.sites.find((s) => s.id === siteId);
+      await controller.control.addSite({ id: siteId, displayName: site?.displayName ?? siteId });
+      for (const right of fixture.rights.filter((r) => r.siteId === siteId))
+        if (state.partners.has(right.partnerId)) await controller.control.grant(right);
+    }
+    const keySha256 = createHash('sha256').update(key, 'utf8').digest('hex');
+    if (state.links.get(siteId)?.keySha256 !== keySha256) await controller.control.registerPbx(siteId, key);
+  }
 }
 
 /**

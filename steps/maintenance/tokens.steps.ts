@@ -55,7 +55,8 @@ async function create(world: PbxWorld, label: string, expiresInMs: number | null
       'token-created',
       'the creation result',
     );
-    world.memory.set(`createdAt:${created.id}`, now);
+    // A running clock moves during the creation: its time lies between these two readings.
+    world.memory.set(`createdAt:${created.id}`, { from: now, to: await controls.control.now() });
   });
 }
 
@@ -228,7 +229,11 @@ Then(
     const created = lastCreated(this);
     return withMaintenanceControl(this, 'list the API tokens', async (controls) => {
       const entry = entryOf(await listAsAdmin(controls), created.id);
-      assert.equal(entry.createdAt, this.memory.get(`createdAt:${created.id}`), 'created time');
+      const { from, to } = this.memory.get(`createdAt:${created.id}`) as { from: number; to: number };
+      assert.ok(
+        entry.createdAt >= from && entry.createdAt <= to,
+        `created time ${entry.createdAt}: not the time of the creation (between ${from} and ${to})`,
+      );
       assert.equal(entry.expiresAt, created.expiresAt, 'expiry');
       assert.equal(entry.lastUsedAt, null, 'last use of a token never used');
       maintenanceContext(this).probes.set('lastUse', entry.createdAt);
@@ -243,10 +248,14 @@ Then("the token list shows the time of that call as the token's last use", funct
     const now = await controls.control.now();
     const previous = maintenanceContext(this).probes.get('lastUse') as number;
     assert.ok(entry.lastUsedAt !== null, 'no last use after an accepted call');
-    // The call was the last thing that happened; the clock only moves through the control plane.
+    const startedAt = maintenanceContext(this).callStartedAt;
+    // The call was the last use of the token; its time lies between the clock's reading right
+    // before it and now. Without that reading (no control plane before the call) the clock
+    // moved only through the control plane, so the call was at most a second ago.
+    const earliest = startedAt ?? now - 1000;
     assert.ok(
-      entry.lastUsedAt > previous && entry.lastUsedAt <= now && now - entry.lastUsedAt <= 1000,
-      `last use ${entry.lastUsedAt}: not the time of the call (previous ${previous}, now ${now})`,
+      entry.lastUsedAt > previous && entry.lastUsedAt >= earliest && entry.lastUsedAt <= now,
+      `last use ${entry.lastUsedAt}: not the time of the call (previous ${previous}, call between ${earliest} and ${now})`,
     );
     maintenanceContext(this).probes.set('lastUse', entry.lastUsedAt);
   });

@@ -102,32 +102,67 @@ Then('it receives a fresh snapshot that shows the change', function (this: PbxWo
   assert.equal(accountsTotal(last.body), expected, 'the snapshot does not show the change: it is not fresh');
 });
 
+/** Slack left below a lifetime when the target's clock keeps running between control-plane calls. */
+const RUNNING_CLOCK_SLACK_MS = 3_000;
+
+/**
+ * Whether the target's clock moves by itself (`simulate --clock running`): two readings of
+ * `now()` a few real milliseconds apart differ. A frozen clock moves only when advanced.
+ */
+async function clockRuns(control: PbxControl): Promise<boolean> {
+  const before = await control.now();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  return (await control.now()) > before;
+}
+
+/**
+ * The longest `within` to generate for `lifetime`: the last millisecond on a frozen clock; a few
+ * seconds less on a running one, for the time the exchanges themselves take (at most a quarter
+ * of the lifetime, so short lifetimes keep room to generate in).
+ */
+function lastWithin(lifetime: number, running: boolean): number {
+  return lifetime - 1 - (running ? Math.min(RUNNING_CLOCK_SLACK_MS, Math.floor(lifetime / 4)) : 0);
+}
+
 /**
  * One cache cycle: a first request creates the snapshot, the state changes, a request `within` ms
- * later must get the same bytes, a request `after` ms after creation must show the change.
+ * later must get the same bytes, a request `after` ms after creation must show the change. The
+ * snapshot's age at each request is bracketed by the target's own `now()` read around the
+ * requests, so a running clock is judged by the time that really passed on it: a request whose
+ * oldest possible age is still inside the lifetime must be served from the cache, one whose
+ * youngest possible age is past the lifetime must be fresh. A run whose bracket straddles the
+ * lifetime proves nothing either way and is discarded (`fc.pre`).
  */
 async function cacheCycle(
   world: PbxWorld,
   control: PbxControl,
-  [within, after, bump]: [number, number, number],
+  [lifetime, within, after, bump]: [number, number, number, number],
   label: string,
 ) {
   await control.invalidateSnapshot();
+  const beforeFirst = await control.now();
   const first = await world.httpRequest('GET', '/json', { evidence: false });
+  const afterFirst = await control.now();
   const total = (accountsTotal(first.body) ?? 0) + bump;
   await control.patchState({ accounts: { total } });
   await control.advanceClock(within);
   const cached = await world.httpRequest('GET', '/json', { evidence: false });
+  const afterCached = await control.now();
+  const oldestCached = afterCached - beforeFirst;
+  fc.pre(oldestCached < lifetime);
   assert.ok(
     cached.body.equals(first.body),
-    `${label}: ${within} ms after creation the snapshot was not the cached one`,
+    `${label}: ${within} ms after creation (at most ${oldestCached} ms on the target's clock) the snapshot was not the cached one`,
   );
   await control.advanceClock(after - within);
+  const beforeFresh = await control.now();
   const fresh = await world.httpRequest('GET', '/json', { evidence: false });
+  const youngestFresh = beforeFresh - afterFirst;
+  fc.pre(youngestFresh > lifetime);
   assert.equal(
     accountsTotal(fresh.body),
     total,
-    `${label}: ${after} ms after creation the snapshot was not fresh`,
+    `${label}: ${after} ms after creation (at least ${youngestFresh} ms on the target's clock) the snapshot was not fresh`,
   );
 }
 
@@ -136,14 +171,16 @@ Then(
   async function (this: PbxWorld, runs: number) {
     const control = this.control;
     if (!control) return this.notVerifiable(this.noControlReason('advance the PBX clock'));
+    const running = await clockRuns(control);
     await assertLiveProperty(
       this,
       'default cache lifetime',
       fc.asyncProperty(
-        fc.integer({ min: 0, max: DEFAULT_LIFETIME_MS - 1 }),
+        fc.integer({ min: 0, max: lastWithin(DEFAULT_LIFETIME_MS, running) }),
         fc.integer({ min: DEFAULT_LIFETIME_MS + 1, max: 4 * DEFAULT_LIFETIME_MS }),
         fc.integer({ min: 1, max: 1000 }),
-        (within, after, bump) => cacheCycle(this, control, [within, after, bump], 'lifetime 30000 ms'),
+        (within, after, bump) =>
+          cacheCycle(this, control, [DEFAULT_LIFETIME_MS, within, after, bump], 'lifetime 30000 ms'),
       ),
       runs,
     );
@@ -156,12 +193,13 @@ Then(
   async function (this: PbxWorld, runs: number) {
     const control = this.control;
     if (!control) return this.notVerifiable(this.noControlReason('configure the cache lifetime'));
+    const running = await clockRuns(control);
     const cycle = fc
       .integer({ min: 1_000, max: 300_000 })
       .chain((lifetime) =>
         fc.tuple(
           fc.constant(lifetime),
-          fc.integer({ min: 0, max: lifetime - 1 }),
+          fc.integer({ min: 0, max: lastWithin(lifetime, running) }),
           fc.integer({ min: lifetime + 1, max: lifetime + 60_000 }),
           fc.integer({ min: 1, max: 1000 }),
         ),
@@ -171,7 +209,7 @@ Then(
       'configured cache lifetime',
       fc.asyncProperty(cycle, async ([lifetime, within, after, bump]) => {
         await control.setCacheLifetime(lifetime);
-        await cacheCycle(this, control, [within, after, bump], `lifetime ${lifetime} ms`);
+        await cacheCycle(this, control, [lifetime, within, after, bump], `lifetime ${lifetime} ms`);
       }),
       runs,
     );

@@ -105,6 +105,7 @@ export class AttentionForwarder {
   private settings: ControllerSettings | null = null;
   private lastInventory = '';
   private inventoryTimer: TimerId | undefined;
+  private refreshQueued: NodeJS.Immediate | undefined;
   private readonly channelFactory: (settings: ControllerSettings, stream: string) => ControllerChannel;
   private readonly inventoryIntervalMs: number;
   private readonly onStoreChange = () => this.sendInventory(false);
@@ -245,6 +246,8 @@ export class AttentionForwarder {
     this.store.off('change', this.onStoreChange);
     this.store.off('reset', this.onStoreReset);
     this.stopInventoryTimer();
+    if (this.refreshQueued) clearImmediate(this.refreshQueued);
+    this.refreshQueued = undefined;
     const channel = this.channel;
     this.channel = undefined;
     await channel?.close();
@@ -342,9 +345,22 @@ export class AttentionForwarder {
     if (this.closed) return;
     this.inventoryTimer = this.store.clock.setTimer(() => {
       this.inventoryTimer = undefined;
-      this.sendInventory(true);
+      this.queueInventoryRefresh();
       if (this.channel?.state === 'up') this.startInventoryTimer();
     }, this.inventoryIntervalMs);
+  }
+
+  /**
+   * The periodic refresh is sent once the clock stops moving: a control-plane advance over years
+   * fires the timer for every interval in one go, and only the state at its end is worth sending
+   * (one line instead of hundreds of thousands queued on the link).
+   */
+  private queueInventoryRefresh(): void {
+    if (this.refreshQueued) return;
+    this.refreshQueued = setImmediate(() => {
+      this.refreshQueued = undefined;
+      if (!this.closed) this.sendInventory(true);
+    });
   }
 
   private stopInventoryTimer(): void {

@@ -35,6 +35,7 @@ export async function markBeforeCommand(world: PbxWorld, command: string): Promi
   const target = maintenanceTarget(world);
   if (world.control && target?.control) {
     context.marks = await takeMarks({ control: world.control, maintenance: target.control });
+    context.callStartedAt = context.marks.at;
   }
 }
 

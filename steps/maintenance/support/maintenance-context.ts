@@ -28,6 +28,11 @@ export interface MaintenanceContext {
   marks?: Marks;
   /** The last command posted through a step. */
   lastCommand?: string;
+  /**
+   * Virtual-clock time right before the last command post or command-list request of "the API
+   * client" (epoch ms); with a running clock, the lower bound of the call's own time.
+   */
+  callStartedAt?: number;
   /** The completion event a step found last. */
   event?: CompletionEvent;
   /** Values of the PBX state a command acts on, noted before it was posted. */

@@ -285,3 +285,20 @@ test('reset starts a fresh module: counters, buffer and limiter are cleared and 
   assert.deepEqual(forwarder.status(), { link: 'down', siteId: 'site-a', stats: forwarder.stats() });
   await forwarder.close();
 });
+
+test('a clock advance over many refresh intervals sends one periodic inventory, with the state at its end', async () => {
+  const { clock, store, forwarder, channel } = rig();
+  channel.up();
+  const inventories = () => channel.wire.filter((m) => m.type === 'inventory');
+  assert.equal(inventories().length, 1);
+  clock.advance(5 * 60 * 1000 * 1000);
+  store.update((s) => {
+    s.traffic.webSessions++;
+  });
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(inventories().length, 2, 'a thousand elapsed intervals give one refresh, not one each');
+  clock.advance(5 * 60 * 1000);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(inventories().length, 3, 'the refresh timer is still armed after the long advance');
+  await forwarder.close();
+});
