@@ -135,12 +135,12 @@ async function alignStoredState(controller: FleetHandle, fixture: FleetFixture):
 
 /**
  * The roles of the fleet scenarios (schemas/target.schema.json, `$defs/fleet`) in the default
- * fixture: Anna and Tom of Nordlicht, Vera its Viewer, Sam of Südwind (which shares Bremen).
+ * fixture: Anna and Tom of Nordlicht, Vera its Viewer, Lea whose account level is read only, Sam of Südwind (which shares Bremen).
  */
 const DEMO_ROLES = {
   accounts: { partner: 'acc-anna', partnerColleague: 'acc-tom', viewer: 'acc-vera', otherPartner: 'acc-sam' },
   idpOnly: 'acc-sso',
-  mcpTokens: { readWrite: 'tok-anna-rw', readOnly: 'tok-anna-r' },
+  mcpTokens: { readWrite: 'tok-anna-rw', readOnly: 'tok-anna-r', readOnlyAccount: 'tok-lea-rw' },
   sites: { own: 'site-hamburg', second: 'site-kiel', shared: 'site-bremen', foreign: 'site-muenchen' },
 } as const;
 
@@ -170,7 +170,7 @@ export function fleetTargetFixtures(
   const idp = fixture.accounts.find((a) => a.id === DEMO_ROLES.idpOnly && a.password === null);
   if (idp) accounts.idpOnly = { email: idp.email };
   const mcpTokens: NonNullable<FleetTargetUrls['mcpTokens']> = {};
-  for (const role of ['readWrite', 'readOnly'] as const) {
+  for (const role of ['readWrite', 'readOnly', 'readOnlyAccount'] as const) {
     const token = fixture.tokens.find((t) => t.id === DEMO_ROLES.mcpTokens[role]);
     if (token) mcpTokens[role] = token.secret;
   }

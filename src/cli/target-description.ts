@@ -42,7 +42,7 @@ export interface FleetTargetUrls {
     otherPartner?: FleetTargetAccount;
     idpOnly?: { email: string };
   };
-  mcpTokens?: { readWrite?: string; readOnly?: string };
+  mcpTokens?: { readWrite?: string; readOnly?: string; readOnlyAccount?: string };
   sites?: { own?: string; second?: string; shared?: string; foreign?: string };
   /** The PBXs connected to the controller, with their control planes (`/events/*`). */
   pbxs?: { siteId: string; controlUrl: string }[];

@@ -12,6 +12,7 @@ import { fleetSchemaErrors } from './support/fleet-schemas.ts';
 import { fleetStep } from './support/fleet-step.ts';
 import type { FleetRole, SiteRole } from './support/fleet-target.ts';
 import type { RaisedEvent } from './support/pbx-events-client.ts';
+import { assertReportTime } from './support/report-time.ts';
 import { limitProblem } from './support/text-limit.ts';
 
 type Severity = RaisedEvent['severity'];
@@ -268,17 +269,17 @@ When(
 );
 
 /** The PBX times of a message's reports; only known where a PBX control plane raised them. */
-function reportTimes(message: SentMessage): number[] {
-  if (message.reportedAt.length === 0)
+function reportTimes(message: SentMessage): [number, number][] {
+  if (message.reportedWithin.length === 0)
     notVerifiable(`"${message.label}" was not raised on a PBX of the target`);
-  return message.reportedAt;
+  return message.reportedWithin;
 }
 
 Then(
   'the message {string} has firstAt equal to the PBX clock at its first report',
   fleetStep(async (fleet, label: string) => {
     const item = await listedItem(fleet, label);
-    assert.equal(item.firstAt, reportTimes(fleet.message(label))[0], 'firstAt');
+    assertReportTime(item.firstAt, reportTimes(fleet.message(label))[0], 'firstAt');
   }),
 );
 
@@ -286,7 +287,7 @@ Then(
   'the message {string} has lastAt equal to the PBX clock at its latest report',
   fleetStep(async (fleet, label: string) => {
     const item = await listedItem(fleet, label);
-    assert.equal(item.lastAt, reportTimes(fleet.message(label)).at(-1), 'lastAt');
+    assertReportTime(item.lastAt, reportTimes(fleet.message(label)).at(-1), 'lastAt');
   }),
 );
 

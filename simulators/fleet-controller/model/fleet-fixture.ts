@@ -98,6 +98,17 @@ export function defaultFixture(): FleetFixture {
         password: 'Nordlicht-Demo-3',
       },
       {
+        // A Technician whose own account level is read only: her read-and-write token may still
+        // not acknowledge (MCP-ACK-ACCOUNT-LEVEL).
+        id: 'acc-lea',
+        email: 'lea.lesen@nordlicht.example',
+        name: 'Lea Lesen',
+        role: 'Technician',
+        partnerId: 'p-nordlicht',
+        password: 'Nordlicht-Demo-4',
+        level: 'read',
+      },
+      {
         id: 'acc-sso',
         email: 'sso.only@nordlicht.example',
         name: 'Sven SSO',
@@ -128,6 +139,13 @@ export function defaultFixture(): FleetFixture {
         label: 'Assistent (lesen)',
         level: 'read',
         secret: 'demo-anna-read-only-3Hs6PdJ1cR5yF0uE',
+      },
+      {
+        id: 'tok-lea-rw',
+        accountId: 'acc-lea',
+        label: 'Assistent (lesen+schreiben)',
+        level: 'read-write',
+        secret: 'demo-lea-read-write-5Jm8RbX3qC6vH2nD',
       },
       {
         id: 'tok-sam-rw',

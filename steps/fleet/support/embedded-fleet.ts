@@ -50,6 +50,8 @@ const EMBEDDED_SITES = {
 const EMBEDDED_TOKENS = {
   readWrite: 'demo-anna-read-write-7Qk2LxV9mB4nT8wZ',
   readOnly: 'demo-anna-read-only-3Hs6PdJ1cR5yF0uE',
+  // Lea's, a Technician whose own account level is read only (MCP-ACK-ACCOUNT-LEVEL).
+  readOnlyAccount: 'demo-lea-read-write-5Jm8RbX3qC6vH2nD',
 };
 
 /**
@@ -68,7 +70,6 @@ export async function openEmbeddedFleet(): Promise<FleetTarget> {
   const controller = await startController({ clock: { mode: 'frozen' } });
   const control = new HttpFleetControl(controller.urls.control);
   const pbxs = new Map<string, Promise<{ plane: PbxPlane; close(): Promise<void> }>>();
-  let readOnlyAccountToken: Promise<string> | undefined;
 
   const startFor = async (siteId: string) => {
     const registration = await control.registerPbx(siteId);
@@ -99,20 +100,7 @@ export async function openEmbeddedFleet(): Promise<FleetTarget> {
     declaredSites: { ...EMBEDDED_SITES },
     control,
     async mcpToken(role) {
-      if (role !== 'readOnlyAccount') return EMBEDDED_TOKENS[role];
-      // A non-Viewer account whose own level is read only, with a read-and-write token.
-      readOnlyAccountToken ??= (async () => {
-        const account = await control.addAccount({
-          email: 'lea.lesen@nordlicht.example',
-          name: 'Lea Lesen',
-          role: 'Technician',
-          partnerId: 'p-nordlicht',
-          password: 'Nordlicht-Demo-4',
-          level: 'read',
-        });
-        return (await control.issueToken({ accountId: account.id, level: 'read-write' })).token;
-      })();
-      return readOnlyAccountToken;
+      return EMBEDDED_TOKENS[role];
     },
     async pbx(siteId) {
       let started = pbxs.get(siteId);

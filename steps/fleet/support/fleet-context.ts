@@ -56,8 +56,14 @@ export interface SentMessage extends RaisedEvent {
   siteId: string;
   /** The item id, once a caller's site list showed it. */
   id?: number;
-  /** PBX clock at each report the scenario raised (when the site has a PBX). */
+  /** PBX clock just before each report the scenario raised (when the site has a PBX). */
   reportedAt: number[];
+  /**
+   * The PBX clock read just before and just after each report was raised: one instant on a frozen
+   * clock, a short span on a running one (`simulate --clock running`), where the report's own
+   * time lies somewhere inside.
+   */
+  reportedWithin: [number, number][];
   /** The item as a site list last showed it. */
   shown?: ItemView;
 }
@@ -311,14 +317,17 @@ export class FleetContext {
       label,
       siteId,
       reportedAt: earlier?.reportedAt ?? [],
+      reportedWithin: earlier?.reportedWithin ?? [],
       ...(earlier?.id !== undefined ? { id: earlier.id } : {}),
     };
     this.messages.set(label, message);
     const plane = await this.target.pbx(siteId);
     if (plane) {
       await this.keepUnderLimit(plane, event, options.unthrottled === true);
-      message.reportedAt.push(await plane.control.now());
+      const before = await plane.control.now();
       const outcome = await plane.events.raise(event);
+      message.reportedAt.push(before);
+      message.reportedWithin.push([before, await plane.control.now()]);
       if (options.wait !== false) await this.delivered(plane, `the message "${label}" (${outcome})`);
       return message;
     }
@@ -351,6 +360,7 @@ export class FleetContext {
       severity: item.severity as RaisedEvent['severity'],
       id: item.id,
       reportedAt: [],
+      reportedWithin: [],
       shown: item,
     };
     this.messages.set(label, message);

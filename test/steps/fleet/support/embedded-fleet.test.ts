@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { defaultFixture } from '../../../../simulators/fleet-controller/model/fleet-fixture.ts';
 import {
   EMBEDDED_PBX_CLOCK_LAG_MS,
   openEmbeddedFleet,
@@ -38,13 +39,17 @@ test('the embedded fleet starts a PBX per site on first use, connected to the co
   }
 });
 
-test('the embedded fleet makes a read-and-write token of a read-only account once', async () => {
+test('the embedded readOnlyAccount token is a read-and-write token of a non-Viewer account whose level is read', async () => {
   const fleet = await openEmbeddedFleet();
   try {
-    const token = await fleet.mcpToken('readOnlyAccount');
-    assert.ok(token && token.length >= 32);
-    assert.equal(await fleet.mcpToken('readOnlyAccount'), token);
-    assert.equal(await fleet.mcpToken('readWrite'), 'demo-anna-read-write-7Qk2LxV9mB4nT8wZ');
+    const secret = await fleet.mcpToken('readOnlyAccount');
+    const fixture = defaultFixture();
+    const token = fixture.tokens.find((t) => t.secret === secret);
+    assert.equal(token?.level, 'read-write');
+    const account = fixture.accounts.find((a) => a.id === token?.accountId);
+    assert.equal(account?.level, 'read');
+    assert.notEqual(account?.role, 'Viewer');
+    assert.equal(account?.partnerId, fleet.accounts.partner.partnerId);
   } finally {
     await fleet.close();
   }
