@@ -8,6 +8,7 @@ import { DEFAULT_XMLRPC_CREDENTIALS } from './default-credentials.ts';
 import { type DemoFleet, fleetTargetFixtures, MAX_PBX_COUNT, startDemoFleet } from './demo-fleet.ts';
 import { HarnessError, oneLineMessage } from './harness-error.ts';
 import { resolveScenarioOption } from './resolve-scenario-option.ts';
+import { prepareResolverFixtures, type ResolverFixtures } from './resolver-fixtures.ts';
 import { describeSimulatorTarget, type TargetDescription } from './target-description.ts';
 
 export interface SimulateOptions {
@@ -72,10 +73,15 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
           ...(options.data === undefined ? {} : { dataDir: resolve(io.cwd, options.data) }),
         });
   let handle: PbxHandle;
+  let resolverFixtures: ResolverFixtures | null = null;
   try {
+    // Only a target file can name the trusted certificates, so only --json makes them.
+    resolverFixtures = options.json ? await prepareResolverFixtures(options.host) : null;
+    if (resolverFixtures?.trustedCa.length) startOptions.resolver = { trustedCa: resolverFixtures.trustedCa };
     const primary = fleet?.registrations[0];
     handle = await start(primary ? { ...startOptions, controller: primary } : startOptions);
   } catch (error) {
+    await resolverFixtures?.close();
     await fleet?.close();
     throw startError(error, options.host);
   }
@@ -95,6 +101,7 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
     // Listening for SIGINT/SIGTERM before the target line goes out: a caller may signal at once.
     const stop = stopRequested(io.signal);
     const target = describe(handle, options.host, MAINTENANCE_BASE_PATH, fleet);
+    if (resolverFixtures) target.resolver = resolverFixtures.section;
     const info = options.json ? io.stderr : io.stdout;
     if (options.json) io.stdout.write(`${JSON.stringify(target)}\n`);
     info.write(formatBanner(target, options, handle.internals.endpoint.status()));
@@ -103,6 +110,7 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
     // Spec behaviour, not an error: a busy data port moves the endpoint to the next port (with a
     // warning) or leaves it inactive when both are busy (monitoring-endpoint-and-xmlrpc.md).
     for (const warning of handle.internals.store.warnings()) info.write(`warning: ${warning}\n`);
+    if (resolverFixtures?.warning) info.write(`warning: ${resolverFixtures.warning}\n`);
     if (!hasUser(handle, DEFAULT_XMLRPC_CREDENTIALS.login, DEFAULT_XMLRPC_CREDENTIALS.password)) {
       info.write(
         `warning: this scenario has no XML-RPC user ${DEFAULT_XMLRPC_CREDENTIALS.login} with the default password; ` +
@@ -114,6 +122,7 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
   } finally {
     await handle.close();
     await fleet?.close();
+    await resolverFixtures?.close();
   }
   return 0;
 }

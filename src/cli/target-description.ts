@@ -1,3 +1,5 @@
+import type { ResolverTargetFixture } from './resolver-fixtures.ts';
+
 /**
  * A target description as `verify --target` reads it (schemas/target.schema.json), for a running
  * simulator. `simulate --json` prints one as its first stdout line.
@@ -16,6 +18,8 @@ export interface TargetDescription {
   maintenance: { basePath: string };
   /** The fleet controller (interface B), when `simulate` runs one. */
   fleet?: FleetTargetUrls;
+  /** The web resolver: where the harness's reference endpoints listen, and certificates the PBX trusts. */
+  resolver?: ResolverTargetFixture;
 }
 
 /** HTTP Basic credentials of a controller account as a target file names them. */

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { PassThrough } from 'node:stream';
 import { type TestContext, test } from 'node:test';
 import { run } from '../../../src/cli/run.ts';
@@ -44,6 +45,11 @@ test('simulate --json prints a target description first, serves until stopped, t
     name: string;
     maintenance: unknown;
     fleet?: unknown;
+    resolver: {
+      endpointHost: string;
+      trustedCertificate: { certFile: string; keyFile: string };
+      trustedCertificateOtherHost: { certFile: string; keyFile: string };
+    };
     pbx: {
       webUrl: string;
       controlUrl: string;
@@ -68,6 +74,16 @@ test('simulate --json prints a target description first, serves until stopped, t
   assert.match(target.pbx.webUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
   assert.match(target.pbx.controlUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
   assert.ok(target.pbx.monitoring.port > 0);
+  assert.deepEqual(targetSchemaErrors(target), []);
+  // The resolver scenarios' fixtures: the harness's address and two certificates the PBX trusts.
+  assert.equal(target.resolver.endpointHost, '127.0.0.1');
+  const { trustedCertificate, trustedCertificateOtherHost } = target.resolver;
+  const matching = new X509Certificate(readFileSync(trustedCertificate.certFile));
+  assert.equal(matching.checkHost('localhost'), 'localhost');
+  assert.equal(matching.checkIP('127.0.0.1'), '127.0.0.1');
+  const other = new X509Certificate(readFileSync(trustedCertificateOtherHost.certFile));
+  assert.equal(other.checkIP('127.0.0.1'), undefined);
+  assert.match(readFileSync(trustedCertificateOtherHost.keyFile, 'utf8'), /PRIVATE KEY/);
 
   const xmlrpc = await fetch(`${target.pbx.webUrl}/xml-rpc`, {
     method: 'POST',
@@ -85,6 +101,7 @@ test('simulate --json prints a target description first, serves until stopped, t
   assert.equal(await canConnect(target.pbx.monitoring.host, target.pbx.monitoring.port), false);
   const webPort = Number(new URL(target.pbx.webUrl).port);
   assert.equal(await canConnect('127.0.0.1', webPort), false);
+  assert.equal(existsSync(dirname(trustedCertificate.certFile)), false, 'the certificate files are removed');
 });
 
 test('simulate with a busy web port fails with one line and exit 1', async () => {
