@@ -86,6 +86,17 @@ Feature: Commands of the maintenance HTTP API
     And the completion event was recorded after the command was posted
 
   @MAINT-EXEC-ASYNC
+  Scenario: A command is answered 200 while it still waits to run, and runs only afterwards
+    Given the PBX has something for "DeleteTemporaryFiles" to act on
+    And the operator holds the execution of accepted commands
+    When the API client posts "DeleteTemporaryFiles" with an empty body
+    Then the API answers 200 with the JSON body '{"status":"ok"}'
+    And "DeleteTemporaryFiles" has not run yet
+    When the operator releases the execution of accepted commands
+    Then a completion event for "DeleteTemporaryFiles" follows
+    And "DeleteTemporaryFiles" has acted on the PBX
+
+  @MAINT-EXEC-ASYNC
   Scenario: RestartPbx is answered 200 while the restart it started is still running
     Given the operator watches the PBX through its control plane
     When the API client posts "RestartPbx" with an empty body
@@ -215,6 +226,7 @@ Feature: Commands of the maintenance HTTP API
     Given the PBX has something for "ProvisionDevices" to act on
     When the API client posts "ProvisionDevices" with the body '{"type":"sip"}'
     Then a completion event for "ProvisionDevices" follows
+    And "ProvisionDevices" has acted on the PBX
     And the command ran with the parameter "type" set to the JSON value '"sip"'
 
   @MAINT-PARAM-TIMES-AS-NUMBERS
@@ -267,6 +279,7 @@ Feature: Commands of the maintenance HTTP API
     Then the API answers 200 with the JSON body '{"status":"ok"}'
     And a module-log entry is written
     And once the command has run the PBX still runs its previous version
+    And no update is scheduled on the PBX
     When 31536000 seconds pass on the PBX clock
     Then the PBX still runs its previous version
 
@@ -276,6 +289,7 @@ Feature: Commands of the maintenance HTTP API
     When the API client schedules "UpdatePbx" to version "0.0.0.1-absent" at the local time 2 days ahead
     Then the API answers 200 with the JSON body '{"status":"ok"}'
     And a module-log entry is written
+    And no update is scheduled on the PBX
     When 259200 seconds pass on the PBX clock
     Then the PBX still runs its previous version
 

@@ -18,7 +18,13 @@ import {
   SYSTEM_ACTIONS,
 } from './support/command-posting.ts';
 import { probeFor } from './support/command-probes.ts';
-import { awaitCompletionEvents, eventsSince, logSince, settle } from './support/completion-watch.ts';
+import {
+  awaitCompletionEvents,
+  eventsSince,
+  eventsWhileWatching,
+  logSince,
+  settle,
+} from './support/completion-watch.ts';
 import { type MaintenanceControls, withMaintenanceControl } from './support/maintenance-access.ts';
 import { invalidJsonText, unknownFields } from './support/maintenance-arbitraries.ts';
 import type { ApiExchange } from './support/maintenance-client.ts';
@@ -102,6 +108,40 @@ Then('the restart the command started has not finished yet', function (this: Pbx
   });
 });
 
+Given('the operator holds the execution of accepted commands', function (this: PbxWorld) {
+  return withMaintenanceControl(this, 'hold the command queue', ({ control }) =>
+    control.injectFault('command-execution-held'),
+  );
+});
+
+When('the operator releases the execution of accepted commands', function (this: PbxWorld) {
+  return withMaintenanceControl(this, 'release the command queue', ({ control }) =>
+    control.clearFault('command-execution-held'),
+  );
+});
+
+Then('{string} has not run yet', function (this: PbxWorld, command: string) {
+  return withMaintenanceControl(this, 'read the PBX state and the completion events', async (controls) => {
+    const context = maintenanceContext(this);
+    assert.ok(context.probes.has(command), `the PBX was not prepared for ${command}`);
+    const probe = probeFor(command);
+    const [state, events] = await Promise.all([
+      controls.control.getState(),
+      eventsSince(controls, marksOf(this)),
+    ]);
+    assert.deepStrictEqual(
+      probe.read(state),
+      context.probes.get(command),
+      `${command} already changed ${probe.what} before the queue was released`,
+    );
+    assert.deepEqual(
+      events.map((event) => event.command),
+      [],
+      'a completion event was recorded before the queue was released',
+    );
+  });
+});
+
 Given('the operator watches the PBX through its control plane', function (this: PbxWorld) {
   return withMaintenanceControl(this, 'watch the PBX', async () => {});
 });
@@ -139,8 +179,7 @@ Then('{string} has changed nothing on the PBX', function (this: PbxWorld, comman
 
 Then('no completion event follows', function (this: PbxWorld) {
   return withMaintenanceControl(this, 'read the completion events', async (controls) => {
-    await settle(controls);
-    const events = await eventsSince(controls, marksOf(this));
+    const events = await eventsWhileWatching(controls, marksOf(this));
     assert.deepEqual(
       events.map((event) => event.command),
       [],

@@ -136,6 +136,14 @@ Then(/^(?:once the command has run )?the PBX still runs its previous version$/, 
   });
 });
 
+Then('no update is scheduled on the PBX', function (this: PbxWorld) {
+  return withMaintenanceControl(this, 'read the scheduled update', async (controls) => {
+    await settle(controls);
+    const { scheduledUpdate } = (await controls.control.getState()).maintenance;
+    assert.equal(scheduledUpdate.version, '', `an update to ${scheduledUpdate.version} is scheduled`);
+  });
+});
+
 When(
   'the API client schedules {string} to version {string} at the local time {int} days ahead',
   async function (this: PbxWorld, command: string, version: string, days: number) {

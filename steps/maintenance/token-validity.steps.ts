@@ -18,6 +18,7 @@ import {
   assertTokenRefused,
   createdByLabel,
   DAY_MS,
+  EXPIRY_MARGIN_MS,
   generatedExpiry,
   generatedLabel,
   lastCreated,
@@ -111,14 +112,14 @@ Then(
       const { control } = controls;
       const arbitrary = fc
         .record({
-          lifetime: fc.integer({ min: 2_000, max: 400 * DAY_MS }),
+          lifetime: fc.integer({ min: EXPIRY_MARGIN_MS + 1, max: 400 * DAY_MS }),
           waitShare: fc.double({ min: 0, max: 1, noNaN: true }),
-          after: fc.integer({ min: 1_000, max: 30 * DAY_MS }),
+          after: fc.integer({ min: EXPIRY_MARGIN_MS, max: 30 * DAY_MS }),
         })
         .map(({ lifetime, waitShare, after }) => ({
           lifetime,
-          // Strictly before the expiry, at least a second ahead of it (MAINT-UNSPEC-TOKEN-EXPIRY).
-          wait: Math.floor(waitShare * (lifetime - 1_000)),
+          // At least the margin before the expiry instant, and `after` at least the margin past it.
+          wait: Math.floor(waitShare * (lifetime - EXPIRY_MARGIN_MS)),
           after,
         }));
       await assertLiveProperty(

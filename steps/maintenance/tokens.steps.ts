@@ -24,6 +24,7 @@ import { maintenanceContext } from './support/maintenance-context.ts';
 import { isSecretOf32Bytes, secretFormat } from './support/secret-format.ts';
 import {
   createdByLabel,
+  EXPIRY_MARGIN_MS,
   generatedExpiry,
   generatedLabel,
   lastCreated,
@@ -44,10 +45,9 @@ async function attempt(world: PbxWorld, operation: () => Promise<unknown>): Prom
 async function create(world: PbxWorld, label: string, expiresInMs: number | null) {
   return withMaintenanceControl(world, 'create an API token', async (controls) => {
     const now = await controls.control.now();
-    const created = await createTokenAsAdmin(controls, world, {
-      label,
-      expiresAt: expiresInMs === null ? null : now + expiresInMs,
-    });
+    const expiresAt = expiresInMs === null ? null : now + expiresInMs;
+    const created = await createTokenAsAdmin(controls, world, { label, expiresAt });
+    world.memory.set(`requestedExpiry:${created.id}`, expiresAt);
     // Base64url padding is not stated (MAINT-UNSPEC-BASE64URL-PADDING): validate the rest of the
     // schema on the unpadded secret.
     assertMatchesSchema(
@@ -234,7 +234,14 @@ Then(
         entry.createdAt >= from && entry.createdAt <= to,
         `created time ${entry.createdAt}: not the time of the creation (between ${from} and ${to})`,
       );
-      assert.equal(entry.expiresAt, created.expiresAt, 'expiry');
+      const requested = this.memory.get(`requestedExpiry:${created.id}`) as number | null;
+      if (requested === null) assert.equal(entry.expiresAt, null, 'expiry of a token made without one');
+      else
+        assert.ok(
+          typeof entry.expiresAt === 'number' && Math.abs(entry.expiresAt - requested) < EXPIRY_MARGIN_MS,
+          `listed expiry ${entry.expiresAt} is not the one asked for (${requested}, to the date: MAINT-UNSPEC-TOKEN-EXPIRY)`,
+        );
+      assert.equal(entry.expiresAt, created.expiresAt, 'the listed expiry and the one the creation returned');
       assert.equal(entry.lastUsedAt, null, 'last use of a token never used');
       maintenanceContext(this).probes.set('lastUse', entry.createdAt);
     });

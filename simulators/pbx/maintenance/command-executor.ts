@@ -77,7 +77,11 @@ export class CommandExecutor extends EventEmitter<CommandExecutorEvents> {
     super();
     this.maxQueued = options.maxQueued ?? 100_000;
     this.batchSize = options.batchSize ?? 256;
+    store.on('faults', this.onFaults);
   }
+
+  /** Clearing the fault `command-execution-held` lets the queue run again. */
+  private readonly onFaults = (): void => this.arm();
 
   /**
    * Hands a command over; returns at once. Throws `CommandHandoverError` when the fault
@@ -129,6 +133,7 @@ export class CommandExecutor extends EventEmitter<CommandExecutorEvents> {
   /** Stops the worker and the timers; later hand-overs fail. */
   close(): void {
     this.closed = true;
+    this.store.off('faults', this.onFaults);
     this.dropQueue();
     this.cancelTimers();
   }
@@ -149,7 +154,7 @@ export class CommandExecutor extends EventEmitter<CommandExecutorEvents> {
   }
 
   private arm(): void {
-    if (this.immediate || this.pending() === 0) return;
+    if (this.immediate || this.pending() === 0 || this.store.hasFault('command-execution-held')) return;
     this.immediate = setImmediate(() => this.work());
   }
 
@@ -161,6 +166,8 @@ export class CommandExecutor extends EventEmitter<CommandExecutorEvents> {
    */
   private work(): void {
     this.immediate = undefined;
+    // Held after the work was armed: stay queued; clearing the fault arms again.
+    if (this.store.hasFault('command-execution-held')) return;
     if (this.pending() === 0) {
       this.wakeIdle();
       return;

@@ -10,6 +10,8 @@ import type { PbxState } from './types.ts';
  * - `linux-script-failure`: the agent script cannot run; Linux sections vanish (MON-TEXT-LINUX-SCRIPT-FAILURE).
  * - `collection-error`: XML-RPC data collection fails (XMLRPC-ERR-COLLECTION).
  * - `command-handover-failure`: the maintenance API cannot hand a command over (500 `command failed`).
+ * - `command-execution-held`: accepted maintenance commands wait in the queue, unrun, until the
+ *   fault is cleared; lets a scenario see the 200 arrive before the command ran (MAINT-EXEC-ASYNC).
  */
 export const FAULTS = [
   'render-error',
@@ -17,6 +19,7 @@ export const FAULTS = [
   'linux-script-failure',
   'collection-error',
   'command-handover-failure',
+  'command-execution-held',
 ] as const;
 export type FaultName = (typeof FAULTS)[number];
 
@@ -47,6 +50,8 @@ export interface PbxStoreEvents {
   log: [entry: ModuleLogEntry];
   /** After `reset()`: faces that keep their own records (tokens, queued commands) drop them. */
   reset: [];
+  /** The set of active faults changed. */
+  faults: [];
 }
 
 /**
@@ -111,11 +116,13 @@ export class PbxStore extends EventEmitter<PbxStoreEvents> {
 
   injectFault(name: FaultName): void {
     this.faults.add(name);
+    this.emit('faults');
   }
 
   clearFault(name?: FaultName): void {
     if (name) this.faults.delete(name);
     else this.faults.clear();
+    this.emit('faults');
   }
 
   hasFault(name: FaultName): boolean {

@@ -7,6 +7,12 @@ import type { Marks } from './maintenance-context.ts';
 
 /** How long (real time) a completion event may take to show after the queue ran empty. */
 const EVENT_POLL_MS = 5_000;
+/**
+ * How long (real time) a scenario watches, after the queue ran empty, for a completion event that
+ * must not come: a target that records its events a little after running the command is still
+ * caught, without every negative scenario waiting the full `EVENT_POLL_MS`.
+ */
+const NO_EVENT_WATCH_MS = 1_000;
 const POLL_INTERVAL_MS = 50;
 
 /** Where the completion events, the module log and the clock stand now. */
@@ -45,6 +51,23 @@ export async function awaitCompletionEvents(
   const deadline = Date.now() + EVENT_POLL_MS;
   for (;;) {
     const events = (await eventsSince(controls, marks)).filter((event) => event.command === command);
+    if (events.length > 0 || Date.now() >= deadline) return events;
+    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+  }
+}
+
+/**
+ * The completion events after the marks seen while watching for `NO_EVENT_WATCH_MS` once the queue
+ * has run; empty when none came (MAINT-EXEC-NO-EVENT-SYSTEM-ACTIONS, MAINT-DISCARD-*).
+ */
+export async function eventsWhileWatching(
+  controls: MaintenanceControls,
+  marks: Marks,
+): Promise<CompletionEvent[]> {
+  await settle(controls);
+  const deadline = Date.now() + NO_EVENT_WATCH_MS;
+  for (;;) {
+    const events = await eventsSince(controls, marks);
     if (events.length > 0 || Date.now() >= deadline) return events;
     await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
   }

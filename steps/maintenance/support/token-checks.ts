@@ -15,6 +15,12 @@ import { type ApiAuth, type ApiExchange, sendApiRequest } from './maintenance-cl
 import { maintenanceContext } from './maintenance-context.ts';
 
 export const DAY_MS = 86_400_000;
+/**
+ * How far from a token's expiry instant a call must be to have a stated outcome: the expiry's
+ * granularity and time zone, and whether the token is valid during its expiry date, are open
+ * (MAINT-UNSPEC-TOKEN-EXPIRY); two days hold for a day-granular date in any time zone.
+ */
+export const EXPIRY_MARGIN_MS = 2 * DAY_MS;
 export const INVALID_TOKEN_MESSAGE = 'invalid or missing API token';
 
 /** A request of a property run or a series of calls: no evidence, not recorded as the scenario's last answer. */
@@ -55,7 +61,9 @@ export const generatedLabel = fc
   .string({ minLength: 1, maxLength: 60 })
   .filter((label) => label.trim() !== '');
 /** No expiry, or one between a day and ten years ahead. */
-export const generatedExpiry = fc.option(fc.integer({ min: DAY_MS, max: 3650 * DAY_MS }), { nil: null });
+export const generatedExpiry = fc.option(fc.integer({ min: EXPIRY_MARGIN_MS, max: 3650 * DAY_MS }), {
+  nil: null,
+});
 /** The command list and a POST of `command` with `token`: both must be accepted. */
 export async function assertTokenAccepted(world: PbxWorld, token: string, command?: string): Promise<void> {
   const auth: ApiAuth = { kind: 'bearer', token };

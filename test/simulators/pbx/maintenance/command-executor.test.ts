@@ -57,6 +57,27 @@ test('MAINT-EXEC-ASYNC: the answer comes before the command runs; the event only
   });
 });
 
+test('MAINT-EXEC-ASYNC: under the fault command-execution-held accepted commands wait, unrun, until it is cleared', async () => {
+  await withFixture(async (f) => {
+    f.store.injectFault('command-execution-held');
+    assert.equal(f.post('HangupAllCalls').status, 200);
+    assert.equal(f.post('DeleteBackups').status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(f.executor.pending(), 2);
+    assert.equal(f.store.read().channels.active.length, 7, 'held: not run');
+    assert.deepEqual(f.executor.events(), []);
+    f.store.clearFault('command-execution-held');
+    await f.settle();
+    assert.equal(f.executor.pending(), 0);
+    assert.equal(f.store.read().channels.active.length, 0);
+    assert.deepEqual(
+      f.executor.events().map((event) => event.command),
+      ['HangupAllCalls', 'DeleteBackups'],
+      'run once each, in acceptance order',
+    );
+  });
+});
+
 test('MAINT-EXEC-COMPLETION-EVENT: a maintenance action reports completion with command, trigger, parameters and result', async () => {
   await withFixture(async (f) => {
     f.clock.advance(1234);
