@@ -7,6 +7,7 @@ import { SnapshotCache } from '../simulators/pbx/monitoring/snapshot.ts';
 import { resolveScenario } from '../simulators/pbx/state/scenarios.ts';
 import { PbxStore } from '../simulators/pbx/state/store.ts';
 import { VirtualClock } from '../simulators/shared/clock.ts';
+import { openEmbeddedTarget } from '../steps/support/embedded-target.ts';
 import { fmt } from './load.ts';
 import { cpuPerRequestUs, LoadWorker, type WorkerLoadResult } from './load-worker.ts';
 
@@ -114,6 +115,31 @@ export async function benchMonitoring(): Promise<void> {
     }
     console.log(`  ${format.padEnd(8)} ${fmt(total / rounds, 2)} ms  (${fmt(bytes)} bytes)`);
   }
+  await benchEmbeddedStart();
+}
+
+/**
+ * What each scenario of `npm run conformance` pays for its fresh embedded target (issue 2: aim for
+ * under 20 ms): `openEmbeddedTarget()` (every listener on an ephemeral port) and `close()`.
+ */
+async function benchEmbeddedStart(): Promise<void> {
+  const rounds = 50;
+  const starts: number[] = [];
+  const closes: number[] = [];
+  for (let i = 0; i < rounds + 5; i++) {
+    const t0 = performance.now();
+    const opened = await openEmbeddedTarget();
+    const t1 = performance.now();
+    await opened.close();
+    if (i < 5) continue; // warm-up
+    starts.push(t1 - t0);
+    closes.push(performance.now() - t1);
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  console.log(
+    `
+embedded target per scenario, median of ${rounds}: start ${fmt(median(starts), 2)} ms, close ${fmt(median(closes), 2)} ms`,
+  );
 }
 
 /** Sets `monitoring.rawGraceMs` through the control plane, as a test run would. */
