@@ -1,10 +1,12 @@
 Feature: Diagnostics: the search log and the settings test
   web-resolver.md, "Endpoints / Diagnostics". The search log is read as the search-requests tab shows
   it, through the PBX control plane (`GET /resolver/search-log`); a line "shows" a fact when its text
-  or its data carries it; the second parser's hit is used in no field mapping, so only a logged parser
-  hit can show it. Left open and not asserted: the format of the log and its wording
-  (RESOLVER-UNSPEC-LOG-TEXTS), and the encoding rules of the URI (RESOLVER-UNSPEC-URL-ENCODING), so
-  the encoded URI is compared with what the endpoint received.
+  or its data carries it. The formatters turn the matched text into something the body does not
+  hold (`<\1>`, `[\1 \1]`), so a line that merely echoes the body cannot pass for a parser hit;
+  the second parser's hit is used in no field mapping, so only a logged parser hit can show it.
+  Left open and not asserted: the format of the log and its wording (RESOLVER-UNSPEC-LOG-TEXTS), and
+  the encoding rules of the URI (RESOLVER-UNSPEC-URL-ENCODING), so the encoded URI is compared with
+  what the endpoint received.
 
   Background:
     Given a customer endpoint
@@ -13,11 +15,11 @@ Feature: Diagnostics: the search log and the settings test
   @RESOLVER-DIAG-LOG
   Scenario: The search log shows the URL, the HTTP status and the parser hits of a resolution, step by step
     Given the PBX has a provider for the customer endpoint with the parsers
-      | matcher               | formatter |
-      | "name":"([^"]*)"      | \1        |
-      | "company":"([^"]*)"   | \1        |
+      | matcher               | formatter  |
+      | "name":"([^"]*)"      | <\1>       |
+      | "company":"([^"]*)"   | [\1 \1]    |
     When the PBX resolves the caller number "030 1234567"
-    Then the search log of the resolution shows, in this order, the URL of the path "/lookup", the HTTP status 200 and the parser hits "Anna Schmidt" and "Beispiel GmbH"
+    Then the search log of the resolution shows, in this order, the URL of the path "/lookup", the HTTP status 200 and the parser hits "<Anna Schmidt>" and "[Beispiel GmbH Beispiel GmbH]"
 
   @RESOLVER-DIAG-LOG
   Scenario: The search log shows the status of a failed lookup

@@ -6,7 +6,10 @@ Feature: Evaluation of the answer: body as text, charset, matchers, formatter, H
   ASCII bodies come without one; references to missing groups and empty formatters
   (RESOLVER-UNSPEC-FORMATTER); and how the shown name is composed from first name, last name and
   company (RESOLVER-UNSPEC-DISPLAY), so mappings are checked field by field. Matchers use constructs
-  that Java and JavaScript read alike (no `$` before `\r\n`, ASCII classes only).
+  that Java and JavaScript read alike (no `$` before `\r\n`, ASCII classes only). Of
+  RESOLVER-EVAL-OPTION-UI only the UI integration is checked: the spec names a context URL but no
+  provider field or setting that defines it, nor how a value enters it, so there is nothing to
+  observe it by.
 
   Background:
     Given a customer endpoint
@@ -74,6 +77,23 @@ Feature: Evaluation of the answer: body as text, charset, matchers, formatter, H
       | utf-8      |
       | iso-8859-1 |
       | utf-16le   |
+
+  @RESOLVER-RESPONSE-CHARSET
+  Scenario Outline: In a body declared <charset>, the byte <byte> is the character <char>, not what windows-1252 makes of it
+    Given the customer endpoint answers the ASCII text "name=A_B" with the byte <byte> in place of "_" and the content type "text/plain; charset=<charset>"
+    And the PBX has a provider for the customer endpoint with the parsers
+      | matcher     | formatter |
+      | ^name=(.*)$ | \1        |
+    When the PBX resolves the caller number "030 1234567"
+    Then the code points of the only index variable are "U+0041 <char> U+0042"
+
+    Examples:
+      | charset      | byte | char   |
+      | iso-8859-1   | 0x80 | U+0080 |
+      | ISO-8859-1   | 0x96 | U+0096 |
+      | latin1       | 0x9F | U+009F |
+      | windows-1252 | 0x80 | U+20AC |
+      | windows-1252 | 0x96 | U+2013 |
 
   @RESOLVER-RESPONSE-CHARSET
   Scenario: The declared charset is used even when the bytes are in another one

@@ -67,7 +67,8 @@ export interface EndpointBehaviour {
   compression?: Compression;
   /** Wait before the status line, ms. */
   delayMs?: number;
-  redirect?: { location: string; status?: 301 | 302 | 303 | 307 | 308 };
+  /** A `Location` answer; `status` any 3xx (default 302), so every redirect status can be tried. */
+  redirect?: { location: string; status?: number };
   auth?: EndpointAuth;
   hostile?: HostileMode;
   /** Interval of `slow-drip`, ms (default 20). */

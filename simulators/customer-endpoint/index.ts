@@ -95,6 +95,8 @@ export async function start(options: CustomerEndpointOptions = {}): Promise<Cust
     if (closing || res.destroyed) return;
     if (plan.stream === 'never') return;
     record.status = plan.status;
+    const codings = plan.headers.filter(([name]) => name.toLowerCase() === 'content-encoding');
+    record.responseContentEncoding = codings.length ? codings.map(([, value]) => value).join(', ') : null;
     for (const [name, value] of plan.headers) res.appendHeader(name, value);
     if (plan.stream === 'once') {
       res.setHeader('Content-Length', plan.body.length);
@@ -164,6 +166,7 @@ export async function start(options: CustomerEndpointOptions = {}): Promise<Cust
         tlsProtocol: (req.socket as TLSSocket).getProtocol?.() ?? null,
         auth: plan.auth,
         status: null,
+        responseContentEncoding: null,
       };
       records.push(record);
       if (records.length > maxRecords) records.splice(0, records.length - maxRecords);

@@ -21,6 +21,12 @@ export interface RecordedRequest {
   auth: 'none' | 'ok' | 'challenged' | 'rejected';
   /** Status the endpoint answered with (`null`: never answered). */
   status: number | null;
+  /**
+   * The `Content-Encoding` the endpoint sent with its answer (`gzip`, `deflate`, `br`), so a
+   * check of RESOLVER-RESPONSE-COMPRESSED sees the coding on the wire; `null` when it sent none or
+   * has not answered.
+   */
+  responseContentEncoding: string | null;
 }
 
 export const MAX_RECORDED_BODY_BYTES = 1024 * 1024;

@@ -153,6 +153,27 @@ Given(
   },
 );
 
+/**
+ * An answer of exact bytes: ASCII text with one byte in place of a marker, e.g. `name=A_B` with
+ * the byte `0x80` in place of `_` (a byte a charset maps differently from another one).
+ */
+Given(
+  '{endpoint} answers the ASCII text {string} with the byte {word} in place of {string} and the content type {string}',
+  function (this: PbxWorld, name: string, text: string, byte: string, marker: string, contentType: string) {
+    if (!/^0x[0-9a-f]{2}$/i.test(byte)) throw new Error(`a byte is written 0x00 to 0xFF, got ${byte}`);
+    if (!/^[\x20-\x7e]*$/.test(text)) throw new Error(`the text must be printable ASCII: ${text}`);
+    const at = text.indexOf(marker);
+    if (marker === '' || at === -1 || text.indexOf(marker, at + 1) !== -1)
+      throw new Error(`"${marker}" must occur exactly once in "${text}"`);
+    const body = Buffer.concat([
+      Buffer.from(text.slice(0, at), 'latin1'),
+      Buffer.from([Number.parseInt(byte.slice(2), 16)]),
+      Buffer.from(text.slice(at + marker.length), 'latin1'),
+    ]);
+    answer(this, name, (b) => ({ ...b, contentType, body: new Uint8Array(body) }));
+  },
+);
+
 Given(
   '{endpoint} compresses its answers with {string}',
   function (this: PbxWorld, name: string, coding: string) {
@@ -168,7 +189,7 @@ Given('{endpoint} answers only after {int} ms', function (this: PbxWorld, name: 
 Given(
   '{endpoint} answers the path {string} with a {int} redirect to {string}',
   function (this: PbxWorld, name: string, path: string, status: number, location: string) {
-    setRoute(this, name, path, { redirect: { location, status: status as 301 } });
+    setRoute(this, name, path, { redirect: { location, status } });
   },
 );
 
@@ -176,7 +197,7 @@ Given(
   '{endpoint} answers the path {string} with a {int} redirect to the path {string} of {endpoint}',
   function (this: PbxWorld, name: string, path: string, status: number, targetPath: string, other: string) {
     const location = `${resolverScenario(this).endpoint(other).base}${targetPath}`;
-    setRoute(this, name, path, { redirect: { location, status: status as 301 } });
+    setRoute(this, name, path, { redirect: { location, status } });
   },
 );
 

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { Then } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
 import type { PbxWorld } from '../support/world.ts';
+import { evaluationTraces } from './support/body-evaluation.ts';
 import { encodeWithReferences, referenceEncodableText } from './support/html-references.ts';
 import { DEFAULT_BODY } from './support/provider-draft.ts';
 import { resolveOnce } from './support/resolution-run.ts';
@@ -340,13 +341,13 @@ Then(
       async (status, control, scenario) => {
         const { answer } = await resolveOnce(control, scenario, { answer: { status, body: DEFAULT_BODY } });
         assert.equal(answer.state, 'failed', `status ${status} ended ${answer.state}`);
-        assert.ok(
-          (answer.attempts[0]?.variables ?? []).every((v) => v === ''),
-          `status ${status}: the body was evaluated`,
-        );
+        assert.ok(answer.attempts.length > 0, `status ${status}: the resolution queried no provider`);
+        const log = (await control.searchLog()).filter((l) => l.resolution === answer.resolution);
+        assert.deepEqual(evaluationTraces(answer, log), [], `status ${status}: the body was evaluated`);
         const callerId = await control.callerId();
         assert.equal(callerId?.state, 'failed');
         assert.equal(callerId?.name, null);
+        assert.deepEqual(callerId?.uiValues, {});
       },
     );
   },

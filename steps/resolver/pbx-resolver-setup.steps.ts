@@ -4,6 +4,7 @@
  */
 import { type DataTable, Given } from '@cucumber/cucumber';
 import type { PbxWorld } from '../support/world.ts';
+import { everyNumberForm } from './support/expected-number.ts';
 import { applySetting } from './support/provider-draft.ts';
 import type { ResolverProvider } from './support/resolver-control.ts';
 import { MAIN, resolverScenario } from './support/resolver-scenario.ts';
@@ -84,14 +85,21 @@ Given('the address-book fallback is switched {word}', function (this: PbxWorld, 
   );
 });
 
+/**
+ * Seeds the address book with one entry per form of the number (as written, `+xx`, `00xx` with and
+ * without the national zero, `0`): the spec does not say under which form the PBX looks a number
+ * up, so the fallback must not depend on it (RESOLVER-NO-RESULT-ADDRESS-BOOK).
+ */
 Given(
-  'the PBX address book holds {string} for the number {string}',
+  'the PBX address book holds {string} for the number {string} in every number format',
   function (this: PbxWorld, lastName: string, number: string) {
     return configureResolver(this, 'fill the address book', async (control) => {
-      const book = (await control.addressBook()).filter((e) => e.number !== number);
+      const { countryCode } = await control.settings();
+      const forms = everyNumberForm(number, countryCode);
+      const book = (await control.addressBook()).filter((e) => !forms.includes(e.number));
       await control.setAddressBook([
         ...book,
-        { number, firstName: '', lastName, company: '', source: 'manual' },
+        ...forms.map((form) => ({ number: form, firstName: '', lastName, company: '', source: 'manual' })),
       ]);
     });
   },

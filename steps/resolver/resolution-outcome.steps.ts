@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { type DataTable, Then } from '@cucumber/cucumber';
 import type { PbxWorld } from '../support/world.ts';
-import { acceptedRenderings } from './support/expected-number.ts';
-import { DEFAULT_RECORD } from './support/provider-draft.ts';
+import { evaluationTraces } from './support/body-evaluation.ts';
+import { everyNumberForm } from './support/expected-number.ts';
 import type { CallerIdResult, ProviderAttemptView, ResolverControl } from './support/resolver-control.ts';
 import { resolverScenario } from './support/resolver-scenario.ts';
 import { withResolver } from './support/with-resolver.ts';
@@ -98,6 +98,19 @@ Then('the index variables are, in order:', function (this: PbxWorld, table: Data
   );
 });
 
+/** `A€` → `U+0041 U+20AC`. */
+function codePoints(text: string): string {
+  return [...text]
+    .map((c) => `U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`)
+    .join(' ');
+}
+
+Then('the code points of the only index variable are {string}', function (this: PbxWorld, expected: string) {
+  const { variables } = attempt(this);
+  assert.equal(variables.length, 1, `index variables ${JSON.stringify(variables)}`);
+  assert.equal(codePoints(variables[0] as string), expected.trim().toUpperCase().replace(/\s+/g, ' '));
+});
+
 Then('the UI integration receives {string}', function (this: PbxWorld, value: string) {
   const { answer } = resolverScenario(this).lastRun();
   assert.ok(
@@ -121,22 +134,18 @@ Then('the PBX reports a timeout of {int} ms for the lookup', function (this: Pbx
 });
 
 Then(
-  'nothing of the body reached the index variables, the caller ID or the search log',
+  'the PBX did not evaluate the body: no parser hit, index variable, name or UI value',
   function (this: PbxWorld) {
     return withResolver(this, 'read the caller-ID result and the search log', async (control, scenario) => {
-      const name = DEFAULT_RECORD.name;
-      assert.ok(
-        attempt(this).variables.every((v) => v === ''),
-        `index variables ${JSON.stringify(attempt(this).variables)}`,
-      );
-      const result = await callerId(this, control);
-      assert.ok(!namesOf(result).includes(name), `the caller ID shows ${JSON.stringify(result.name)}`);
+      const { answer, trigger } = scenario.lastRun();
+      assert.ok(answer.attempts.length > 0, `the resolution queried no provider: ${JSON.stringify(answer)}`);
       const lines = await scenario.lastLog(control);
-      assert.deepEqual(
-        lines.filter((l) => `${l.message} ${JSON.stringify(l.data ?? {})}`.includes(name)),
-        [],
-        'the search log shows a value from the body',
-      );
+      assert.deepEqual(evaluationTraces(answer, lines), [], 'the PBX evaluated the body of a non-2xx answer');
+      if (trigger === 'call') {
+        const result = await callerId(this, control);
+        assert.equal(result.name, null, `the caller ID shows ${JSON.stringify(result.name)}`);
+        assert.deepEqual(result.uiValues, {}, 'the caller ID carries UI values');
+      }
     });
   },
 );
@@ -146,13 +155,7 @@ Then(
   function (this: PbxWorld, number: string, lastName: string) {
     return withResolver(this, 'read the address book', async (control) => {
       const { countryCode } = await control.settings();
-      const national = number.replace(/\D/g, '').replace(/^0/, '');
-      const forms = new Set([
-        number,
-        ...acceptedRenderings({ countryCode, significant: national }, '+xx'),
-        ...acceptedRenderings({ countryCode, significant: national }, '00xx'),
-        ...acceptedRenderings({ countryCode, significant: national }, '0'),
-      ]);
+      const forms = new Set(everyNumberForm(number, countryCode));
       const book = await control.addressBook();
       this.evidence({ exchange: 'GET /resolver/address-book', response: JSON.stringify(book, null, 1) });
       const entry = book.find((e) => forms.has(e.number));

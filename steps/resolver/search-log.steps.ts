@@ -9,6 +9,7 @@ import { Then } from '@cucumber/cucumber';
 import type { PbxWorld } from '../support/world.ts';
 import type { SearchLogEntry } from './support/resolver-control.ts';
 import { MAIN, resolverScenario } from './support/resolver-scenario.ts';
+import { isTimeoutWarning } from './support/timeout-warning.ts';
 import { withResolver } from './support/with-resolver.ts';
 
 function text(line: SearchLogEntry): string {
@@ -29,10 +30,6 @@ function find(
   const at = lines.findIndex((line, i) => i >= from && test(line));
   assert.ok(at >= 0, `the search log shows no ${what}${from > 0 ? ' after the lines before' : ''}`);
   return at;
-}
-
-function isTimeoutWarning(line: SearchLogEntry): boolean {
-  return line.step === 'timeout' && line.level !== 'info';
 }
 
 Then('the search log of the resolution has a timeout warning', function (this: PbxWorld) {
@@ -70,7 +67,24 @@ Then('the search log of the resolution has a hint', function (this: PbxWorld) {
   });
 });
 
+/**
+ * A parser hit is looked for as the formatter's output, which must be text the answer does not
+ * hold: otherwise a line that only echoes the body would pass for the hit.
+ */
+function assertHitsNotInBody(world: PbxWorld, hits: string[]): void {
+  const { fallback, routes } = resolverScenario(world).endpoint(MAIN).handle.control.config();
+  const bodies = [fallback, ...Object.values(routes ?? {})].map((b) =>
+    b?.body instanceof Uint8Array ? Buffer.from(b.body).toString('latin1') : (b?.body ?? ''),
+  );
+  for (const hit of hits)
+    assert.ok(
+      bodies.every((body) => !body.includes(hit)),
+      `the scenario is unsound: the answer itself holds the parser hit ${JSON.stringify(hit)}; use a formatter that changes the text`,
+    );
+}
+
 async function stepByStep(world: PbxWorld, path: string, status: number, hits: string[] = []) {
+  assertHitsNotInBody(world, hits);
   return withResolver(world, 'read the search log', async (control, scenario) => {
     const lines = await scenario.lastLog(control);
     const url = `${scenario.endpoint(MAIN).base}${path}`;

@@ -6,6 +6,7 @@ import type { PbxWorld } from '../support/world.ts';
 import { resolveOnce } from './support/resolution-run.ts';
 import { pathAndQuery, personName, redirectStatus } from './support/resolver-arbitraries.ts';
 import { resolverProperty } from './support/resolver-property.ts';
+import { isTimeoutWarning } from './support/timeout-warning.ts';
 
 Then(
   "for generated redirect statuses and locations the PBX's next request goes to the location \\({int} runs)",
@@ -61,21 +62,38 @@ Then(
   },
 );
 
+/** How far from the timeout the answers of the timeout property come: well after it, well before it. */
+const LATE_BY_MS = 250;
+const EARLY_BY_MS = 300;
+
 Then(
-  'for generated timeouts from {int} to {int} ms the PBX works with the configured timeout \\({int} runs)',
+  'for generated timeouts from {int} to {int} ms the PBX works with the configured timeout, warning after it and not well before it \\({int} runs)',
   function (this: PbxWorld, min: number, max: number, runs: number) {
     return resolverProperty(
       this,
-      'timeout in range is taken',
+      'timeout in range is taken and governs the warning',
       runs,
-      fc.integer({ min, max }),
-      async (timeoutMs, control, scenario) => {
+      fc.record({ timeoutMs: fc.integer({ min, max }), late: fc.boolean() }).map(({ timeoutMs, late }) => ({
+        timeoutMs,
+        // An answer well before a timeout below this margin would have to be instant: answer late.
+        late: late || timeoutMs < EARLY_BY_MS + 100,
+      })),
+      async ({ timeoutMs, late }, control, scenario) => {
+        const delayMs = late ? timeoutMs + LATE_BY_MS : timeoutMs - EARLY_BY_MS;
         const { answer } = await resolveOnce(control, scenario, {
+          answer: { delayMs },
           provider: (draft) => {
             draft.config.timeoutMs = timeoutMs;
           },
         });
         assert.equal(answer.attempts[0]?.timing?.timeoutMs, timeoutMs);
+        assert.equal(answer.state, 'resolved', `an answer after ${delayMs} ms was not evaluated`);
+        const log = (await control.searchLog()).filter((l) => l.resolution === answer.resolution);
+        assert.equal(
+          log.some(isTimeoutWarning),
+          late,
+          `timeout ${timeoutMs} ms, answer after ${delayMs} ms: ${late ? 'no' : 'a'} timeout warning`,
+        );
       },
     );
   },

@@ -15,8 +15,20 @@ import type { ResolverLimits } from './resolver-limits.ts';
 import type { SearchLogger } from './search-logger.ts';
 import type { BuiltUrl } from './url-template.ts';
 
-/** Statuses that redirect; 300, 304 and 305 do not (they end the lookup as non-2xx). */
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/**
+ * RESOLVER-REDIRECTS: every 3xx answer that carries a `Location` header is followed (the spec
+ * says "3xx is followed", not only 301, 302, 303, 307 and 308). A 3xx without `Location` (e.g. a
+ * 304) has nowhere to go: it ends the lookup as a non-2xx answer, its body not evaluated.
+ */
+function isRedirect(status: number, location: string | undefined): location is string {
+  return status >= 300 && status <= 399 && location !== undefined && location !== '';
+}
+
+/**
+ * RESOLVER-UNSPEC-REDIRECTS: after a POST, 301, 302 and 303 go on as GET without body (as
+ * browsers do); every other 3xx (307, 308, 300, 305, …) keeps method and body.
+ */
+const POST_TO_GET_STATUSES = new Set([301, 302, 303]);
 
 export interface LookupSpec {
   method: ProviderMethod;
@@ -107,8 +119,9 @@ function headerList(headers: HopResponse['headers'], name: string): string[] {
  * last answer. Every step goes to the search log. It never throws for anything the endpoint
  * does: a broken or hostile answer ends as `{ ok: false }` with one clear reason.
  *
+ * RESOLVER-REDIRECTS: every 3xx with a `Location` is followed; one without ends as non-2xx.
  * RESOLVER-UNSPEC-REDIRECTS: at most `limits.maxRedirects` (5) redirects; a URL met twice is a
- * loop; 301/302/303 after a POST continue as GET without body, 307/308 keep method and body;
+ * loop; 301/302/303 after a POST continue as GET without body, other 3xx keep method and body;
  * credentials (Basic, Bearer, Digest answers) go only to the origin of the provider URL.
  * RESOLVER-UNSPEC-CONNECT-TIMEOUT: the provider timeout aborts nothing; a connect or answer
  * slower than it logs a timeout warning; the overall limit `limits.totalMs` aborts.
@@ -267,9 +280,12 @@ export async function performLookup(spec: LookupSpec, log: SearchLogger): Promis
         digest.status = response.status;
       }
 
-      if (REDIRECT_STATUSES.has(response.status)) {
-        const location = header(response.headers, 'location');
-        if (!location) return fail(`${response.status} redirect without a Location header`, 'redirect');
+      const location = header(response.headers, 'location');
+      if (response.status >= 300 && response.status <= 399 && !location)
+        log.info('redirect', `${response.status} without a Location header: not followed`, {
+          status: response.status,
+        });
+      if (isRedirect(response.status, location)) {
         let next: URL;
         try {
           next = new URL(location, `${origin}${path}`);
@@ -289,7 +305,7 @@ export async function performLookup(spec: LookupSpec, log: SearchLogger): Promis
           return fail(`more than ${limits.maxRedirects} redirects; last Location ${next.href}`, 'redirect');
         seen.add(key);
         const nextMethod: ProviderMethod =
-          method === 'POST' && ![307, 308].includes(response.status) ? 'GET' : method;
+          method === 'POST' && POST_TO_GET_STATUSES.has(response.status) ? 'GET' : method;
         if (nextMethod !== method) {
           log.info('redirect', `${response.status} after POST: continuing with GET without body`);
           body = undefined;

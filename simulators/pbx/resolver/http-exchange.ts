@@ -170,6 +170,20 @@ export async function exchange(
   } catch (error) {
     response.body.destroy();
     if (error instanceof ExchangeError) throw error;
+    // RFC 9112 section 6.3: a 204 or 304 answer ends with its head, whatever Content-Length it
+    // names (a 304 may carry the length of the representation); undici reports a length mismatch.
+    if (
+      (response.statusCode === 204 || response.statusCode === 304) &&
+      (error instanceof errors.ResponseContentLengthMismatchError ||
+        (error as { code?: string }).code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')
+    )
+      return {
+        status: response.statusCode,
+        headers: response.headers,
+        rawBody: Buffer.alloc(0),
+        headMs,
+        doneMs: performance.now() - started,
+      };
     const described = describeTransportError(error, options.limits);
     if (described.kind === 'closed' || described.kind === 'protocol')
       throw new ExchangeError(`the connection closed in mid-body after ${size} bytes`, 'closed');

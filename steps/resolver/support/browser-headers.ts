@@ -99,9 +99,13 @@ export function acceptLanguageProblems(acceptLanguage: string): string[] {
   return problems;
 }
 
-/** The content codings of an accept-encoding value, in order, without weights. */
-export function codings(acceptEncoding: string): string[] {
-  return weightedList(acceptEncoding).map((r) => r.value);
+/**
+ * The elements of a comma-separated header value, in order, lower-cased and without white space,
+ * parameters kept: `GZip , deflate;q=0.5` gives `gzip`, `deflate;q=0.5`. Comparing these with the
+ * elements of an expected value checks it exactly up to case and white space.
+ */
+export function listElements(value: string): string[] {
+  return value.split(',').map((element) => element.replace(/\s+/g, '').toLowerCase());
 }
 
 /** The media type of a Content-Type value, lower case, without parameters. */

@@ -27,6 +27,24 @@ export function acceptedRenderings(number: NationalNumber, format: NumberFormatN
   }
 }
 
+/**
+ * Every form a national number written as `0…` (separators allowed, e.g. `030 1234567`) can take:
+ * as written, and each accepted rendering of `+xx`, `00xx` and `0`. For whatever the spec leaves
+ * open about the number an address-book entry is kept under.
+ */
+export function everyNumberForm(national: string, countryCode: string): string[] {
+  const significant = national.replace(/\D/g, '').replace(/^0/, '');
+  const number = { countryCode, significant };
+  return [
+    ...new Set([
+      national,
+      ...acceptedRenderings(number, '+xx'),
+      ...acceptedRenderings(number, '00xx'),
+      ...acceptedRenderings(number, '0'),
+    ]),
+  ];
+}
+
 /** How a caller number can be handed to the PBX: in national form or in one of the international ones. */
 export type InputForm = 'national' | 'plus' | 'double-zero';
 

@@ -14,7 +14,7 @@ export function redactCredential(value: string): string {
 /** One recorded request as evidence text: request line, headers (credentials redacted), body. */
 export function describeRecord(record: RecordedRequest): string {
   const lines = [
-    `#${record.seq} ${record.method} ${record.target} HTTP/${record.httpVersion}${record.tlsProtocol ? ` (${record.tlsProtocol})` : ''} → ${record.status ?? 'no answer'} (auth ${record.auth})`,
+    `#${record.seq} ${record.method} ${record.target} HTTP/${record.httpVersion}${record.tlsProtocol ? ` (${record.tlsProtocol})` : ''} → ${record.status ?? 'no answer'}${record.responseContentEncoding ? ` (${record.responseContentEncoding})` : ''} (auth ${record.auth})`,
   ];
   for (const [name, value] of record.headers)
     lines.push(`${name}: ${CREDENTIAL_HEADERS.has(name.toLowerCase()) ? redactCredential(value) : value}`);

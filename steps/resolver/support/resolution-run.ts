@@ -29,7 +29,8 @@ export interface RunOutcome {
 
 /**
  * One run of a live property: resets the main reference endpoint (configuration, recordings,
- * digest nonces), applies the run's answer, country code and provider, resolves once without
+ * digest nonces), applies the run's answer, country code and provider (caching switched off, so
+ * no run is answered from an earlier one's cache entry), resolves once without
  * evidence (the property attaches its own) and returns what the PBX answered and the endpoint
  * recorded.
  */
@@ -52,6 +53,9 @@ export async function resolveOnce(
   });
   if (setup.countryCode !== undefined) await control.setSettings({ countryCode: setup.countryCode });
   const draft = scenario.resetDraft(MAIN, MAIN);
+  // Runs resolve the same number again and again: with the provider's cache off every run is
+  // answered by a fresh request (RESOLVER-CACHE-OFF), whatever the PBX's default for the switch.
+  draft.config.cache = false;
   setup.provider?.(draft, endpoint);
   const run = await scenario.resolve(control, setup.number ?? '030 1234567', setup.trigger ?? 'call', {
     evidence: false,

@@ -108,9 +108,12 @@ export const fieldId = (): fc.Arbitrary<string> =>
     fc.stringMatching(/^[a-z][A-Za-z0-9_]{0,7}$/).filter((id) => id !== 'tel'),
   );
 
-/** Statuses that redirect (RESOLVER-REDIRECTS; 300, 304 and 305 are no redirects to follow). */
-export const redirectStatus = (): fc.Arbitrary<301 | 302 | 303 | 307 | 308> =>
-  fc.constantFrom(301, 302, 303, 307, 308);
+/**
+ * A 3xx status to send with a `Location` (RESOLVER-REDIRECTS: "A 3xx response is followed"): any of
+ * 300 to 399, the usual redirect statuses as often as all the others.
+ */
+export const redirectStatus = (): fc.Arbitrary<number> =>
+  fc.oneof(fc.constantFrom(301, 302, 303, 307, 308), fc.integer({ min: 300, max: 399 }));
 
 /** A path of one to three lower-case segments with an optional query, all unreserved. */
 export const pathAndQuery = (): fc.Arbitrary<string> =>

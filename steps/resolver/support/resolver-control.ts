@@ -20,6 +20,14 @@ export interface ResolverSettingsView {
   addressBookFallback: boolean;
 }
 
+/** What one parser made of an evaluated body (`hits` of a resolution attempt). */
+export interface ParserHitView {
+  index: number;
+  matched: boolean;
+  /** The index variable: formatter result, HTML-decoded and trimmed. */
+  result: string;
+}
+
 /** One provider query of a resolution as the control plane reports it. */
 export interface ProviderAttemptView {
   provider: string;
@@ -33,6 +41,8 @@ export interface ProviderAttemptView {
   /** The index variables `{0}`, `{1}`, … (RESOLVER-EVAL-PARSER-ORDER). */
   variables: string[];
   uiValues: Record<string, string>;
+  /** What each parser made of the body; empty when no body was evaluated. */
+  hits: ParserHitView[];
   fromCache: boolean;
   /** Timing of the lookup against the provider's timeout; `null` when no request was made. */
   timing: { timeoutMs: number; exceeded: boolean; totalMs: number } | null;

@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import {
   acceptLanguageProblems,
   acceptProblems,
-  codings,
   headerValues,
+  listElements,
   mediaType,
   singleHeader,
   userAgentProblems,
@@ -71,7 +71,11 @@ test('header helpers read names without regard to case and split codings and med
     ] as [string, string][],
   };
   assert.deepEqual(headerValues(record, 'accept-encoding'), ['gzip, deflate, br']);
-  assert.deepEqual(codings('gzip, deflate;q=0.5 , BR'), ['gzip', 'deflate', 'br']);
+  assert.deepEqual(listElements('gzip, deflate, br'), ['gzip', 'deflate', 'br']);
+  assert.deepEqual(listElements(' GZip,deflate ,\tBR '), ['gzip', 'deflate', 'br']);
+  assert.notDeepEqual(listElements('gzip, deflate;q=0.5, br'), listElements('gzip, deflate, br'));
+  assert.notDeepEqual(listElements('gzip, deflate'), listElements('gzip, deflate, br'));
+  assert.notDeepEqual(listElements('br, gzip, deflate'), listElements('gzip, deflate, br'));
   assert.deepEqual(singleHeader(record, 'x-a'), { problem: '2 x-a headers: ["1","2"]' });
   assert.deepEqual(singleHeader(record, 'pragma'), { problem: 'no pragma header' });
   assert.equal(mediaType('Application/JSON; charset=UTF-8'), 'application/json');

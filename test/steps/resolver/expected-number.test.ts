@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import * as fc from 'fast-check';
 import {
   acceptedRenderings,
+  everyNumberForm,
   inputNumber,
   readBack,
 } from '../../../steps/resolver/support/expected-number.ts';
@@ -16,6 +17,22 @@ test('RESOLVER-FMT-PLUS, RESOLVER-FMT-00, RESOLVER-FMT-0: the renderings of the 
   assert.equal(inputNumber(number, 'national'), '0301234567');
   assert.equal(inputNumber(number, 'plus'), '+49301234567');
   assert.equal(inputNumber(number, 'double-zero'), '0049301234567');
+});
+
+test('every form of a national number: as written, +xx, both 00xx renderings and 0', () => {
+  assert.deepEqual(everyNumberForm('030 1234567', '49'), [
+    '030 1234567',
+    '+49301234567',
+    '0049301234567',
+    '00490301234567',
+    '0301234567',
+  ]);
+  assert.deepEqual(everyNumberForm('0301234567', '49'), [
+    '0301234567',
+    '+49301234567',
+    '0049301234567',
+    '00490301234567',
+  ]);
 });
 
 test('RESOLVER-FMT-COUNTRY-CODE: every accepted rendering reads back to the national number (round trip)', () => {

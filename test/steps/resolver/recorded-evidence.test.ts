@@ -26,10 +26,11 @@ test('credentials never reach evidence: the scheme stays, the secret is cut', ()
     tlsProtocol: null,
     auth: 'ok',
     status: 200,
+    responseContentEncoding: 'gzip',
   });
   assert.doesNotMatch(text, /tok-123/);
   assert.match(text, /Authorization: Bearer <redacted 7 chars>/);
-  assert.match(text, /^#1 GET \/lookup\?tel=\+491 HTTP\/1\.1 → 200 \(auth ok\)/);
+  assert.match(text, /^#1 GET \/lookup\?tel=\+491 HTTP\/1\.1 → 200 \(gzip\) \(auth ok\)/);
 });
 
 test('secrets put into a URL are masked as written and percent-encoded', () => {

@@ -160,6 +160,58 @@ test('RESOLVER-REDIRECTS RESOLVER-DIAG-LOG-EXPERT: a 3xx is followed and logged 
   assert.ok(result.log.some((e) => e.step === 'encoded-uri' && e.expert));
 });
 
+test('RESOLVER-REDIRECTS: every 3xx with a Location is followed, not only 301, 302, 303, 307 and 308', async (t) => {
+  const statuses = [300, 304, 305, 306, 309, 399];
+  const routes: Record<string, { redirect?: { location: string; status: number }; body?: string }> = {
+    '/new': { body: ANNA },
+  };
+  for (const status of statuses) routes[`/old${status}`] = { redirect: { location: '/new', status } };
+  const ep = await endpoint(t, { config: { routes } });
+  for (const status of statuses) {
+    ep.control.clearRequests();
+    const result = await resolveWith(provider(`${ep.urls.base}/old${status}?t={tel}`));
+    assert.equal(result.state, 'resolved', `${status}: ${logText(result)}`);
+    assert.deepEqual(
+      ep.control.requests().map((r) => `${r.status} ${r.path}`),
+      [`${status} /old${status}`, '200 /new'],
+    );
+  }
+});
+
+test('RESOLVER-REDIRECTS RESOLVER-NON-2XX-FAILED: a 3xx without a Location is not followed and fails as non-2xx, its body not evaluated', async (t) => {
+  const ep = await endpoint(t, {
+    config: { routes: { '/300': { status: 300, body: ANNA }, '/304': { status: 304, body: ANNA } } },
+  });
+  for (const status of [300, 304]) {
+    ep.control.clearRequests();
+    const result = await resolveWith(provider(`${ep.urls.base}/${status}?t={tel}`));
+    assert.equal(result.state, 'failed', `${status}: ${logText(result)}`);
+    assert.equal(result.attempts[0]?.status, status);
+    assert.equal(result.attempts[0]?.evaluation, null);
+    assert.equal(result.attempts[0]?.lookup?.ok, true, 'a non-2xx answer, not a transport failure');
+    assert.equal(ep.control.requests().length, 1);
+    assert.match(logText(result), new RegExp(`${status} without a Location header: not followed`));
+  }
+});
+
+test('RESOLVER-UNSPEC-REDIRECTS: a POST redirected with 300 or 308 keeps method and body', async (t) => {
+  const ep = await endpoint(t, {
+    config: {
+      routes: {
+        '/a': { redirect: { location: '/final', status: 300 } },
+        '/b': { redirect: { location: '/final', status: 308 } },
+        '/final': { body: ANNA },
+      },
+    },
+  });
+  await resolveWith(provider(`${ep.urls.base}/a`, { method: 'POST' }));
+  await resolveWith(provider(`${ep.urls.base}/b`, { method: 'POST' }));
+  assert.deepEqual(
+    ep.control.requests().map((x) => `${x.method} ${x.path} ${x.body.length}`),
+    ['POST /a 24', 'POST /final 24', 'POST /b 24', 'POST /final 24'],
+  );
+});
+
 test('RESOLVER-UNSPEC-REDIRECTS: a POST redirected with 303 continues as GET; with 307 it keeps method and body', async (t) => {
   const ep = await endpoint(t, {
     config: {
