@@ -5,7 +5,13 @@ Feature: The snapshot as agent text
   (MON-UNSPEC-AGENT-HEADER), nor which Linux sections appear (MON-UNSPEC-LINUX-SECTIONS). So the
   scenarios cut sections by their exact header lines, as consumers do, and check what a section gives
   by the values it carries: each value is compared with the same value in the JSON snapshot, or made
-  distinctive through the control plane where no other format carries it. Values of -1 are skipped:
+  distinctive through the control plane where no other format carries it. The spec says only that
+  the lines are key/value lines, so each field's value must be on a line of its own (two fields with
+  equal values need two lines), a breakdown entry (`by_app`, `by_db`) on its own line with its label,
+  and a module's values on consecutive lines that name no other module. Where the target has a
+  control plane the fields are first given pairwise-distinct values, so no field can pass on
+  another's value; the shape of the JSON breakdown elements is not stated (MON-UNSPEC-JSON-PATHS), so
+  every scalar value inside an element counts. Values of -1 are skipped:
   how unknown values appear in agent text is not stated (MON-UNSPEC-SENTINEL-SCOPE). The "status
   message" of a backup may be the message text or the run's result key (the earlier component's
   lines carry result keys, test-vectors.md); either counts.
@@ -50,6 +56,7 @@ Feature: The snapshot as agent text
 
   @MON-TEXT-PBX
   Scenario: The pbx section gives appliance, version, licence, security, SIP health, phones, traffic and RTP quality
+    Given the values the section "<<<pbx>>>" gives are made pairwise distinct where the target has a control plane
     When a monitoring host requests "/checkmk"
     And a monitoring host requests "/json"
     Then the agent text has the section "<<<pbx>>>"
@@ -111,6 +118,7 @@ Feature: The snapshot as agent text
 
   @MON-TEXT-PBX-MODULES
   Scenario: pbx_modules lists the installed modules with version, vendor and instance names
+    Given the values the section "<<<pbx_modules>>>" gives are made pairwise distinct where the target has a control plane
     When a monitoring host requests "/checkmk"
     And a monitoring host requests "/xml"
     Then for each "module" of the XML snapshot the section "<<<pbx_modules>>>" gives its name, version, vendor and instance names
@@ -124,14 +132,18 @@ Feature: The snapshot as agent text
 
   @MON-TEXT-PBX-DB-CONNECTIONS
   Scenario: pbx_db_connections gives total, active, idle, idle-in-transaction and max with by_app and by_db
+    Given the values the section "<<<pbx_db_connections>>>" gives are made pairwise distinct where the target has a control plane
     When a monitoring host requests "/checkmk"
     And a monitoring host requests "/json"
     Then the section "<<<pbx_db_connections>>>" gives the values of the JSON fields
       | dbConnTotal | dbConnActive | dbConnIdle | dbConnIdleInTx | dbConnMax |
     And the section "<<<pbx_db_connections>>>" has lines with "by_app" and "by_db"
+    And every element of the JSON list "dbConnByApplication" has its own line with "by_app" in the section "<<<pbx_db_connections>>>"
+    And every element of the JSON list "dbConnByDatabase" has its own line with "by_db" in the section "<<<pbx_db_connections>>>"
 
   @MON-TEXT-PBX-JAVA
   Scenario: pbx_java gives VM name and version, heap, non-heap and maximum memory
+    Given the values the section "<<<pbx_java>>>" gives are made pairwise distinct where the target has a control plane
     When a monitoring host requests "/checkmk"
     And a monitoring host requests "/json"
     Then the section "<<<pbx_java>>>" gives the values of the JSON fields

@@ -4,7 +4,15 @@ Feature: When the data endpoint runs, and where
   and the licence is valid; on a busy port it tries the next port once. Switching the tile off or
   losing the licence stops it. The endpoint is a TCP server on IPv4 only. Which port counts as the
   next one is not stated (MON-UNSPEC-NEXT-PORT); the scenarios only rely on the configured port + 1
-  being the one a busy configuration must not get past.
+  being the one a busy configuration must not get past. The firewall (MON-STATE-FIREWALL) is told
+  apart from the application-level check (MON-AUTH-UNLISTED-CLOSED: accepted, then closed without a
+  reply) by what it does to an unlisted host: the connection is never established (refused or
+  dropped). "No data" alone would pass through the application-level check and prove nothing about
+  the firewall. This is observable only where the unlisted address reaches the PBX (its web server,
+  which the list does not restrict) over a path the firewall acts on; over loopback or within the
+  PBX host that scenario is not verifiable. The firewall rules themselves are read through the
+  control plane (`GET /monitoring/status`, `firewallOpenFor`): the simulator models the rules the
+  module opens, its own sockets apply only the application-level check.
 
   @MON-PORT-DEFAULT
   Scenario: The data endpoint listens on TCP port 6556 by default
@@ -69,12 +77,19 @@ Feature: When the data endpoint runs, and where
     Then the connection is refused or dropped
 
   @MON-STATE-FIREWALL
-  Scenario: While the endpoint listens, only hosts on the monitoring-hosts list get through
+  Scenario: While the endpoint listens the PBX firewall is opened for exactly the active monitoring hosts, and for none once it stops
+    Given the endpoint tile is on and the licence is valid
+    Then for every generated monitoring-hosts list the PBX firewall is open for exactly its active entries (15 runs)
+    When the operator switches the endpoint tile off
+    Then the PBX firewall is open for no host
+
+  @MON-STATE-FIREWALL
+  Scenario: While the endpoint listens, the firewall lets a listed host through and keeps an unlisted one from connecting
     Given the operator lists only the harness's listed client address as monitoring host
     When a monitoring host connects without sending a request
     Then it receives the agent text
-    When an unlisted host connects without sending a request
-    Then it gets no data
+    When an unlisted host that reaches the PBX's web server connects without sending a request
+    Then the connection is refused or dropped
 
   @MON-IPV4-ONLY
   Scenario: The data endpoint accepts no IPv6 connection

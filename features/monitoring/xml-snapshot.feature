@@ -3,7 +3,9 @@ Feature: The snapshot as XML
   `pbx` with the listed children and their children and attributes. The complete child lists of
   appliance, security and java and the content of raid are not shown (MON-UNSPEC-XML-CHILDREN), so
   those are checked as "possibly among more". Extensions are additive, so no scenario forbids extra
-  children or attributes.
+  children or attributes. `engineUptime` is a neutral rendering whose original name carries the
+  telephony engine's product name (MON-UNSPEC-NEUTRAL-NAMES): a target file may name the original
+  attribute in `pbx.originalNames.engineUptime`; the neutral name is the default.
 
   @MON-XML-ROOT
   Scenario: The XML snapshot is a well-formed document with the root element pbx

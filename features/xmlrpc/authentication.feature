@@ -6,7 +6,10 @@ Feature: Signing in to the XML-RPC data queries
   lowercase hex SHA-512(password)); the telephone system checks them before the module handler runs.
   The harness computes the value itself (test-vectors.md) and never takes it from the PBX. The form
   of the error reply is not stated (XMLRPC-UNSPEC-AUTH-ERROR): an XML-RPC fault and an HTTP error
-  status both count.
+  status both count. That the handler does not run is seen in the module log: with data collection
+  made to fail, a signed-in call writes an entry of a kind (level and source) a fault-free call does
+  not write; a call with failed credentials must write no more entries of that kind than a refused
+  call wrote before the fault. Kinds are compared, not messages, which carry per-call parts.
 
   @XMLRPC-AUTH-PARAM
   Scenario Outline: <command> accepts the computed credentials of the target's user
@@ -35,10 +38,12 @@ Feature: Signing in to the XML-RPC data queries
 
   @XMLRPC-AUTH-BEFORE-HANDLER
   Scenario: A call with failed credentials never reaches the module handler
-    Given the operator makes data collection fail
+    Given the module-log entries of a fault-free "GetMonitoringData" call are noted
+    And the module-log entries of a refused "GetMonitoringData" call are noted
+    And the operator makes data collection fail
     When the monitoring client calls "GetMonitoringData" with an empty struct
     Then the answer is an empty struct without the member "data"
-    And the module log has new entries
+    And the module log has an entry that the fault-free call did not produce
     When a caller with a wrong password calls "GetMonitoringData" with an empty struct
     Then the answer is an XML-RPC error reply without data
-    And the module log has no new entries from the module handler
+    And the module log has no more entries of those kinds than the refused call wrote before the fault

@@ -4,8 +4,12 @@ Feature: Errors of the XML-RPC queries
   error reply from the telephone system and no data; an unknown method name gets a fault meaning unknown
   method; an internal error while collecting data yields an empty struct, with details in the module
   log. Fault codes and strings are not shown (XMLRPC-UNSPEC-FAULTS) and the form of the login error is
-  not stated (XMLRPC-UNSPEC-AUTH-ERROR), so the scenarios require an XML-RPC fault for unknown methods
-  and a fault or HTTP error status for login errors, never particular codes.
+  not stated (XMLRPC-UNSPEC-AUTH-ERROR), so the scenarios require a fault or HTTP error status for
+  login errors, never particular codes, and take as "the fault meaning unknown method" the one the
+  target returns for the surely unknown `<instance>.NoSuchMethod`: another unknown name must get the
+  same fault code and fault string (with its own name where the reference names its method). "Details
+  in the module log" are an entry the failing call writes beyond those a fault-free call of the same
+  method writes, compared by level and source (messages carry per-call parts).
 
   @XMLRPC-ERR-NO-LOGIN
   Scenario Outline: <command> without login gets an error reply and no data
@@ -38,7 +42,7 @@ Feature: Errors of the XML-RPC queries
   @XMLRPC-ERR-UNKNOWN-METHOD
   Scenario Outline: The unknown method name "<method>" gets an XML-RPC fault
     When the monitoring client calls the method named "<method>" with an empty struct
-    Then the answer is an XML-RPC fault
+    Then the answer is the XML-RPC fault of an unknown method
 
     Examples:
       | method                       |
@@ -49,15 +53,16 @@ Feature: Errors of the XML-RPC queries
       | Monitoring.GetMonitoringData.x |
 
   @XMLRPC-ERR-UNKNOWN-METHOD
-  Scenario: Generated unknown method names get an XML-RPC fault
-    Then every generated unknown method name gets an XML-RPC fault (25 runs)
+  Scenario: Generated unknown method names get the XML-RPC fault of an unknown method
+    Then every generated unknown method name gets the XML-RPC fault of an unknown method (25 runs)
 
   @XMLRPC-ERR-COLLECTION
   Scenario Outline: An internal error while collecting data makes <command> return an empty struct and log details
-    Given the operator makes data collection fail
+    Given the module-log entries of a fault-free "<command>" call are noted
+    And the operator makes data collection fail
     When the monitoring client calls "<command>" with an empty struct
     Then the answer is an empty struct without the member "data"
-    And the module log has new entries
+    And the module log has an entry that the fault-free call did not produce
 
     Examples:
       | command              |

@@ -6,15 +6,18 @@ Feature: The three XML-RPC queries of the monitoring module
   `local` document, isActiveDirectoryEnabled the strings `true`/`false`. With the tile off or without a
   licence the data queries return empty payloads; isActiveDirectoryEnabled still answers. Calls without
   a struct parameter or with other `useLocalChecks` values are not stated (XMLRPC-UNSPEC-PARAMS) and
-  not made.
+  not made. The address `{base_url}/xml-rpc` is fixed by the spec: XMLRPC-ENDPOINT posts to that
+  path literally (the target file's `xmlrpc.path` serves the other scenarios). An old method name is
+  "unknown" when it gets the fault the target returns for the surely unknown `<instance>.NoSuchMethod`
+  (errors.feature).
 
   @XMLRPC-ENDPOINT
   Scenario: The queries are served at POST {base_url}/xml-rpc with Content-Type text/xml in UTF-8
     Given the operator names a module instance "Überwachung Süd"
-    When a caller posts an XML-RPC call of "GetMonitoringData" with an empty struct to the XML-RPC address with Content-Type "text/xml"
+    When a caller posts an XML-RPC call of "GetMonitoringData" with an empty struct to "{base_url}/xml-rpc" with Content-Type "text/xml"
     Then the HTTP answer is a methodResponse with a Content-Type of text/xml
     And the HTTP answer is valid UTF-8 and contains "Überwachung Süd"
-    When a caller posts an XML-RPC call of "isActiveDirectoryEnabled" with an empty struct to the XML-RPC address with Content-Type "text/xml"
+    When a caller posts an XML-RPC call of "isActiveDirectoryEnabled" with an empty struct to "{base_url}/xml-rpc" with Content-Type "text/xml"
     Then the HTTP answer is a methodResponse with a Content-Type of text/xml
 
   @XMLRPC-METHOD-NAMES
@@ -40,7 +43,7 @@ Feature: The three XML-RPC queries of the monitoring module
   Scenario Outline: After the instance is renamed, <command> under the old name is an unknown method
     Given the operator renames the monitoring instance to "Watchtower"
     When the monitoring client calls "<command>" under the target's original instance name with an empty struct
-    Then the answer is an XML-RPC fault
+    Then the answer is the XML-RPC fault of an unknown method
 
     Examples:
       | command                  |

@@ -1,9 +1,10 @@
 /** The agent text's blocks and sections (agent-text.feature); no line grammar is assumed. */
 import assert from 'node:assert/strict';
-import { type DataTable, Then } from '@cucumber/cucumber';
+import { type DataTable, Given, Then } from '@cucumber/cucumber';
 import { pbxSection, sectionNameOf, sectionText } from '../support/agent-sections.ts';
 import { type AgentTextView, blockOf, blockSequence, viewAgentText } from '../support/agent-text-view.ts';
 import { latestAgentText, latestAgentView, latestJson, latestXmlRoot } from '../support/latest-snapshots.ts';
+import { hasOwnRun, lineMentions, valuesWithoutOwnLine } from '../support/line-matching.ts';
 import { asNumber, findJsonFields, jsonField, textGives, tokensOf } from '../support/snapshot-values.ts';
 import { type ControlState, withControl } from '../support/with-control.ts';
 import type { PbxWorld } from '../support/world.ts';
@@ -163,22 +164,30 @@ Then('the agent text has the section {string}', function (this: PbxWorld, header
   );
 });
 
+/**
+ * Each field's JSON value must be on a line of the section, and fields must not share a line: the
+ * spec's PBX sections are key/value lines, one value each, so two fields with the same value need
+ * two lines (`valuesWithoutOwnLine`). Scenarios make the values pairwise distinct first where they
+ * can, so a line cannot stand in for a field it does not carry.
+ */
 Then(
   'the section {string} gives the values of the JSON fields',
   function (this: PbxWorld, header: string, table: DataTable) {
     const json = latestJson(this);
-    const text = section(this, header).lines.join('\n');
+    const lines = section(this, header).lines;
     const problems: string[] = [];
+    const wanted: { label: string; values: unknown[] }[] = [];
     for (const field of table
       .raw()
       .flat()
       .filter((f) => f !== '')) {
       const values = findJsonFields(json, field);
       if (values.length === 0) problems.push(`JSON has no ${field}`);
-      else if (!isSentinel(values[0]) && !textGives(text, comparable(values[0])))
-        problems.push(`${field} = ${JSON.stringify(values[0])}`);
+      else if (!isSentinel(values[0]))
+        wanted.push({ label: `${field} = ${JSON.stringify(values[0])}`, values: [comparable(values[0])] });
     }
-    assert.deepEqual(problems, [], `${header} does not give:\n${text}`);
+    problems.push(...valuesWithoutOwnLine(lines, wanted));
+    assert.deepEqual(problems, [], `${header} does not give each on a line of its own:\n${lines.join('\n')}`);
   },
 );
 
@@ -186,12 +195,129 @@ Then(
   'the section {string} gives the value of the JSON field {string} or {string}',
   function (this: PbxWorld, header: string, first: string, second: string) {
     const json = latestJson(this);
-    const text = section(this, header).lines.join('\n');
+    const lines = section(this, header).lines;
     const given = [first, second].some((f) => {
       const value = jsonField(json, f);
-      return value !== undefined && !isSentinel(value) && textGives(text, comparable(value));
+      return (
+        value !== undefined && !isSentinel(value) && lines.some((line) => textGives(line, comparable(value)))
+      );
     });
     assert.ok(given, `${header} gives neither ${first} nor ${second}`);
+  },
+);
+
+/**
+ * Pairwise-distinct values for the fields a PBX section gives, set through the control plane, so
+ * that a section that drops one field cannot pass on another field's equal value. The numbers are
+ * unusual on purpose: no other line of the section is likely to carry them.
+ */
+const DISTINCT_VALUES: Record<string, (state: ControlState) => Record<string, unknown>> = {
+  pbx: () => ({
+    sip: { knownPhones: 3407, onlinePhones: 3319, ipChangedPhones: 293 },
+    traffic: {
+      webSessions: 5309,
+      appConnections: 6101,
+      linkedCalls: 3701,
+      parkedCalls: 709,
+      conferenceCalls: 1103,
+    },
+    rtp: {
+      avgJitterMs: 12.34,
+      medianJitterMs: 11.29,
+      avgPacketLossPercent: 1.37,
+      avgRttMs: 43.21,
+      estimatedMos: 4.13,
+      medianMos: 4.07,
+    },
+    licence: { maxUsers: 4421 },
+  }),
+  pbx_db_connections: () => ({
+    database: {
+      connections: {
+        total: 9311,
+        active: 7193,
+        idle: 1907,
+        idleInTx: 211,
+        max: 9973,
+        byApp: [
+          { name: 'pbx-core', count: 4177 },
+          { name: 'management', count: 4253 },
+          { name: 'monitoring', count: 4349 },
+          { name: 'web', count: 4451 },
+        ],
+        byDb: [
+          { name: 'pbx', count: 4513 },
+          { name: 'cdr', count: 4621 },
+        ],
+      },
+    },
+  }),
+  pbx_java: () => ({
+    java: {
+      heapUsed: 734_003_211,
+      heapMax: 1_610_612_741,
+      nonHeapUsed: 201_326_603,
+      maxMemory: 2_147_483_659,
+    },
+  }),
+  pbx_modules: (state) => ({
+    modules: state.modules.map((m, i) => ({
+      ...m,
+      version: `${31 + i}.${7 * i + 3}.${11 * i + 5}`,
+      vendor: `Vendor No ${i + 1} AG`,
+    })),
+  }),
+};
+
+Given(
+  'the values the section {string} gives are made pairwise distinct where the target has a control plane',
+  async function (this: PbxWorld, header: string) {
+    const overlay = DISTINCT_VALUES[sectionNameOf(header)];
+    assert.ok(overlay, `no distinct values are defined for ${header}`);
+    const control = this.control;
+    if (!control) {
+      // Not a reason to skip: the per-line checks still hold the target's own values to one line each.
+      this.evidence({
+        exchange: `distinct values for ${header}`,
+        details: {
+          skipped: this.noControlReason('set distinct values'),
+          compared: "the target's own values",
+        },
+      });
+      return;
+    }
+    const change = overlay(await control.getState());
+    await control.patchState(change);
+    await control.invalidateSnapshot();
+    this.evidence({ exchange: `distinct values for ${header}`, details: change });
+  },
+);
+
+/** The scalar values inside a list element whose shape the spec leaves open (MON-UNSPEC-JSON-PATHS). */
+function scalarLeaves(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value.flatMap(scalarLeaves);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(scalarLeaves);
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? [value] : [];
+}
+
+Then(
+  'every element of the JSON list {string} has its own line with {string} in the section {string}',
+  function (this: PbxWorld, name: string, label: string, header: string) {
+    const items = findJsonFields(latestJson(this), name).find(Array.isArray) as unknown[] | undefined;
+    assert.ok(items, `the JSON snapshot has no list ${name}`);
+    const lines = section(this, header).lines;
+    const wanted = items.map((item) => ({
+      label: JSON.stringify(item),
+      values: scalarLeaves(item)
+        .filter((v) => !isSentinel(v))
+        .map(comparable),
+    }));
+    const missing = valuesWithoutOwnLine(lines, wanted, (line) => lineMentions(line, label));
+    assert.deepEqual(
+      missing,
+      [],
+      `elements of ${name} without a "${label}" line of their own in ${header}:\n${lines.join('\n')}`,
+    );
   },
 );
 
@@ -350,22 +476,37 @@ Then(
   },
 );
 
+/**
+ * Per module: its name, version, vendor and instance names must all come from one run of
+ * consecutive lines that names no other module (`hasOwnRun`), so a module's values cannot be
+ * borrowed from a neighbour that shares its version or vendor.
+ */
 Then(
   'for each {string} of the XML snapshot the section {string} gives its name, version, vendor and instance names',
   function (this: PbxWorld, child: string, header: string) {
     const modules = childrenNamed(latestXmlRoot(this), 'modules').flatMap((m) => childrenNamed(m, child));
     assert.ok(modules.length > 0, 'the XML snapshot lists no modules');
-    const text = section(this, header).lines.join('\n');
-    for (const m of modules) {
+    const lines = section(this, header).lines;
+    const names = modules.map((m) => m.attributes['name'] ?? '');
+    const problems: string[] = [];
+    modules.forEach((m, i) => {
       const wanted = [
         m.attributes['name'],
         m.attributes['version'],
         m.attributes['vendor'],
-        ...childrenNamed(m, 'instance').map((i) => i.text.trim() || i.attributes['name']),
+        ...childrenNamed(m, 'instance').map((inst) => inst.text.trim() || inst.attributes['name']),
       ];
-      const missing = wanted.filter((w) => w === undefined || !textGives(text, w));
-      assert.deepEqual(missing, [], `${header} does not give everything of module ${m.attributes['name']}`);
-    }
+      if (wanted.some((w) => w === undefined || w === '')) {
+        problems.push(`module ${names[i]} lacks a value in the XML snapshot`);
+        return;
+      }
+      const others = names.filter((n, j) => j !== i && n !== '' && n !== names[i]);
+      if (!lines.some((line) => lineMentions(line, names[i]!)))
+        problems.push(`module ${names[i]}: no line names it`);
+      else if (!hasOwnRun(lines, wanted, others))
+        problems.push(`module ${names[i]}: ${JSON.stringify(wanted)} do not all come from its own lines`);
+    });
+    assert.deepEqual(problems, [], `${header} does not give every module:\n${lines.join('\n')}`);
   },
 );
 

@@ -1,9 +1,14 @@
 /** Where and when the data endpoint listens: ports, tile, licence, IPv4 (availability.feature). */
 import assert from 'node:assert/strict';
 import { lookup } from 'node:dns/promises';
-import { isIPv4 } from 'node:net';
+import { connect, isIPv4 } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { Given, Then, When } from '@cucumber/cucumber';
+import * as fc from 'fast-check';
+import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
+import { assertLiveProperty } from '../support/bounded-property.ts';
 import { openEmbeddedTarget } from '../support/embedded-target.ts';
+import { numberToIpv4, rangeAround } from '../support/ipv4.ts';
 import {
   freePort,
   holdConsecutivePorts,
@@ -239,4 +244,127 @@ Then('the IPv6 connection is not established', function (this: PbxWorld) {
     false,
     `the endpoint accepted an IPv6 connection: ${describeTcpOutcome(reply.tcp)}`,
   );
+});
+
+/** Whether a TCP connection from `localAddress` to `host:port` is established; nothing is sent. */
+function canConnect(
+  host: string,
+  port: number,
+  localAddress: string,
+): Promise<{ connected: boolean; errorCode?: string }> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port, localAddress });
+    const done = (result: { connected: boolean; errorCode?: string }) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(result);
+    };
+    const timer = setTimeout(() => done({ connected: false, errorCode: 'ETIMEDOUT' }), NO_DATA_TIMEOUT_MS);
+    socket.once('connect', () => done({ connected: true }));
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      done({ connected: false, errorCode: error.code ?? error.message }),
+    );
+  });
+}
+
+/** Whether `address` is one of this machine's own addresses (then its traffic never leaves it). */
+function isOwnAddress(address: string): boolean {
+  return Object.values(networkInterfaces()).some((list) => (list ?? []).some((i) => i.address === address));
+}
+
+/**
+ * MON-STATE-FIREWALL, told apart from the application-level check (MON-AUTH-UNLISTED-CLOSED, which
+ * accepts and closes): a firewall opened only for listed hosts keeps an unlisted host from
+ * establishing the connection at all. That is only observable where traffic from the unlisted
+ * address passes the PBX's firewall, i.e. not over loopback or inside one machine, and where that
+ * address reaches the PBX otherwise (its web server, which the monitoring-hosts list does not
+ * restrict); elsewhere the step is not verifiable.
+ */
+When(
+  "an unlisted host that reaches the PBX's web server connects without sending a request",
+  async function (this: PbxWorld) {
+    const address = this.pbx.unlistedClientAddress;
+    if (!address) return this.notVerifiable(`target "${this.target.name}" names no unlisted client address`);
+    const endpoint = await this.monitoringAddress();
+    if (address.startsWith('127.') || endpoint.host.startsWith('127.') || isOwnAddress(endpoint.host)) {
+      return this.notVerifiable(
+        `traffic from the unlisted client address ${address} to the data endpoint ${endpoint.host} stays on this machine ` +
+          '(loopback), where no firewall of the PBX acts: the firewall cannot be told apart from the ' +
+          'application-level check of MON-AUTH-UNLISTED-CLOSED',
+      );
+    }
+    const web = new URL(this.pbx.webUrl);
+    const webHost = web.hostname.replace(/^\[|\]$/g, '');
+    const webPort = Number(web.port || (web.protocol === 'https:' ? 443 : 80));
+    const probe = await canConnect(webHost, webPort, address);
+    this.evidence({
+      exchange: `TCP ${webHost}:${webPort} from ${address} (web server, nothing sent)`,
+      details: probe,
+    });
+    if (!probe.connected) {
+      return this.notVerifiable(
+        `the unlisted client address ${address} cannot reach the PBX web server ${webHost}:${webPort} either ` +
+          `(${probe.errorCode}): a blocked data endpoint would say nothing about the firewall`,
+      );
+    }
+    await this.connectToEndpoint(undefined, { localAddress: address, timeoutMs: NO_DATA_TIMEOUT_MS });
+    return undefined;
+  },
+);
+
+/** The PBX firewall rules the control plane reports; not verifiable where it does not model them. */
+async function firewallOpenFor(world: PbxWorld, control: PbxControl): Promise<string[] | 'skipped'> {
+  const status = await control.endpointStatus();
+  if (!Array.isArray(status.firewallOpenFor))
+    return world.notVerifiable(
+      `the control plane of target "${world.target.name}" reports no firewall rules (GET /monitoring/status, firewallOpenFor)`,
+    );
+  return status.firewallOpenFor;
+}
+
+const sorted = (entries: readonly string[]) => [...entries].sort();
+
+/**
+ * MON-STATE-FIREWALL as the PBX's own firewall rules show it (a `control` clause): for generated
+ * monitoring-hosts lists of active and inactive IPv4 and CIDR entries, the firewall is opened on
+ * the endpoint's port for exactly the active ones, in any order.
+ */
+Then(
+  'for every generated monitoring-hosts list the PBX firewall is open for exactly its active entries \\({int} runs)',
+  async function (this: PbxWorld, runs: number) {
+    const control = this.control;
+    if (!control) return this.notVerifiable(this.noControlReason('set the monitoring-hosts list'));
+    if ((await firewallOpenFor(this, control)) === 'skipped') return 'skipped';
+    const entry = fc.record({
+      range: fc
+        .tuple(fc.integer({ min: 0, max: 0xffffffff }), fc.integer({ min: 0, max: 32 }))
+        .map(([n, prefix]) => rangeAround(numberToIpv4(n), prefix)),
+      active: fc.boolean(),
+    });
+    await assertLiveProperty(
+      this,
+      'the firewall is opened for exactly the active entries',
+      fc.asyncProperty(
+        fc.uniqueArray(entry, { minLength: 1, maxLength: 6, selector: (e) => e.range }),
+        async (entries) => {
+          await control.setMonitoringHosts(entries.map((e) => ({ entry: e.range, active: e.active })));
+          const open = await control.endpointStatus();
+          const expected = entries.filter((e) => e.active).map((e) => e.range);
+          // A list without an active entry closes the port (MON-AUTH-EMPTY-LIST): no rule either.
+          assert.deepEqual(sorted(open.firewallOpenFor), sorted(expected), JSON.stringify(entries));
+        },
+      ),
+      runs,
+    );
+    return undefined;
+  },
+);
+
+Then('the PBX firewall is open for no host', async function (this: PbxWorld) {
+  const control = this.control;
+  if (!control) return this.notVerifiable(this.noControlReason('read the firewall rules'));
+  const open = await firewallOpenFor(this, control);
+  if (open === 'skipped') return open;
+  assert.deepEqual(open, [], 'firewall rules of a stopped endpoint');
+  return undefined;
 });

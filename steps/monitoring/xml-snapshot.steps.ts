@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { type DataTable, Then } from '@cucumber/cucumber';
 import { latestXmlRoot } from '../support/latest-snapshots.ts';
+import { targetName } from '../support/monitoring-target-options.ts';
 import type { PbxWorld } from '../support/world.ts';
 import {
   childNamed,
@@ -54,11 +55,17 @@ Then('the XML element {string} has the children', function (this: PbxWorld, name
   assert.deepEqual(missing, [], `"${name}" lacks children`);
 });
 
+/**
+ * Attribute names as the spec writes them; a neutral rendering (`engineUptime`) is looked up under
+ * the target's original name from the target file's `pbx.originalNames` (MON-UNSPEC-NEUTRAL-NAMES).
+ */
 Then(
   'the XML element {string} has the attributes',
   function (this: PbxWorld, name: string, table: DataTable) {
     const found = element(this, name);
-    const missing = names(table).filter((n) => !(n in found.attributes));
+    const missing = names(table)
+      .map((n) => targetName(this, n))
+      .filter((n) => !(n in found.attributes));
     assert.deepEqual(missing, [], `"${name}" lacks attributes`);
   },
 );
@@ -66,8 +73,9 @@ Then(
 Then(
   'the {string} attribute of {string} holds a text',
   function (this: PbxWorld, attribute: string, name: string) {
-    const value = element(this, name).attributes[attribute];
-    assert.ok(value !== undefined && value.trim() !== '', `"${name}/@${attribute}" holds no text`);
+    const actual = targetName(this, attribute);
+    const value = element(this, name).attributes[actual];
+    assert.ok(value !== undefined && value.trim() !== '', `"${name}/@${actual}" holds no text`);
   },
 );
 

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { projectPath } from './project-root.ts';
-import { schemaValidator } from './schema-validator.ts';
+import { jsonSnapshotDeviations } from './json-snapshot-spec.ts';
 import { classifySnapshot, type SnapshotKind } from './snapshot-format.ts';
-
-export const SNAPSHOT_SCHEMA_PATH = projectPath('schemas', 'monitoring-snapshot.schema.json');
 
 /**
  * Asserts that `body` is the snapshot `kind`. Agent text also meets what monitoring fetchers
- * demand (test-vectors.md: starts with `<<`, at least 16 bytes); a JSON snapshot must match
- * schemas/monitoring-snapshot.schema.json once that schema exists.
+ * demand (test-vectors.md: starts with `<<`, at least 16 bytes); a JSON snapshot must be what the
+ * spec fixes for every target (`jsonSnapshotDeviations`: a hierarchical object carrying the listed
+ * fields somewhere). The simulator's exact layout (schemas/monitoring-snapshot.schema.json) is left
+ * open by MON-UNSPEC-JSON-PATHS / MON-UNSPEC-JSON-FIELDS and is checked by unit tests only.
  */
 export function assertSnapshot(body: Buffer, kind: SnapshotKind): void {
   const found = classifySnapshot(body);
@@ -25,14 +24,8 @@ export function assertSnapshot(body: Buffer, kind: SnapshotKind): void {
     assert.equal(body.subarray(0, 2).toString('latin1'), '<<', 'agent text must start with `<<`');
   }
   if (kind === 'JSON snapshot') {
-    const validator = schemaValidator(SNAPSHOT_SCHEMA_PATH);
-    if (validator) {
-      const verdict = validator.validate(JSON.parse(body.toString('utf8')));
-      assert.ok(
-        verdict.ok,
-        `JSON snapshot does not match schemas/monitoring-snapshot.schema.json: ${verdict.ok ? '' : verdict.errors}`,
-      );
-    }
+    const problems = jsonSnapshotDeviations(JSON.parse(body.toString('utf8')));
+    assert.deepEqual(problems, [], 'the JSON body is not the JSON snapshot the spec describes');
   }
 }
 

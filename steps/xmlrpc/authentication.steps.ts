@@ -1,7 +1,8 @@
 /** Credentials of the data queries (authentication.feature, errors.feature). */
 import assert from 'node:assert/strict';
-import { Then, When } from '@cucumber/cucumber';
+import { Given, Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
+import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { classifySnapshot } from '../support/snapshot-format.ts';
 import { withControl } from '../support/with-control.ts';
@@ -9,6 +10,7 @@ import type { PbxWorld, XmlRpcAuth } from '../support/world.ts';
 import { describeOutcome, isErrorReply, lastExchange } from '../support/xmlrpc-answers.ts';
 import { xmlRpcAuthValue } from '../support/xmlrpc-auth-value.ts';
 import { isStruct, type XmlRpcOutcome } from '../support/xmlrpc-call.ts';
+import { unknownMethodDeviation, unknownMethodFault } from './support/unknown-method-fault.ts';
 
 function qualified(world: PbxWorld, name: string): string {
   return name.includes('.') ? name : world.methodName(name);
@@ -63,33 +65,102 @@ Then('the answer is an XML-RPC error reply without data', function (this: PbxWor
   assert.ok(isErrorReply(outcome), `${method} answered ${describeOutcome(outcome)}, not an error reply`);
 });
 
-Then('the module log has new entries', function (this: PbxWorld) {
-  const exchange = lastExchange(this);
+/** A module-log entry as the control plane shows it. */
+type ModuleLogEntry = Awaited<ReturnType<PbxControl['moduleLog']>>[number];
+
+/** A module-log entry as the comparisons see it: who wrote it and how grave it is, not its text. */
+function kindOf(entry: ModuleLogEntry): string {
+  return `${entry.level}/${entry.source}`;
+}
+
+function countKinds(entries: readonly ModuleLogEntry[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const entry of entries) counts.set(kindOf(entry), (counts.get(kindOf(entry)) ?? 0) + 1);
+  return counts;
+}
+
+function describeKinds(counts: Map<string, number>): string {
+  return JSON.stringify(Object.fromEntries(counts));
+}
+
+/** The module-log entries written since the last XML-RPC call began. */
+async function entriesOfLastCall(world: PbxWorld, control: PbxControl): Promise<ModuleLogEntry[]> {
+  const exchange = lastExchange(world);
+  assert.ok(exchange.logSeqBefore !== undefined, 'the module log was not watched during the call');
+  return control.moduleLog(exchange.logSeqBefore);
+}
+
+/**
+ * Baselines for XMLRPC-ERR-COLLECTION and XMLRPC-AUTH-BEFORE-HANDLER: the entries one call writes,
+ * noted by kind (level and source) so that per-call parts of messages (method, login, time) never
+ * matter. `fault-free`: a signed-in call that returns its data; `refused`: a call with a wrong
+ * password, before any fault is injected.
+ */
+Given(
+  /^the module-log entries of a (fault-free|refused) "([^"]*)" call are noted$/,
+  function (this: PbxWorld, which: 'fault-free' | 'refused', name: string) {
+    return withControl(this, 'read the module log', async (control) => {
+      this.watchModuleLog = true;
+      const method = qualified(this, name);
+      const auth =
+        which === 'fault-free' ? { kind: 'valid' as const } : invalidLogin(this, 'a wrong password');
+      const { outcome } = await this.callXmlRpc(method, [{}], auth);
+      if (which === 'fault-free')
+        assert.ok(hasData(outcome), `the fault-free call of ${method} answered ${describeOutcome(outcome)}`);
+      else
+        assert.ok(
+          isErrorReply(outcome),
+          `the refused call of ${method} answered ${describeOutcome(outcome)}`,
+        );
+      const entries = await entriesOfLastCall(this, control);
+      this.memory.set(`moduleLog:${which}:${method}`, entries);
+      this.evidence({
+        exchange: `module log of the ${which} ${method} call`,
+        details: { kinds: Object.fromEntries(countKinds(entries)) },
+      });
+    });
+  },
+);
+
+function noted(world: PbxWorld, which: 'fault-free' | 'refused', method: string): ModuleLogEntry[] {
+  const entries = world.memory.get(`moduleLog:${which}:${method}`) as ModuleLogEntry[] | undefined;
+  assert.ok(entries, `the module-log entries of a ${which} ${method} call were not noted`);
+  return entries;
+}
+
+Then('the module log has an entry that the fault-free call did not produce', function (this: PbxWorld) {
+  const { method } = lastExchange(this);
   return withControl(this, 'read the module log', async (control) => {
-    assert.ok(exchange.logSeqBefore !== undefined, 'the module log was not watched during the call');
-    const entries = await control.moduleLog(exchange.logSeqBefore);
-    assert.ok(entries.length > 0, `no module-log entry after ${exchange.method}`);
-    this.memory.set(
-      'handlerLogMessages',
-      entries.map((e) => e.message),
+    const baseline = countKinds(noted(this, 'fault-free', method));
+    const now = countKinds(await entriesOfLastCall(this, control));
+    const extra = [...now].filter(([kind, count]) => count > (baseline.get(kind) ?? 0)).map(([kind]) => kind);
+    assert.ok(
+      extra.length > 0,
+      `${method} wrote no module-log entry beyond those of the fault-free call: ${describeKinds(now)} against ${describeKinds(baseline)}`,
     );
+    // The kinds of entry the module handler writes when collecting fails (XMLRPC-AUTH-BEFORE-HANDLER).
+    this.memory.set('failingHandlerKinds', extra);
   });
 });
 
-Then('the module log has no new entries from the module handler', function (this: PbxWorld) {
-  const exchange = lastExchange(this);
-  return withControl(this, 'read the module log', async (control) => {
-    assert.ok(exchange.logSeqBefore !== undefined, 'the module log was not watched during the call');
-    const handlerMessages = new Set(this.memory.get('handlerLogMessages') as string[]);
-    const entries = await control.moduleLog(exchange.logSeqBefore);
-    const fromHandler = entries.filter((e) => handlerMessages.has(e.message));
-    assert.deepEqual(
-      fromHandler,
-      [],
-      'the module handler wrote to the log for a call with failed credentials',
-    );
-  });
-});
+Then(
+  'the module log has no more entries of those kinds than the refused call wrote before the fault',
+  function (this: PbxWorld) {
+    const { method } = lastExchange(this);
+    return withControl(this, 'read the module log', async (control) => {
+      const kinds = this.memory.get('failingHandlerKinds') as string[] | undefined;
+      assert.ok(kinds, 'the kinds of entry the failing handler writes are not known yet');
+      const baseline = countKinds(noted(this, 'refused', method));
+      const now = countKinds(await entriesOfLastCall(this, control));
+      const beyond = kinds.filter((kind) => (now.get(kind) ?? 0) > (baseline.get(kind) ?? 0));
+      assert.deepEqual(
+        beyond,
+        [],
+        `the call with failed credentials wrote entries the failing module handler writes: ${describeKinds(now)} against ${describeKinds(baseline)} of the refused call before the fault`,
+      );
+    });
+  },
+);
 
 function hasData(outcome: XmlRpcOutcome): boolean {
   return outcome.kind === 'value' && isStruct(outcome.value) && typeof outcome.value['data'] === 'string';
@@ -182,7 +253,7 @@ Then(
 );
 
 Then(
-  'every generated unknown method name gets an XML-RPC fault \\({int} runs)',
+  'every generated unknown method name gets the XML-RPC fault of an unknown method \\({int} runs)',
   async function (this: PbxWorld, runs: number) {
     const known = new Set(
       ['GetMonitoringData', 'GetMonitoringDataXML', 'isActiveDirectoryEnabled'].map((c) =>
@@ -193,12 +264,17 @@ Then(
     const name = fc
       .stringMatching(/^[A-Za-z][A-Za-z0-9_.]{0,30}$/)
       .filter((n) => !known.has(n) && !n.startsWith('system.'));
+    const reference = await unknownMethodFault(this);
     await assertLiveProperty(
       this,
-      'unknown methods get a fault',
+      'unknown methods get the unknown-method fault',
       fc.asyncProperty(name, async (method) => {
         const { outcome } = await this.callXmlRpc(method, [{}], { kind: 'valid' }, { evidence: false });
-        assert.equal(outcome.kind, 'fault', `${method}: ${describeOutcome(outcome)}`);
+        assert.deepEqual(
+          unknownMethodDeviation(outcome, method, reference),
+          [],
+          `${method}: ${describeOutcome(outcome)}, not the fault of ${reference.method}`,
+        );
       }),
       runs,
     );

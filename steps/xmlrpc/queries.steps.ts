@@ -11,6 +11,7 @@ import { type PbxWorld, redactAuth, XMLRPC_TIMEOUT_MS } from '../support/world.t
 import { parseXmlDocument } from '../support/xml-document.ts';
 import { answerStruct, describeOutcome, lastExchange, stringMember } from '../support/xmlrpc-answers.ts';
 import { isStruct } from '../support/xmlrpc-call.ts';
+import { unknownMethodDeviation, unknownMethodFault } from './support/unknown-method-fault.ts';
 
 /** `GetMonitoringData` → `<instance>.GetMonitoringData`; a name with a dot is taken as it is. */
 function qualified(world: PbxWorld, name: string): string {
@@ -64,10 +65,17 @@ function methodCallXml(method: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<methodCall><methodName>${method}</methodName><params><param><value><struct></struct></value></param></params></methodCall>`;
 }
 
+/** `{base_url}` as the spec writes it in an address (XMLRPC-ENDPOINT). */
+const BASE_URL = '{base_url}';
+
 When(
-  'a caller posts an XML-RPC call of {string} with an empty struct to the XML-RPC address with Content-Type {string}',
-  async function (this: PbxWorld, name: string, contentType: string) {
-    const path = this.xmlRpcPath({ kind: 'valid' });
+  'a caller posts an XML-RPC call of {string} with an empty struct to {string} with Content-Type {string}',
+  async function (this: PbxWorld, name: string, address: string, contentType: string) {
+    // The path is the spec's, literally (XMLRPC-ENDPOINT), not the target file's `xmlrpc.path`;
+    // only the credentials parameter is taken from the target.
+    assert.ok(address.startsWith(`${BASE_URL}/`), `an address below ${BASE_URL} is expected, not ${address}`);
+    const credentials = this.xmlRpcPath({ kind: 'valid' }).slice(this.pbx.xmlrpc.path.length);
+    const path = `${address.slice(BASE_URL.length)}${credentials}`;
     const body = methodCallXml(qualified(this, name));
     const response = await request(`${this.pbx.webUrl}${path}`, {
       method: 'POST',
@@ -164,9 +172,15 @@ Then(
   },
 );
 
-Then('the answer is an XML-RPC fault', function (this: PbxWorld) {
+Then('the answer is the XML-RPC fault of an unknown method', async function (this: PbxWorld) {
   const { method, outcome } = lastExchange(this);
+  const reference = await unknownMethodFault(this);
   assert.equal(outcome.kind, 'fault', `${method} answered ${describeOutcome(outcome)}, not a fault`);
+  assert.deepEqual(
+    unknownMethodDeviation(outcome, method, reference),
+    [],
+    `${method} answered ${describeOutcome(outcome)}, not the fault of the unknown method ${reference.method}`,
+  );
 });
 
 Then('the answer is a struct with the member {string}', function (this: PbxWorld, member: string) {

@@ -101,3 +101,9 @@ function maskOf(prefix: number): number {
   // `<<` works on 32 bits, and a shift by 32 is a shift by 0: /0 needs its own case.
   return prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
 }
+
+/** A range as `a.b.c.d/n`, host bits cleared: one rule of the firewall the module opens. */
+export function rangeText(range: Ipv4Range): string {
+  const n = range.network;
+  return `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}/${range.prefix}`;
+}

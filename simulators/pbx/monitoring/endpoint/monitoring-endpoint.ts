@@ -7,7 +7,7 @@ import { renderFormat } from '../render/render-format.ts';
 import type { SnapshotCache } from '../snapshot.ts';
 import { answerRequest, type Rendering } from './answer-request.ts';
 import { DEFAULT_ENDPOINT_LIMITS, type EndpointLimits } from './endpoint-limits.ts';
-import { activeRanges, isAllowed } from './host-allow-list.ts';
+import { activeRanges, isAllowed, rangeText } from './host-allow-list.ts';
 import { serveConnection } from './serve-connection.ts';
 
 export interface MonitoringEndpointOptions {
@@ -51,7 +51,7 @@ export class MonitoringEndpoint {
   private readonly limits: EndpointLimits;
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
-  private current: EndpointStatus;
+  private current: Omit<EndpointStatus, 'firewallOpenFor'>;
   private appliedKey: string | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -90,8 +90,13 @@ export class MonitoringEndpoint {
     return run;
   }
 
+  /** Where the endpoint stands, with the firewall rules it implies (MON-STATE-FIREWALL). */
   status(): EndpointStatus {
-    return { ...this.current };
+    const firewallOpenFor =
+      this.current.state === 'listening'
+        ? activeRanges(this.store.read().monitoring.hosts).ranges.map(rangeText)
+        : [];
+    return { ...this.current, firewallOpenFor };
   }
 
   /** Connections open right now (diagnostics; tests check that bounds drop connections). */

@@ -23,15 +23,26 @@ test('switching the tile over HTTP stops and restarts the data endpoint', async 
   const before = await control.endpointStatus();
   assert.equal(before.state, 'listening');
   assert.ok(before.port !== null && (await connects(before.host, before.port)));
+  assert.deepEqual(
+    before.firewallOpenFor,
+    ['127.0.0.1/32'],
+    'the default list opens the firewall for the harness',
+  );
 
   await control.setTile(false);
-  assert.deepEqual(await control.endpointStatus(), { ...before, state: 'stopped', port: null });
+  assert.deepEqual(await control.endpointStatus(), {
+    ...before,
+    state: 'stopped',
+    port: null,
+    firewallOpenFor: [],
+  });
   assert.equal(pbx.urls.monitoring, null);
   assert.equal(await connects(before.host, before.port), false);
 
   await control.setTile(true);
   const after = await control.endpointStatus();
   assert.equal(after.state, 'listening');
+  assert.deepEqual(after.firewallOpenFor, before.firewallOpenFor);
   assert.ok(after.port !== null && (await connects(after.host, after.port)));
   assert.ok(
     (await control.moduleLog()).some((e) => e.source === 'control' && /tile switched off/.test(e.message)),
@@ -63,4 +74,22 @@ test('a monitoring-hosts list without an active entry closes the port', async (t
   assert.equal((await control.endpointStatus()).state, 'stopped');
   await control.setMonitoringHosts([{ entry: '127.0.0.0/8', active: true }]);
   assert.equal((await control.endpointStatus()).state, 'listening');
+});
+
+test('MON-STATE-FIREWALL: while listening the firewall is open for exactly the active entries, host bits cleared', async (t) => {
+  const pbx = await start({ monitoringPort: 0, clock: { start: 1_750_000_000_000 } });
+  t.after(() => pbx.close());
+  const control = new HttpPbxControl(pbx.urls.control);
+  await control.patchState({
+    monitoring: {
+      hosts: [
+        { entry: '127.0.0.1', active: true },
+        { entry: '10.1.2.3/24', active: true },
+        { entry: '192.0.2.7', active: false },
+      ],
+    },
+  });
+  assert.deepEqual((await control.endpointStatus()).firewallOpenFor, ['127.0.0.1/32', '10.1.2.0/24']);
+  await control.setLicence(false);
+  assert.deepEqual((await control.endpointStatus()).firewallOpenFor, []);
 });

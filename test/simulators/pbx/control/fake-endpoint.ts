@@ -31,6 +31,7 @@ export class FakeEndpoint implements ControllableEndpoint {
       port: running ? state.monitoring.port : null,
       host: state.monitoring.host,
       configuredPort: state.monitoring.port,
+      firewallOpenFor: [],
     };
   }
 

@@ -467,6 +467,7 @@ test('MON-STATE-BOTH-PORTS-BUSY: with the port and the next one busy the endpoin
       port: null,
       host: '127.0.0.1',
       configuredPort: port,
+      firewallOpenFor: [],
     });
     assert.ok(pbx.store.moduleLog().some((e) => e.level === 'error' && e.message.includes(String(port + 1))));
   } finally {
