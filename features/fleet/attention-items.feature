@@ -3,7 +3,8 @@ Feature: Attention items in the site list
   (interface B)" and "Limits". Messages are raised on a PBX as a module would (its control plane;
   the controller's control plane where a site has no PBX). Scenarios stay clear of the unit in which
   the 200 and 4000 character limits count and of a marker at the cut (FLEET-UNSPEC-CHARACTER-COUNT:
-  subjects and descriptions at the limits are ASCII, and a cut text must only keep its start), of
+  subjects and descriptions at the limits are ASCII, and a cut text must keep what was sent up to
+  its last 3 characters, which a marker may replace), of
   which time decides "most recent" and of ties (FLEET-UNSPEC-ORDERING: every item is reported once,
   at distinct times), of the fields of the raised event (EVENT-UNSPEC-ATTENTIONEVENT-FIELDS) and of
   what an item shows when repeated reports differ (EVENT-UNSPEC-CHANGED-FIELDS).
@@ -123,7 +124,7 @@ Feature: Attention items in the site list
     And the PBX clock of the partner's own site moves on by 7 minutes
     And the module "Telefonie" reports "Amt gestört" with severity "CRITICAL" on the partner's own site
     Then the message "Amt gestört" has firstAt equal to the PBX clock at its first report
-    And the PBX clock at that report differs from the controller's clock
+    And the PBX clock of the partner's own site is more than a minute away from the controller's clock
 
   @FLEET-ITEM-LASTAT
   Scenario: lastAt is the time of the last report by the PBX's clock and follows every merged report

@@ -3,7 +3,10 @@ Feature: MCP tools fleet_attention and fleet_attention_acknowledge
   (interface B)". The scenarios use the official MCP SDK client over Streamable HTTP with a Bearer
   access token (MCP-UNSPEC-TRANSPORT: endpoint, transport and token handling are the target's). They
   stay clear of the shape of a failed tool result (MCP-UNSPEC-FAILED-RESULT: a tool result with
-  `isError`, a JSON-RPC error and an HTTP error status all count as a failed call), of the per-site
+  `isError`, a JSON-RPC error and an HTTP error status all count as a failed call; where a level
+  refuses a call, the same token must first have read through fleet_attention, and the refusal must
+  come on the call itself, as a tool result with `isError`, a JSON-RPC error or an HTTP 403, never as
+  a 401 or a failure to open the session), of the per-site
   fields besides `events` and of `description` for an item without one (MCP-UNSPEC-SITE-FIELDS: a
   site is matched by any member that holds its id), and of what a Viewer may do
   (MCP-UNSPEC-VIEWER). The instruction to acknowledge only on explicit request (MCP-ACK-EXPLICIT-ONLY)
@@ -114,15 +117,23 @@ Feature: MCP tools fleet_attention and fleet_attention_acknowledge
     Then generated comments through MCP are accepted up to 1000 characters and fail beyond without acknowledging (12 runs)
 
   @MCP-ACK-TOKEN-LEVEL
-  Scenario: fleet_attention_acknowledge with a read-only token of a read-and-write account is refused
+  Scenario: fleet_attention_acknowledge with a read-only token of a read-and-write account is refused and acknowledges nothing
     Given an open module message "Lüfter ausgefallen" on the partner's own site
+    When the partner's assistant calls "fleet_attention" with a read-only token
+    Then the tool call succeeds
+    And the tool result lists "Lüfter ausgefallen" among the open messages
     When the partner's assistant acknowledges "Lüfter ausgefallen" through MCP with a read-only token
-    Then the tool call fails
+    Then the tool call is refused as a call, not turned away for its token
     And "Lüfter ausgefallen" is among the partner's open messages
+    And the history of the partner's own site holds exactly 0 entries for "Lüfter ausgefallen"
 
   @MCP-ACK-ACCOUNT-LEVEL
-  Scenario: fleet_attention_acknowledge by a read-only account is refused even with a read-and-write token
+  Scenario: fleet_attention_acknowledge by a read-only account is refused even with a read-and-write token, and acknowledges nothing
     Given an open module message "Lüfter ausgefallen" on the partner's own site
+    When the partner's assistant calls "fleet_attention" with a read-and-write token of a read-only account
+    Then the tool call succeeds
+    And the tool result lists "Lüfter ausgefallen" among the open messages
     When the partner's assistant acknowledges "Lüfter ausgefallen" through MCP with a read-and-write token of a read-only account
-    Then the tool call fails
+    Then the tool call is refused as a call, not turned away for its token
     And "Lüfter ausgefallen" is among the partner's open messages
+    And the history of the partner's own site holds exactly 0 entries for "Lüfter ausgefallen"

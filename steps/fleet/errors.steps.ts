@@ -172,26 +172,44 @@ Then(
   }),
 );
 
-/** Every item id the partner can see: open messages and acknowledged ones in the histories. */
-async function knownIds(fleet: FleetContext): Promise<Set<number>> {
-  const ids = new Set<number>();
-  for (const site of await fleet.siteList('partner', { evidence: false })) {
-    for (const item of site.attentionEvents ?? []) ids.add(item.id);
-    const history = await fleet.history('partner', site.id, { evidence: false });
-    for (const entry of Array.isArray(history.json) ? history.json : []) {
-      const id = (entry as { attention?: { id?: unknown } }).attention?.id;
-      if (typeof id === 'number') ids.add(id);
+/**
+ * Headroom above the largest id the lists show: acknowledged items whose history entries the shown
+ * history leaves out (FLEET-UNSPEC-HISTORY-PAGING) and items of sites the caller cannot see may hold
+ * ids the harness never sees, but not a million past the largest one it does.
+ */
+const UNUSED_ID_HEADROOM = 1_000_000;
+
+/**
+ * The lowest of a range of item ids known to be unused (FLEET-ERR-404-ITEM-UNKNOWN): above the
+ * largest id in every site list and history the target's accounts can read, plus headroom. The
+ * history may be incomplete (FLEET-UNSPEC-HISTORY-PAGING), so ids are never picked from gaps below.
+ */
+async function firstUnusedId(fleet: FleetContext): Promise<number> {
+  let largest = 0;
+  const seen = (id: unknown) => {
+    if (typeof id === 'number' && Number.isSafeInteger(id)) largest = Math.max(largest, id);
+  };
+  const roles = (['partner', 'otherPartner'] as const).filter((r) => fleet.target.accounts[r]);
+  for (const role of roles) {
+    for (const site of await fleet.siteList(role, { evidence: false })) {
+      for (const item of site.attentionEvents ?? []) seen(item.id);
+      const history = await fleet.history(role, site.id, { evidence: false });
+      for (const entry of Array.isArray(history.json) ? history.json : []) {
+        seen((entry as { attention?: { id?: unknown } }).attention?.id);
+      }
     }
   }
-  return ids;
+  const first = largest + UNUSED_ID_HEADROOM;
+  if (first > Number.MAX_SAFE_INTEGER - UNUSED_ID_HEADROOM) {
+    notVerifiable(`the target's item ids reach ${largest}, too close to 2^53 to leave unused ones above`);
+  }
+  return first;
 }
 
 When(
   '{fleetCaller} acknowledges an attentionId that does not exist on {fleetSite}',
   fleetStep(async (fleet, caller: FleetRole, role: SiteRole) => {
-    const known = await knownIds(fleet);
-    let id = 987_654_321;
-    while (known.has(id)) id++;
+    const id = await firstUnusedId(fleet);
     await fleet.acknowledge(caller, await fleet.siteId(role), id);
   }),
 );
@@ -200,8 +218,11 @@ Then(
   'every generated attentionId that does not exist is answered 404 on {fleetSite} \\({int} runs)',
   fleetStep(async function (this: PbxWorld, fleet, role: SiteRole, runs: number) {
     const siteId = await fleet.siteId(role);
-    const known = await knownIds(fleet);
-    const id = fc.oneof(fc.integer({ min: 0, max: 10_000 }), fc.maxSafeNat()).filter((n) => !known.has(n));
+    const first = await firstUnusedId(fleet);
+    const id = fc.oneof(
+      fc.integer({ min: first, max: first + 10_000 }),
+      fc.integer({ min: first, max: Number.MAX_SAFE_INTEGER }),
+    );
     await assertLiveProperty(
       this,
       'unknown attentionIds are answered 404',

@@ -10,12 +10,12 @@ import type { FleetContext } from './support/fleet-context.ts';
 import { fleetSchemaErrors } from './support/fleet-schemas.ts';
 import { fleetStep } from './support/fleet-step.ts';
 import type { McpTokenRole } from './support/fleet-target.ts';
-import { callTool, type ToolOutcome, toolFailed } from './support/mcp-client.ts';
+import { callRefused, callTool, type ToolOutcome, toolFailed } from './support/mcp-client.ts';
 import { codePoints } from './support/text-limit.ts';
 import {
   entryEvents,
   entryOf,
-  MCP_EVENT_MEMBERS,
+  eventsMatchProblem,
   mcpSiteEntries,
   sameDataProblem,
 } from './support/tool-result.ts';
@@ -103,6 +103,20 @@ Then(
 );
 
 Then(
+  'the tool call is refused as a call, not turned away for its token',
+  fleetStep(async (fleet) => {
+    const outcome = lastOutcome(fleet);
+    assert.ok(toolFailed(outcome), `the tool call succeeded: ${JSON.stringify(outcome).slice(0, 500)}`);
+    // MCP-UNSPEC-FAILED-RESULT leaves the shape open, but a 401 or a failure to open the session
+    // says the token was not accepted at all, which is not the refusal the level rules ask for.
+    assert.ok(
+      callRefused(outcome),
+      `the call was not refused by the tool but failed ${outcome.kind === 'refused' ? `while ${outcome.stage === 'connect' ? 'opening the session' : 'calling'} (${outcome.via} ${outcome.code})` : ''}: ${JSON.stringify(outcome).slice(0, 500)}`,
+    );
+  }),
+);
+
+Then(
   "the tool result lists exactly the partner's sites that have findings",
   fleetStep(async (fleet) => {
     const entries = mcpSiteEntries(resultObject(fleet));
@@ -117,28 +131,9 @@ Then(
 Then(
   'every open message in the tool result has attentionId, module, subject, description, severity, firstAt, lastAt and occurrences',
   fleetStep(async (fleet) => {
-    const entries = mcpSiteEntries(resultObject(fleet));
-    const rest = await fleet.siteList('partner');
-    let count = 0;
-    for (const site of rest) {
-      const entry = entryOf(entries, site);
-      if (!entry) continue;
-      for (const event of entryEvents(entry)) {
-        count++;
-        const item = site.attentionEvents?.find((i) => i.id === event['attentionId']);
-        // MCP-UNSPEC-SITE-FIELDS: `description` of an item without one may be left out.
-        const members = MCP_EVENT_MEMBERS.filter(
-          (m) => m !== 'description' || typeof item?.description === 'string',
-        );
-        for (const member of members) {
-          assert.ok(
-            member in event,
-            `an open message of ${site.id} has no ${member}: ${JSON.stringify(event)}`,
-          );
-        }
-      }
-    }
-    assert.ok(count > 0, 'the tool result holds no open message');
+    // Each event must be an open REST item of the same caller (the partner's tokens), field by field.
+    const problem = eventsMatchProblem(mcpSiteEntries(resultObject(fleet)), await fleet.siteList('partner'));
+    assert.equal(problem, null, problem ?? '');
   }),
 );
 

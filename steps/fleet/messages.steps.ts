@@ -291,13 +291,24 @@ Then(
   }),
 );
 
+/** How far apart the PBX and controller clocks must be for a time to tell which clock it came from. */
+const CLEAR_CLOCK_GAP_MS = 60_000;
+
 Then(
-  "the PBX clock at that report differs from the controller's clock",
-  fleetStep(async (fleet) => {
+  "the PBX clock of {fleetSite} is more than a minute away from the controller's clock",
+  fleetStep(async (fleet, role: SiteRole) => {
+    // FLEET-ITEM-FIRSTAT: a guard, so firstAt equal to the PBX clock cannot also be the controller's
+    // time. Both clocks are read at once; on running clocks the read's own duration is allowed for.
     const control = fleet.control("read the controller's clock");
-    const pbxTimes = [...fleet.messages.values()].flatMap((m) => m.reportedAt);
-    const controllerNow = await control.now();
-    assert.ok(!pbxTimes.includes(controllerNow), 'the PBX and the controller clocks show the same time');
+    const plane = await fleet.pbx(await fleet.siteId(role), 'read the PBX clock');
+    const started = Date.now();
+    const [pbxNow, controllerNow] = await Promise.all([plane.control.now(), control.now()]);
+    const readMs = Date.now() - started;
+    const gap = Math.abs(pbxNow - controllerNow);
+    assert.ok(
+      gap > CLEAR_CLOCK_GAP_MS + readMs,
+      `the PBX clock (${new Date(pbxNow).toISOString()}) and the controller's (${new Date(controllerNow).toISOString()}) are only ${gap} ms apart`,
+    );
   }),
 );
 

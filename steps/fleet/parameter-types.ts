@@ -18,6 +18,7 @@ defineParameterType({
 const SITES: Record<string, SiteRole> = {
   "the partner's own site": 'own',
   "the partner's second site": 'second',
+  "the partner's fresh site": 'fresh',
   'the shared site': 'shared',
   'the foreign site': 'foreign',
 };
@@ -25,7 +26,8 @@ const SITES: Record<string, SiteRole> = {
 /** `{fleetSite}`: a site by what it is to the partner (`SiteRole`). */
 defineParameterType({
   name: 'fleetSite',
-  regexp: /the partner's own site|the partner's second site|the shared site|the foreign site/,
+  regexp:
+    /the partner's own site|the partner's second site|the partner's fresh site|the shared site|the foreign site/,
   transformer: (text: string): SiteRole => SITES[text] ?? 'own',
 });
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import pactum from 'pactum';
 import type { PbxWorld } from '../support/world.ts';
+import { isEpochMs } from './support/epoch-ms.ts';
 import { eventually } from './support/eventually.ts';
 import { FINDING_CAUSES, type UndoCause } from './support/finding-causes.ts';
 import { API_BASE, type FleetContext, type ItemView, type SiteView } from './support/fleet-context.ts';
@@ -71,6 +72,11 @@ Then(
     assert.notEqual(res.json, undefined, `the body is not JSON: ${res.text.slice(0, 200)}`);
     const errors = fleetSchemaErrors(schema, res.json);
     assert.equal(errors, null, `the body does not match the ${schema} schema: ${errors}`);
+    if (schema === 'acknowledge result') {
+      // FLEET-ACK-RESULT-SCHEMA: acknowledgedAt is ms since 1970 UTC, not merely an integer.
+      const at = (res.json as { acknowledgedAt?: unknown }).acknowledgedAt;
+      assert.ok(isEpochMs(at), `acknowledgedAt is ${JSON.stringify(at)}, not ms since 1970 UTC`);
+    }
   }),
 );
 

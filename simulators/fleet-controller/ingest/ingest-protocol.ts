@@ -7,8 +7,8 @@ import { isSeverity, type PbxInventory, type Severity } from '../model/types.ts'
  *
  * PBX → controller:
  * - `hello` first: site, the PBX's ingest key, and a stream id that names this forwarder instance;
- * - `event`: one forwarded attention event with its sequence number and the module's withheld
- *   count (`suppressed`);
+ * - `event`: one forwarded attention event with its sequence number and the withheld count of its
+ *   module and subject (`suppressed`);
  * - `inventory`: what the findings are evaluated from, on connect and whenever it changes.
  *
  * controller → PBX:

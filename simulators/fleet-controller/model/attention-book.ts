@@ -23,6 +23,9 @@ export type ReportOutcome =
  * - EVENT-UNSPEC-CHANGED-FIELDS: severity, description and `moduleId` follow the report with the
  *   latest `at` (on a tie, the one received last); a report without description removes it.
  * - EVENT-REPORT-REOPENS: every merged report clears the acknowledgements of all partners.
+ * - EVENT-THROTTLE-SUPPRESSED, FLEET-ITEM-SUPPRESSED: a report's `suppressed` (the PBX's withheld
+ *   reports of the same module and subject) is added to the item it creates or merges into; a capped
+ *   report's count is lost with it.
  */
 export class AttentionBook {
   private nextId = 1;

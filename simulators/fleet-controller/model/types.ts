@@ -79,7 +79,10 @@ export interface AttentionReport {
   severity: Severity;
   /** Time of the report by the PBX clock, ms since 1970 UTC (FLEET-ITEM-FIRSTAT). */
   at: number;
-  /** Reports of this module the PBX withheld before this one (EVENT-THROTTLE-SUPPRESSED). */
+  /**
+   * Reports of this module and subject the PBX withheld before this one (EVENT-THROTTLE-SUPPRESSED,
+   * FLEET-ITEM-SUPPRESSED: they count towards the item this report merges into).
+   */
   suppressed: number;
 }
 

@@ -17,7 +17,7 @@ import { pbxInventory } from './pbx-inventory.ts';
 export type RaiseOutcome =
   /** EVENT-NO-FORWARD-WITHOUT-PARTNER */
   | 'not-released'
-  /** EVENT-THROTTLE-RATE: counted, reaches the controller as `suppressed` later. */
+  /** EVENT-THROTTLE-RATE: counted, reaches the controller as `suppressed` later (per module and subject). */
   | 'withheld'
   /** EVENT-FORWARD-WITH-PARTNER: written to the open link. */
   | 'sent'
@@ -40,7 +40,7 @@ export interface ForwarderStats {
   dropped: number;
   buffered: number;
   inFlight: number;
-  /** Withheld reports not yet carried by a forwarded message, over all modules. */
+  /** Withheld reports not yet carried by a forwarded message, over all modules and subjects. */
   pendingSuppressed: number;
 }
 
@@ -52,6 +52,7 @@ export interface ForwarderStatus {
 }
 
 interface Outgoing {
+  /** The item the message merges into on the controller (`itemKey`): withheld counts follow it. */
   key: string;
   message: EventMessage;
 }
@@ -81,15 +82,18 @@ const LEVEL: Record<WireAttentionEvent['severity'], LogLevel> = {
  *    `system.systemMessages` + 1; EVENT-UNSPEC-PARTNER-RELEASE: the simulator's form).
  * 2. EVENT-NO-FORWARD-WITHOUT-PARTNER: without `maintenance.partnerReleased` nothing else happens.
  * 3. EVENT-THROTTLE-*: the module's token bucket (`forwarding-limiter.ts`; the module is keyed by
- *    `moduleId`, or by the display name when the event has none) decides; a withheld report is
- *    counted for its module.
- * 4. EVENT-THROTTLE-SUPPRESSED, EVENT-UNSPEC-THROTTLE-ALGORITHM: a forwarded report carries, as
- *    `suppressed`, the module's withheld reports since its last forwarded report; the controller
- *    adds them to the item that report merges into.
+ *    `moduleId`, or by the display name when the event has none) decides, per module and system as
+ *    the spec says; a withheld report is counted for its module *and subject* (`itemKey`).
+ * 4. EVENT-THROTTLE-SUPPRESSED, FLEET-ITEM-SUPPRESSED, EVENT-UNSPEC-THROTTLE-ALGORITHM: the item is
+ *    identified by site, module and subject, and its `suppressed` counts the withheld reports *of
+ *    that item*. So a forwarded report carries, as `suppressed`, the withheld reports of its own
+ *    module and subject since the last forwarded one of them; the controller adds them to the item
+ *    that report merges into. Withheld reports of another subject wait for a forwarded report of
+ *    theirs (a subject whose reports were all withheld has no item to show them on).
  * 5. EVENT-BUFFER-OFFLINE, EVENT-BUFFER-LIMIT: with the link up the message is sent at once;
  *    otherwise it goes into the outage buffer of 20 (EVENT-UNSPEC-BUFFER-OVERFLOW: the oldest is
  *    dropped and counted as `dropped`, not as `suppressed`; the withheld count it carried moves to
- *    the next buffered message of its module, or back to the module's pending count, so no
+ *    the next buffered message of its module and subject, or back to their pending count, so no
  *    withheld report goes uncounted). Messages sent before an outage but not yet acknowledged are
  *    kept apart and re-sent after the reconnect; the controller's `welcome` says which it already has.
  */
@@ -144,8 +148,8 @@ export class AttentionForwarder {
       this.counters.notReleased++;
       return 'not-released';
     }
-    const key = wire.moduleId ?? wire.module;
-    if (!this.limiter.take(key, now)) {
+    const key = itemKey(wire);
+    if (!this.limiter.take(wire.moduleId ?? wire.module, now)) {
       this.counters.withheld++;
       this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
       return 'withheld';
@@ -367,6 +371,16 @@ export class AttentionForwarder {
     if (this.inventoryTimer !== undefined) this.store.clock.clearTimer(this.inventoryTimer);
     this.inventoryTimer = undefined;
   }
+}
+
+/**
+ * What withheld counts are kept under: the module's display name and the subject, as the controller
+ * identifies an item by site, module and subject (EVENT-KEY-SITE-MODULE-SUBJECT,
+ * FLEET-ITEM-SUPPRESSED). The subject is taken as raised; the controller merges subjects that agree
+ * up to its cut into one item, which then adds the counts of both.
+ */
+function itemKey(event: WireAttentionEvent): string {
+  return JSON.stringify([event.module, event.subject]);
 }
 
 function zeroCounters() {

@@ -94,7 +94,14 @@ export function inspectorOutcome(run: InspectorRun): ToolOutcome {
     return { kind: 'result', isError: result.isError === true, value: toolValue(result), result };
   }
   if (/Failed to call tool/.test(run.stderr)) {
-    return { kind: 'refused', code: undefined, message: run.stderr.trim().slice(0, 1000) };
+    // The inspector prints this once the session is open; it does not say how the call failed.
+    return {
+      kind: 'refused',
+      via: 'unknown',
+      stage: 'call',
+      code: undefined,
+      message: run.stderr.trim().slice(0, 1000),
+    };
   }
   throw new ExternalClientError(
     `${run.command} ended with ${run.exitCode}: ${run.stderr.trim().slice(-1000) || run.stdout.slice(0, 300)}`,

@@ -185,6 +185,11 @@ export class FleetContext {
 
   /** A site id by its role: declared by the target, or derived from the partners' site lists. */
   async siteId(role: SiteRole): Promise<string> {
+    if (role === 'fresh') {
+      const fresh = this.derivedSites.get('fresh');
+      if (!fresh) throw new Error('the scenario added no fresh site (addFreshSite)');
+      return fresh;
+    }
     const declared = this.target.declaredSites[role] ?? this.derivedSites.get(role);
     if (declared) return declared;
     const mine = (await this.siteList('partner', { evidence: false })).map((s) => s.id);
@@ -194,7 +199,7 @@ export class FleetContext {
     // Own sites are those the other partner does not see; shared ones are kept for their role.
     const unshared = mine.filter((id) => !theirs.includes(id));
     const own = this.target.declaredSites.own ?? unshared[0] ?? mine[0];
-    const candidates: Record<SiteRole, string | undefined> = {
+    const candidates: Record<Exclude<SiteRole, 'fresh'>, string | undefined> = {
       own,
       second: unshared.find((id) => id !== own) ?? mine.find((id) => id !== own),
       shared: mine.find((id) => theirs.includes(id)),
@@ -204,6 +209,22 @@ export class FleetContext {
     if (!found) notVerifiable(`target "${this.target.name}" has no site for the role "${role}"`);
     this.derivedSites.set(role, found);
     return found;
+  }
+
+  /**
+   * Adds a site of the partner (own right) through the controller's control plane; it becomes the
+   * `fresh` site and holds no item yet. Not verifiable without the control plane or the partner's
+   * control-plane partner id.
+   */
+  async addFreshSite(purpose: string): Promise<string> {
+    const control = this.control(purpose);
+    const partnerId = this.account('partner').partnerId;
+    if (!partnerId) notVerifiable('the target names no control-plane partnerId for the partner');
+    const siteId = `site-${this.tag}-fresh`;
+    await control.addSite({ id: siteId, displayName: `Neuer Standort ${this.tag}` });
+    await control.grant({ partnerId, siteId, kind: 'own' });
+    this.derivedSites.set('fresh', siteId);
+    return siteId;
   }
 
   // --- REST -------------------------------------------------------------------------------------

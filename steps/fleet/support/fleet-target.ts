@@ -13,9 +13,11 @@ export type FleetRole = (typeof FLEET_ROLES)[number];
 
 /**
  * Sites by what they are to the partner: `own` and `second` are its sites, `shared` is visible to
- * both partners, `foreign` only to the other partner (FLEET-AUTH-FOREIGN-SITE-HIDDEN).
+ * both partners, `foreign` only to the other partner (FLEET-AUTH-FOREIGN-SITE-HIDDEN). `fresh` is a
+ * site of the partner that the scenario added through the controller's control plane, so it holds
+ * no item of earlier runs, acknowledged or not (EVENT-SITE-CAP); a target file never names it.
  */
-export const SITE_ROLES = ['own', 'second', 'shared', 'foreign'] as const;
+export const SITE_ROLES = ['own', 'second', 'shared', 'foreign', 'fresh'] as const;
 export type SiteRole = (typeof SITE_ROLES)[number];
 
 /**

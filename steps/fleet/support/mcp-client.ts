@@ -11,14 +11,35 @@ export const MCP_TIMEOUT_MS = 15_000;
 /**
  * What became of one tool call. MCP-UNSPEC-FAILED-RESULT: the shape of a failed result is not
  * shown, so a call *fails* when it ends in a tool result with `isError`, in a JSON-RPC error, or in
- * an HTTP error status of the transport; all three count alike.
+ * an HTTP error status of the transport; all three count alike. A `refused` outcome says where it
+ * came from (`via`: a JSON-RPC error or an HTTP status) and when (`stage`: while the session was
+ * opened, or on the `tools/call` itself).
  */
 export type ToolOutcome =
   | { kind: 'result'; isError: boolean; value: unknown; result: CallToolResult }
-  | { kind: 'refused'; code: number | undefined; message: string };
+  | {
+      kind: 'refused';
+      /** `unknown`: a client that does not tell (the external inspector). */
+      via: 'json-rpc' | 'http' | 'unknown';
+      stage: 'connect' | 'call';
+      code: number | undefined;
+      message: string;
+    };
 
 export function toolFailed(outcome: ToolOutcome): boolean {
   return outcome.kind === 'refused' || outcome.isError;
+}
+
+/**
+ * Whether the server refused *the call* rather than turning the caller away
+ * (MCP-ACK-TOKEN-LEVEL, MCP-ACK-ACCOUNT-LEVEL): a tool result with `isError`, a JSON-RPC error on
+ * `tools/call`, or an HTTP 403 on `tools/call` (the MCP authorization's answer for a scope a token
+ * lacks) after the same token opened the session. A failure while opening the session, and any other
+ * HTTP status (a 401 for an unknown or wrong token above all), is not a refusal of the call.
+ */
+export function callRefused(outcome: ToolOutcome): boolean {
+  if (outcome.kind === 'result') return outcome.isError;
+  return outcome.stage === 'call' && (outcome.via === 'json-rpc' || outcome.code === 403);
 }
 
 /**
@@ -76,8 +97,10 @@ export async function callTool(
   name: string,
   args: Record<string, unknown>,
 ): Promise<ToolOutcome> {
+  let stage: 'connect' | 'call' = 'connect';
   try {
     return await withClient(url, token, async (client) => {
+      stage = 'call';
       const result = (await client.callTool({ name, arguments: args }, undefined, {
         timeout: MCP_TIMEOUT_MS,
       })) as CallToolResult;
@@ -86,10 +109,10 @@ export async function callTool(
   } catch (error) {
     const transportTrouble = [ErrorCode.RequestTimeout, ErrorCode.ConnectionClosed] as number[];
     if (error instanceof McpError && !transportTrouble.includes(error.code)) {
-      return { kind: 'refused', code: error.code, message: error.message };
+      return { kind: 'refused', via: 'json-rpc', stage, code: error.code, message: error.message };
     }
     if (error instanceof StreamableHTTPError && error.code !== undefined && error.code >= 400) {
-      return { kind: 'refused', code: error.code, message: error.message };
+      return { kind: 'refused', via: 'http', stage, code: error.code, message: error.message };
     }
     throw error;
   }

@@ -6,14 +6,21 @@ export function codePoints(text: string): number {
 }
 
 /**
+ * Characters at the end of a cut text that may differ from what was sent: room for a truncation
+ * marker such as `…` or `...` (FLEET-UNSPEC-CHARACTER-COUNT leaves open whether there is one).
+ */
+export const MARKER_ALLOWANCE = 3;
+
+/**
  * Why `shown` is not `sent` under a limit of `limit` characters, or `null` when it is
  * (FLEET-ITEM-SUBJECT-LIMIT, FLEET-ITEM-DESCRIPTION-LIMIT).
  *
  * FLEET-UNSPEC-CHARACTER-COUNT: the unit of the limit (code points or UTF-16 units) and a marker at
  * the cut are not stated. So a text within the limit in both units must come back unchanged; a text
- * over it in both units must come back with exactly `limit` characters in one of the two units and
- * start with the first half of what was sent (a marker may replace the end); a text whose fate
- * depends on the unit is not judged.
+ * over it in both units must come back with exactly `limit` characters in one of the two units and,
+ * in that unit, agree with what was sent in all but its last `MARKER_ALLOWANCE` characters (a marker
+ * may replace them; a marker appended beyond the limit would break it); a text whose fate depends
+ * on the unit is not judged.
  */
 export function limitProblem(shown: string | undefined, sent: string, limit: number): string | null {
   const within = sent.length <= limit && codePoints(sent) <= limit;
@@ -24,12 +31,17 @@ export function limitProblem(shown: string | undefined, sent: string, limit: num
   }
   if (!over) return null;
   if (shown === undefined) return `a text of ${codePoints(sent)} characters came back missing`;
-  if (shown.length !== limit && codePoints(shown) !== limit) {
+  const byCodePoints = codePoints(shown) === limit;
+  const byUnits = shown.length === limit;
+  if (!byCodePoints && !byUnits) {
     return `a text of ${codePoints(sent)} characters came back with ${codePoints(shown)} code points (${shown.length} UTF-16 units), not cut to ${limit}`;
   }
-  const head = Math.floor(limit / 2);
-  if ([...shown].slice(0, head).join('') !== [...sent].slice(0, head).join('')) {
-    return `the cut text does not start with the first ${head} characters that were sent`;
+  const head = limit - MARKER_ALLOWANCE;
+  const keptCodePoints =
+    byCodePoints && [...shown].slice(0, head).join('') === [...sent].slice(0, head).join('');
+  const keptUnits = byUnits && shown.slice(0, head) === sent.slice(0, head);
+  if (!keptCodePoints && !keptUnits) {
+    return `the cut text does not start with the first ${head} characters that were sent (only the last ${MARKER_ALLOWANCE} may differ, for a marker)`;
   }
   return null;
 }

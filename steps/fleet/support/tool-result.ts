@@ -81,14 +81,57 @@ function sameEventsProblem(events: readonly Entry[], items: readonly ItemView[])
   for (const item of items) {
     const event = events.find((e) => e['attentionId'] === item.id);
     if (!event) return `no event with attentionId ${item.id}`;
-    for (const field of ['module', 'subject', 'severity', 'firstAt', 'lastAt', 'occurrences'] as const) {
-      if (event[field] !== item[field]) {
-        return `attentionId ${item.id}: ${field} is ${JSON.stringify(event[field])} over MCP and ${JSON.stringify(item[field])} over REST`;
-      }
-    }
-    if (typeof item.description === 'string' && event['description'] !== item.description) {
-      return `attentionId ${item.id}: description differs between MCP and REST`;
-    }
+    const problem = sameFieldsProblem(event, item);
+    if (problem) return problem;
   }
   return null;
+}
+
+/**
+ * Why one `fleet_attention` event does not show the same message as the REST item, or `null`:
+ * `module`, `subject`, `severity`, `firstAt`, `lastAt` and `occurrences` equal, and `description`
+ * equal where the item has one (MCP-UNSPEC-SITE-FIELDS: for an item without one it is not judged).
+ */
+function sameFieldsProblem(event: Entry, item: ItemView): string | null {
+  for (const field of ['module', 'subject', 'severity', 'firstAt', 'lastAt', 'occurrences'] as const) {
+    if (event[field] !== item[field]) {
+      return `attentionId ${item.id}: ${field} is ${JSON.stringify(event[field])} over MCP and ${JSON.stringify(item[field])} over REST`;
+    }
+  }
+  if (typeof item.description === 'string' && event['description'] !== item.description) {
+    return `attentionId ${item.id}: description differs between MCP and REST`;
+  }
+  return null;
+}
+
+/**
+ * Why the open messages of a `fleet_attention` result are not each an open REST item of the same
+ * caller, field for field, or `null` (MCP-ATTENTION-EVENTS): every event sits under the entry of a
+ * site of `rest`, carries every member of `MCP_EVENT_MEMBERS` (`description` only where the item has
+ * one: MCP-UNSPEC-SITE-FIELDS), and matches the item of that site whose `id` is its `attentionId`.
+ * At least one event must be there. Whether every REST item shows under MCP is MCP-SAME-DATA-AS-REST.
+ */
+export function eventsMatchProblem(entries: readonly Entry[], rest: readonly SiteView[]): string | null {
+  let count = 0;
+  for (const entry of entries) {
+    const site = rest.find((s) => entryOf([entry], s));
+    if (!site) {
+      return `fleet_attention lists an entry that is no site of the REST list: ${JSON.stringify(entry).slice(0, 300)}`;
+    }
+    for (const event of entryEvents(entry)) {
+      count++;
+      const item = (site.attentionEvents ?? []).find((i) => i.id === event['attentionId']);
+      if (!item) {
+        return `${site.id}: no open REST item has the attentionId of ${JSON.stringify(event).slice(0, 300)}`;
+      }
+      const members = MCP_EVENT_MEMBERS.filter(
+        (m) => m !== 'description' || typeof item.description === 'string',
+      );
+      const missing = members.filter((m) => !(m in event));
+      if (missing.length > 0) return `${site.id}: attentionId ${item.id} has no ${missing.join(', ')}`;
+      const problem = sameFieldsProblem(event, item);
+      if (problem) return `${site.id}: ${problem}`;
+    }
+  }
+  return count > 0 ? null : 'the tool result holds no open message';
 }

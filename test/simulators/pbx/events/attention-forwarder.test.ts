@@ -71,7 +71,7 @@ test('EVENT-FORWARD-WITH-PARTNER: with a released partner the event goes to the 
   await forwarder.close();
 });
 
-test('EVENT-THROTTLE-SUPPRESSED: withheld reports reach the controller as suppressed on the next forwarded report of that module', async () => {
+test('EVENT-THROTTLE-SUPPRESSED: withheld reports reach the controller as suppressed on the next forwarded report of that module and subject', async () => {
   const { clock, forwarder, channel } = rig();
   channel.up();
   const outcomes = Array.from({ length: 8 }, () => forwarder.raise(event('Backup')));
@@ -79,10 +79,47 @@ test('EVENT-THROTTLE-SUPPRESSED: withheld reports reach the controller as suppre
   assert.equal(forwarder.raise(event('Trunks')), 'sent', 'EVENT-THROTTLE-PER-MODULE');
   clock.advance(THROTTLE_INTERVAL_MS);
   assert.equal(forwarder.raise(event('Backup', 'other subject')), 'sent');
-  const last = channel.events().at(-1)!;
-  assert.equal(last.suppressed, 3);
+  assert.equal(channel.events().at(-1)!.suppressed, 0, 'another subject carries none of them');
+  assert.equal(forwarder.stats().pendingSuppressed, 3);
+  clock.advance(THROTTLE_INTERVAL_MS);
+  assert.equal(forwarder.raise(event('Backup')), 'sent');
+  assert.equal(channel.events().at(-1)!.suppressed, 3);
   assert.equal(channel.events().find((m) => m.event.module === 'Trunks')!.suppressed, 0);
   assert.equal(forwarder.stats().pendingSuppressed, 0);
+  await forwarder.close();
+});
+
+test('FLEET-ITEM-SUPPRESSED: withheld reports of two subjects of one module are each carried by a report of their own subject', async () => {
+  const { clock, forwarder, channel } = rig();
+  channel.up();
+  // The burst: 3 of A and 2 of B pass; the limit is per module, so the next 2 of A and 3 of B are withheld.
+  for (const subject of ['A', 'A', 'A', 'B', 'B'])
+    assert.equal(forwarder.raise(event('Backup', subject)), 'sent');
+  for (const subject of ['A', 'B', 'A', 'B', 'B'])
+    assert.equal(forwarder.raise(event('Backup', subject)), 'withheld');
+  clock.advance(5 * THROTTLE_INTERVAL_MS);
+  assert.equal(forwarder.raise(event('Backup', 'A')), 'sent');
+  assert.equal(forwarder.raise(event('Backup', 'B')), 'sent');
+  const [a, b] = channel.events().slice(-2);
+  assert.deepEqual([a!.event.subject, a!.suppressed], ['A', 2]);
+  assert.deepEqual([b!.event.subject, b!.suppressed], ['B', 3]);
+  assert.equal(forwarder.stats().pendingSuppressed, 0);
+  await forwarder.close();
+});
+
+test('EVENT-UNSPEC-BUFFER-OVERFLOW: a dropped message passes its withheld count to the next buffered message of its module and subject only', async () => {
+  const { clock, forwarder, channel } = rig();
+  for (let i = 0; i < 5; i++) forwarder.raise(event('Backup', 'A'));
+  forwarder.raise(event('Backup', 'A')); // withheld
+  clock.advance(THROTTLE_INTERVAL_MS);
+  assert.equal(forwarder.raise(event('Backup', 'A')), 'buffered'); // carries suppressed 1
+  clock.advance(THROTTLE_INTERVAL_MS);
+  assert.equal(forwarder.raise(event('Backup', 'B')), 'buffered'); // carries none
+  for (let i = 0; i < OUTAGE_BUFFER_LIMIT - 1; i++) forwarder.raise(event(`filler-${i}`));
+  assert.equal(forwarder.stats().dropped, 6, 'the burst of A and the carrier of A are dropped');
+  assert.equal(forwarder.stats().pendingSuppressed, 1, "B's buffered message did not take A's count");
+  channel.up();
+  assert.equal(channel.events().find((m) => m.event.subject === 'B')!.suppressed, 0);
   await forwarder.close();
 });
 
@@ -163,7 +200,7 @@ test('messages unacknowledged at an outage are re-sent after reconnect unless th
 });
 
 type Op =
-  | { kind: 'raise'; module: string }
+  | { kind: 'raise'; module: string; subject: string }
   | { kind: 'advance'; ms: number }
   | { kind: 'up' }
   | { kind: 'down' }
@@ -175,6 +212,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('raise' as const),
       module: fc.constantFrom('Backup', 'Trunks', 'Monitoring'),
+      subject: fc.constantFrom('Platte voll', 'Band fehlt'),
     }),
   },
   {
@@ -192,20 +230,26 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.constant({ kind: 'deliver' as const }) },
 );
 
-test('EVENT-THROTTLE-RATE, EVENT-THROTTLE-SUPPRESSED, EVENT-BUFFER-LIMIT: over generated timings, module mixes and outages the counts reconcile exactly', () => {
+test('EVENT-THROTTLE-RATE, EVENT-THROTTLE-SUPPRESSED, FLEET-ITEM-SUPPRESSED, EVENT-BUFFER-LIMIT: over generated timings, module and subject mixes and outages the counts reconcile exactly, per module and subject', () => {
   fc.assert(
     fc.property(fc.array(opArb, { maxLength: 150 }), (ops) => {
       const { clock, forwarder, channel } = rig();
       const model = new ForwardingLimiter();
       let raised = 0;
       let modelWithheld = 0;
+      const withheldPerItem = new Map<string, number>();
+      const itemOf = (module: string, subject: string) => JSON.stringify([module, subject]);
       for (const op of ops) {
         if (op.kind === 'raise') {
           raised++;
           const expectPass = model.take(op.module, clock.now());
-          const outcome = forwarder.raise(event(op.module));
+          const outcome = forwarder.raise(event(op.module, op.subject));
           assert.equal(outcome === 'withheld', !expectPass);
-          if (!expectPass) modelWithheld++;
+          if (!expectPass) {
+            modelWithheld++;
+            const key = itemOf(op.module, op.subject);
+            withheldPerItem.set(key, (withheldPerItem.get(key) ?? 0) + 1);
+          }
         } else if (op.kind === 'advance') clock.advance(op.ms);
         else if (op.kind === 'up' && channel.state !== 'up') {
           const before = channel.events().length;
@@ -229,6 +273,21 @@ test('EVENT-THROTTLE-RATE, EVENT-THROTTLE-SUPPRESSED, EVENT-BUFFER-LIMIT: over g
       assert.equal(carried + s.pendingSuppressed, s.withheld);
       assert.equal(channel.applied.length, s.delivered);
       assert.equal(s.forwarded, s.delivered + s.dropped);
+      // After a long pause one report per module and subject passes and brings the rest: each
+      // item's suppressed is exactly its own withheld reports.
+      clock.advance(5 * THROTTLE_INTERVAL_MS);
+      for (const key of withheldPerItem.keys()) {
+        const [module, subject] = JSON.parse(key) as [string, string];
+        assert.equal(forwarder.raise(event(module, subject)), 'sent');
+      }
+      channel.deliver();
+      assert.equal(forwarder.stats().pendingSuppressed, 0);
+      const carriedPerItem = new Map<string, number>();
+      for (const m of channel.applied) {
+        const key = itemOf(m.event.module, m.event.subject);
+        carriedPerItem.set(key, (carriedPerItem.get(key) ?? 0) + m.suppressed);
+      }
+      for (const [key, withheld] of withheldPerItem) assert.equal(carriedPerItem.get(key), withheld, key);
       void forwarder.close();
     }),
     { numRuns: 300 },

@@ -20,6 +20,33 @@ test('FLEET-ITEM-SUBJECT-LIMIT: longer ASCII text must be cut to the limit, keep
   assert.match(limitProblem(undefined, text, 200) ?? '', /missing/);
 });
 
+test('FLEET-ITEM-SUBJECT-LIMIT, FLEET-UNSPEC-CHARACTER-COUNT: only the last 3 characters of the cut text may differ, for a marker', () => {
+  const text = asciiText(260, 7);
+  assert.equal(limitProblem(`${text.slice(0, 197)}...`, text, 200), null, 'a three-character marker');
+  assert.equal(limitProblem(`${text.slice(0, 197)}[…]`, text, 200), null);
+  assert.match(limitProblem(`${text.slice(0, 196)}…………`, text, 200) ?? '', /first 197 characters/);
+  const changedEarly = `${text.slice(0, 150)}#${text.slice(151, 200)}`;
+  assert.match(
+    limitProblem(changedEarly, text, 200) ?? '',
+    /does not start with/,
+    'a change past the first half',
+  );
+});
+
+test('FLEET-UNSPEC-CHARACTER-COUNT: the prefix is compared in the unit the text was cut in', () => {
+  const text = `${'😀'.repeat(150)}${'a'.repeat(150)}`; // 300 code points, 450 UTF-16 units
+  const byCodePoints = [...text].slice(0, 200).join('');
+  const byUnits = text.slice(0, 200);
+  assert.equal(limitProblem(byCodePoints, text, 200), null);
+  assert.equal(limitProblem(byUnits, text, 200), null);
+  assert.equal(limitProblem(`${[...text].slice(0, 199).join('')}…`, text, 200), null);
+  assert.equal(limitProblem(`${text.slice(0, 198)}..`, text, 200), null);
+  assert.match(
+    limitProblem(`${text.slice(0, 100)}${'b'.repeat(100)}`, text, 200) ?? '',
+    /does not start with/,
+  );
+});
+
 test('FLEET-UNSPEC-CHARACTER-COUNT: a text whose fate depends on the counting unit is not judged', () => {
   const text = `${'a'.repeat(199)}😀`; // 200 code points, 201 UTF-16 units
   assert.equal(codePoints(text), 200);

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { SiteView } from '../../../../steps/fleet/support/fleet-context.ts';
-import { entryOf, mcpSiteEntries, sameDataProblem } from '../../../../steps/fleet/support/tool-result.ts';
+import {
+  entryOf,
+  eventsMatchProblem,
+  mcpSiteEntries,
+  sameDataProblem,
+} from '../../../../steps/fleet/support/tool-result.ts';
 
 const ITEM = {
   id: 7,
@@ -72,4 +77,21 @@ test('MCP-SAME-DATA-AS-REST: a missing site, an extra site or a differing field 
     ],
   });
   assert.match(sameDataProblem(other, REST) ?? '', /occurrences is 4 over MCP and 3 over REST/);
+});
+
+test('MCP-ATTENTION-EVENTS: every event must be an open REST item of its site, field by field', () => {
+  const entries = (events: unknown[], siteId = 'a') => mcpSiteEntries({ sites: [{ siteId, events }] });
+  assert.equal(eventsMatchProblem(entries([EVENT]), REST), null);
+  const { description: _, ...withoutDescription } = EVENT;
+  assert.equal(eventsMatchProblem(entries([withoutDescription]), REST), null, 'MCP-UNSPEC-SITE-FIELDS');
+  assert.match(eventsMatchProblem(entries([{ ...EVENT, lastAt: 3 }]), REST) ?? '', /lastAt is 3 over MCP/);
+  assert.match(eventsMatchProblem(entries([{ ...EVENT, attentionId: 8 }]), REST) ?? '', /no open REST item/);
+  assert.match(eventsMatchProblem(entries([EVENT], 'b'), REST) ?? '', /no open REST item/, 'another site');
+  assert.match(eventsMatchProblem(entries([EVENT], 'x'), REST) ?? '', /no site of the REST list/);
+  const { occurrences: __, ...withoutOccurrences } = EVENT;
+  assert.match(eventsMatchProblem(entries([withoutOccurrences]), REST) ?? '', /has no occurrences/);
+  assert.match(eventsMatchProblem(entries([]), REST) ?? '', /no open message/);
+  const described: SiteView[] = [{ ...REST[0]!, attentionEvents: [{ ...ITEM, description: 'NAS voll' }] }];
+  assert.match(eventsMatchProblem(entries([EVENT]), described) ?? '', /description differs/);
+  assert.match(eventsMatchProblem(entries([withoutDescription]), described) ?? '', /has no description/);
 });
