@@ -161,11 +161,15 @@ Feature: API tokens and Bearer authentication of the maintenance HTTP API
     When a client posts "DeleteTemporaryFiles" with the PBX user's credentials as <form>
     Then the API answers 401 with the error message "invalid or missing API token"
 
+    # A session needs the target file's maintenance.sessionCookie: how the module UI signs a user in
+    # is not the maintenance API's spec, and the simulator has no web UI, so there it is not verifiable.
     Examples:
-      | form                           |
-      | HTTP Basic authentication      |
-      | a Bearer value of the password |
-      | a Bearer value of login:password |
+      | form                                         |
+      | HTTP Basic authentication                    |
+      | a Bearer value of the password               |
+      | a Bearer value of login:password             |
+      | the XML-RPC credentials parameter of the URL |
+      | the cookie of a signed-in web session        |
 
   @MAINT-AUTH-NO-IP-RESTRICTION
   Scenario: A valid token is accepted from every client address the harness has

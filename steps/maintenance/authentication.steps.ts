@@ -7,52 +7,74 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import type { PbxWorld } from '../support/world.ts';
+import { xmlRpcAuthValue } from '../support/xmlrpc-auth-value.ts';
 import { assertCommandList, assertErrorAnswer, assertExactAnswer } from './support/api-answers.ts';
 import { COMMAND_LIST_PATH, clientAuth, commandPath, requestCommandList } from './support/api-requests.ts';
 import { maintenanceTarget, noApiReason, withMaintenanceControl } from './support/maintenance-access.ts';
 import { neverIssuedToken } from './support/maintenance-arbitraries.ts';
-import { type ApiAuth, sendApiRequest } from './support/maintenance-client.ts';
+import { type ApiAuth, type ApiRequest, sendApiRequest } from './support/maintenance-client.ts';
 import { neverIssuedTokenExample } from './support/never-issued-token.ts';
 import { assertTokenAccepted, INVALID_TOKEN_MESSAGE, quietCall } from './support/token-checks.ts';
 
-/** The fixture PBX user's credentials in a form other than a valid Bearer token. */
-function pbxLoginAuth(world: PbxWorld, form: string): ApiAuth {
-  const { login, password } = world.pbx.xmlrpc;
+/** The fixture PBX user's credentials, or a session, in a form other than a valid Bearer token. */
+/** A request that carries a PBX user's login instead of an API token, or why the target cannot make one. */
+type LoginRequest = Pick<ApiRequest, 'auth' | 'headers'> & { query?: string };
+
+function pbxLogin(world: PbxWorld, form: string): LoginRequest | string {
+  const { login, password, authParam } = world.pbx.xmlrpc;
   switch (form) {
     case 'HTTP Basic authentication':
-      return { kind: 'header', value: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}` };
+      return {
+        auth: { kind: 'header', value: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}` },
+      };
     case 'a Bearer value of the password':
-      return { kind: 'bearer', token: password };
+      return { auth: { kind: 'bearer', token: password } };
     case 'a Bearer value of login:password':
-      return { kind: 'bearer', token: `${login}:${password}` };
+      return { auth: { kind: 'bearer', token: `${login}:${password}` } };
+    case 'the XML-RPC credentials parameter of the URL':
+      return {
+        auth: { kind: 'none' },
+        query: `?${encodeURIComponent(authParam)}=${xmlRpcAuthValue(login, password)}`,
+      };
+    case 'the cookie of a signed-in web session': {
+      const cookie = maintenanceTarget(world)?.sessionCookie;
+      if (!cookie)
+        return `target "${world.target.name}" names no maintenance.sessionCookie (a signed-in web session of a PBX user)`;
+      return { auth: { kind: 'none' }, headers: { Cookie: cookie } };
+    }
     default:
       throw new Error(`unknown credential form "${form}"`);
   }
 }
 
 const LOGIN_FORMS =
-  /(HTTP Basic authentication|a Bearer value of the password|a Bearer value of login:password)/;
+  /(HTTP Basic authentication|a Bearer value of the password|a Bearer value of login:password|the XML-RPC credentials parameter of the URL|the cookie of a signed-in web session)/;
+
+async function callWithLogin(world: PbxWorld, method: string, path: string, form: string) {
+  if (!maintenanceTarget(world)) return world.notVerifiable(noApiReason(world));
+  const login = pbxLogin(world, form);
+  if (typeof login === 'string') return world.notVerifiable(login);
+  await sendApiRequest(world, {
+    method,
+    path: `${path}${login.query ?? ''}`,
+    auth: login.auth,
+    ...(login.headers ? { headers: login.headers } : {}),
+    ...(method === 'POST' ? { body: '{}' } : {}),
+  });
+  return undefined;
+}
 
 When(
   new RegExp(`^a client requests the command list with the PBX user's credentials as ${LOGIN_FORMS.source}$`),
-  async function (this: PbxWorld, form: string) {
-    if (!maintenanceTarget(this)) return this.notVerifiable(noApiReason(this));
-    await requestCommandList(this, pbxLoginAuth(this, form));
-    return undefined;
+  function (this: PbxWorld, form: string) {
+    return callWithLogin(this, 'GET', COMMAND_LIST_PATH, form);
   },
 );
 
 When(
   new RegExp(`^a client posts "([^"]*)" with the PBX user's credentials as ${LOGIN_FORMS.source}$`),
-  async function (this: PbxWorld, command: string, form: string) {
-    if (!maintenanceTarget(this)) return this.notVerifiable(noApiReason(this));
-    await sendApiRequest(this, {
-      method: 'POST',
-      path: commandPath(command),
-      auth: pbxLoginAuth(this, form),
-      body: '{}',
-    });
-    return undefined;
+  function (this: PbxWorld, command: string, form: string) {
+    return callWithLogin(this, 'POST', commandPath(command), form);
   },
 );
 

@@ -30,6 +30,7 @@ export function openRemoteTarget(file: TargetFile): OpenedTarget {
 interface MaintenanceSection {
   basePath?: string;
   token?: string;
+  sessionCookie?: string;
 }
 
 /** Interface A as the target file describes it; its control plane is the PBX's, when there is one. */
@@ -43,6 +44,7 @@ function maintenanceSection(
     maintenance: {
       basePath: (section.basePath ?? '/fp/7ce0d8df/api/v1').replace(/\/+$/, ''),
       ...(section.token ? { token: section.token } : {}),
+      ...(section.sessionCookie ? { sessionCookie: section.sessionCookie } : {}),
       ...(controlUrl ? controlOf(new HttpMaintenanceControl(controlUrl)) : {}),
     },
   };

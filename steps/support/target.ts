@@ -57,6 +57,11 @@ export interface MaintenanceTarget {
   basePath: string;
   /** A valid API token of the target, for targets without a maintenance control plane. */
   token?: string;
+  /**
+   * The `Cookie` header value of a signed-in web session of a PBX user (MAINT-AUTH-PBX-LOGIN-NOT-ENOUGH):
+   * how a session is made is the module UI's affair, so the target file supplies one.
+   */
+  sessionCookie?: string;
   /** Token management and completion events (the module UI's stand-in); absent without a control plane. */
   control?: MaintenanceControl;
   /** The stored token records, where the target can show them (embedded only; MAINT-TOKEN-HASH-ONLY). */

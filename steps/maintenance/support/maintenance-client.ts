@@ -206,7 +206,10 @@ function attachEvidence(world: PbxWorld, exchange: ApiExchange, authorization: s
     new URL(exchange.url).pathname + new URL(exchange.url).search,
     world.pbx.xmlrpc.authParam,
   );
-  const requestHeaders = Object.entries(request.headers ?? {}).map(([name, value]) => `${name}: ${value}`);
+  // A session cookie is a secret like a token (MAINT-AUTH-PBX-LOGIN-NOT-ENOUGH).
+  const requestHeaders = Object.entries(request.headers ?? {}).map(([name, value]) =>
+    name.toLowerCase() === 'cookie' ? `${name}: <redacted, ${value.length} chars>` : `${name}: ${value}`,
+  );
   world.evidence({
     exchange: `HTTP ${request.method} ${new URL(exchange.url).pathname}`,
     request: [
