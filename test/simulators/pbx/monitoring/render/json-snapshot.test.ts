@@ -7,6 +7,7 @@ import {
   renderJsonSnapshot,
 } from '../../../../../simulators/pbx/monitoring/render/json-snapshot.ts';
 import { listScenarios } from '../../../../../simulators/pbx/state/scenarios.ts';
+import { JSON_SNAPSHOT_FIELDS } from '../../../../../steps/support/json-snapshot-spec.ts';
 import { scenarioSnapshot } from './snapshot-of.ts';
 
 const schemaPath = new URL('../../../../../schemas/monitoring-snapshot.schema.json', import.meta.url);
@@ -14,77 +15,9 @@ const validate = new Ajv({ allErrors: true, strict: true }).compile(
   JSON.parse(readFileSync(schemaPath, 'utf8')),
 );
 
-const SPEC_FIELDS = [
-  'applianceType',
-  'applianceSerialNumber',
-  'pbxVersion',
-  'pbxBuildDate',
-  'systemManufacturer',
-  'hostname',
-  'uptimeLinuxMs',
-  'debugMode',
-  'licenseOwner',
-  'licenseMaxUsers',
-  'updateAvailable',
-  'pbxLatestVersion',
-  'serverLicenseValidUntil',
-  'sipStatusLocalhost',
-  'knownPhones',
-  'onlinePhones',
-  'ipChangedPhones',
-  'peers',
-  'sipProviderEntries',
-  'channelsMax',
-  'channelsActive',
-  'channelsLast5MinCalls',
-  'currentLinkedCalls',
-  'currentParkedCalls',
-  'currentConferenceCalls',
-  'accountsTotal',
-  'accountsAdmin',
-  'accountsActive',
-  'accountsAvailable',
-  'accountsRinging',
-  'accountsUnavailable',
-  'appWebSessions',
-  'appConnectedClients',
-  'rtpActiveChannels',
-  'rtpAvgJitterMs',
-  'rtpMedianJitterMs',
-  'rtpAvgPacketLossPercent',
-  'rtpAvgRttMs',
-  'rtpEstimatedMos',
-  'rtpMedianMos',
-  'osLoad1min',
-  'osLoad5min',
-  'osLoad15min',
-  'osMemTotalBytes',
-  'osMemAvailableBytes',
-  'osDiskRootTotalBytes',
-  'osDiskRootFreeBytes',
-  'databaseSize',
-  'cdrSize',
-  'dbConnTotal',
-  'dbConnActive',
-  'dbConnIdle',
-  'dbConnIdleInTx',
-  'dbConnMax',
-  'dbConnByApplication',
-  'dbConnByDatabase',
-  'javaVmName',
-  'javaVersion',
-  'javaHeapUsed',
-  'javaHeapMax',
-  'javaNonHeapUsed',
-  'javaMaxMemory',
-  'backups',
-  'lastBackupAgeMinutes',
-  'modules',
-];
-
 test('the JSON snapshot has every field of the spec table', () => {
   const json = jsonSnapshot(scenarioSnapshot('healthy'));
-  for (const field of SPEC_FIELDS) assert.ok(field in json, field);
+  for (const field of JSON_SNAPSHOT_FIELDS) assert.ok(field in json, field);
   assert.equal(json['hostname'], 'pbx-sim-01');
   assert.equal(json['accountsTotal'], 155);
   assert.equal(json['updateAvailable'], false);
