@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
 import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
+import type { ModuleLogEntry } from '../../simulators/pbx/state/store.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { classifySnapshot } from '../support/snapshot-format.ts';
 import { withControl } from '../support/with-control.ts';
@@ -64,9 +65,6 @@ Then('the answer is an XML-RPC error reply without data', function (this: PbxWor
   const { method, outcome } = lastExchange(this);
   assert.ok(isErrorReply(outcome), `${method} answered ${describeOutcome(outcome)}, not an error reply`);
 });
-
-/** A module-log entry as the control plane shows it. */
-type ModuleLogEntry = Awaited<ReturnType<PbxControl['moduleLog']>>[number];
 
 /** A module-log entry as the comparisons see it: who wrote it and how grave it is, not its text. */
 function kindOf(entry: ModuleLogEntry): string {

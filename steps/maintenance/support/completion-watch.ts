@@ -39,38 +39,42 @@ export async function eventsSince(controls: MaintenanceControls, marks: Marks): 
 }
 
 /**
- * The completion events of `command` after the marks, once the queue has run; polls briefly, as
- * a completion event is only promised to follow the command (MAINT-EXEC-COMPLETION-EVENT).
+ * Once the queue has run, polls the completion events after the marks (kept by `keep`) until one
+ * shows or `windowMs` (real time) has passed; returns what it saw last.
  */
-export async function awaitCompletionEvents(
+async function pollEvents(
   controls: MaintenanceControls,
   marks: Marks,
-  command: string,
+  windowMs: number,
+  keep: (event: CompletionEvent) => boolean = () => true,
 ): Promise<CompletionEvent[]> {
   await settle(controls);
-  const deadline = Date.now() + EVENT_POLL_MS;
+  const deadline = Date.now() + windowMs;
   for (;;) {
-    const events = (await eventsSince(controls, marks)).filter((event) => event.command === command);
+    const events = (await eventsSince(controls, marks)).filter(keep);
     if (events.length > 0 || Date.now() >= deadline) return events;
     await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
   }
 }
 
 /**
+ * The completion events of `command` after the marks, once the queue has run; polls briefly, as
+ * a completion event is only promised to follow the command (MAINT-EXEC-COMPLETION-EVENT).
+ */
+export function awaitCompletionEvents(
+  controls: MaintenanceControls,
+  marks: Marks,
+  command: string,
+): Promise<CompletionEvent[]> {
+  return pollEvents(controls, marks, EVENT_POLL_MS, (event) => event.command === command);
+}
+
+/**
  * The completion events after the marks seen while watching for `NO_EVENT_WATCH_MS` once the queue
  * has run; empty when none came (MAINT-EXEC-NO-EVENT-SYSTEM-ACTIONS, MAINT-DISCARD-*).
  */
-export async function eventsWhileWatching(
-  controls: MaintenanceControls,
-  marks: Marks,
-): Promise<CompletionEvent[]> {
-  await settle(controls);
-  const deadline = Date.now() + NO_EVENT_WATCH_MS;
-  for (;;) {
-    const events = await eventsSince(controls, marks);
-    if (events.length > 0 || Date.now() >= deadline) return events;
-    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
-  }
+export function eventsWhileWatching(controls: MaintenanceControls, marks: Marks): Promise<CompletionEvent[]> {
+  return pollEvents(controls, marks, NO_EVENT_WATCH_MS);
 }
 
 /** Module-log entries written after the marks (their content is not stated: MAINT-UNSPEC-MODULE-LOG). */
