@@ -1,5 +1,6 @@
+import type { PbxInventory } from '../../shared/wire/pbx-inventory.ts';
 import type { IngestStats } from '../model/fleet-state.ts';
-import type { Level, PbxInventory, SiteRight } from '../model/types.ts';
+import type { Level, SiteRight } from '../model/types.ts';
 import type {
   AccountInfo,
   AccountInput,

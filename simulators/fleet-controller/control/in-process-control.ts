@@ -1,18 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { VirtualClock } from '../../shared/clock.ts';
-import { asInventory } from '../ingest/ingest-protocol.ts';
+import { asInventory } from '../../shared/wire/ingest-protocol.ts';
+import type { PbxInventory } from '../../shared/wire/pbx-inventory.ts';
+import { isSeverity } from '../../shared/wire/severity.ts';
 import { itemView } from '../model/caller-view.ts';
 import type { FleetFixture } from '../model/fleet-fixture.ts';
 import type { FleetState } from '../model/fleet-state.ts';
 import { hashPassword } from '../model/password-hash.ts';
-import {
-  type Account,
-  isSeverity,
-  LEVELS,
-  type PbxInventory,
-  ROLES,
-  type SiteRight,
-} from '../model/types.ts';
+import { type Account, LEVELS, ROLES, type SiteRight } from '../model/types.ts';
 import type {
   AccountInfo,
   AccountInput,

@@ -1,7 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
-import type { RequestLogger } from '../api/api-core.ts';
-import { type FleetState, sha256Hex } from '../model/fleet-state.ts';
 import {
   asEvent,
   asHello,
@@ -11,7 +9,9 @@ import {
   LineReader,
   parseLine,
   type RefusalReason,
-} from './ingest-protocol.ts';
+} from '../../shared/wire/ingest-protocol.ts';
+import type { RequestLogger } from '../api/api-core.ts';
+import { type FleetState, sha256Hex } from '../model/fleet-state.ts';
 import { TurnBatch } from './turn-batch.ts';
 
 /** A PBX that sends nothing after connecting is dropped after this long (real time). */

@@ -1,12 +1,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
+import { SEVERITIES } from '../../shared/wire/severity.ts';
 import { MESSAGES } from '../api/error-body.ts';
 import { commitAcknowledge, resolveItem } from '../model/acknowledge.ts';
 import { siteList } from '../model/caller-view.ts';
 import type { FleetState } from '../model/fleet-state.ts';
 import { COMMENT_MAX_CHARS, charCount } from '../model/text-limits.ts';
-import { SEVERITIES } from '../model/types.ts';
 
 /** Who calls: ids only, so every call sees the account and token as they are now. */
 export interface McpCaller {

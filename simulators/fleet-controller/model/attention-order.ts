@@ -1,4 +1,4 @@
-import type { Severity } from './types.ts';
+import type { Severity } from '../../shared/wire/severity.ts';
 
 const RANK: Record<Severity, number> = { CRITICAL: 3, ERROR: 2, WARNING: 1, INFO: 0 };
 

@@ -1,7 +1,8 @@
+import type { Severity } from '../../shared/wire/severity.ts';
 import { compareAttention } from './attention-order.ts';
 import { evaluateFindings, type FindingKey } from './findings.ts';
 import type { FleetState } from './fleet-state.ts';
-import type { AttentionItem, Severity, Site, SiteRight } from './types.ts';
+import type { AttentionItem, Site, SiteRight } from './types.ts';
 
 /** An attention item on the wire (schemas/fleet/attention-item.schema.json, FLEET-ITEM-SCHEMA). */
 export interface AttentionItemView {

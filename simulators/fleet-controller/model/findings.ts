@@ -1,4 +1,4 @@
-import type { PbxInventory } from './types.ts';
+import type { PbxInventory } from '../../shared/wire/pbx-inventory.ts';
 
 /** The findings keys other than `events`, in the order `attention` lists them (FLEET-SITE-ATTENTION-KEYS). */
 export const FINDING_KEYS = [

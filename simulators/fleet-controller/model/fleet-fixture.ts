@@ -1,4 +1,5 @@
-import type { Level, PartnerAccess, PbxInventory, Role, Site, SiteRight } from './types.ts';
+import type { PbxInventory } from '../../shared/wire/pbx-inventory.ts';
+import type { Level, PartnerAccess, Role, Site, SiteRight } from './types.ts';
 
 /** An account as a fixture gives it: the clear password is hashed when the fixture is loaded. */
 export interface FixtureAccount {

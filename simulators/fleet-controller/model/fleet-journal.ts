@@ -1,3 +1,4 @@
+import type { PbxInventory } from '../../shared/wire/pbx-inventory.ts';
 import type { IngestStats } from './fleet-state.ts';
 import type {
   AccessTokenRecord,
@@ -5,7 +6,6 @@ import type {
   AttentionItem,
   HistoryRecord,
   PartnerAccess,
-  PbxInventory,
   Site,
   SiteRight,
 } from './types.ts';

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Clock } from '../../shared/clock.ts';
+import type { PbxInventory } from '../../shared/wire/pbx-inventory.ts';
 import { AttentionBook, type ReportOutcome } from './attention-book.ts';
 import type { FleetFixture } from './fleet-fixture.ts';
 import {
@@ -17,7 +18,6 @@ import type {
   AttentionReport,
   HistoryRecord,
   PartnerAccess,
-  PbxInventory,
   Site,
   SiteRight,
 } from './types.ts';

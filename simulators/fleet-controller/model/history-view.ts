@@ -1,5 +1,6 @@
+import type { Severity } from '../../shared/wire/severity.ts';
 import type { FleetState } from './fleet-state.ts';
-import type { Account, Channel, HistoryRecord, Severity } from './types.ts';
+import type { Account, Channel, HistoryRecord } from './types.ts';
 
 /** A history entry on the wire (schemas/fleet/history-entry.schema.json, FLEET-HISTORY-SCHEMA). */
 export interface HistoryEntryView {

@@ -1,15 +1,10 @@
 /**
  * Domain types of the simulated fleet controller (maintenance-and-fleet-api.md, part B).
- * The wire shapes are in schemas/fleet/*.schema.json; these are the stored forms.
+ * The wire shapes are in schemas/fleet/*.schema.json; these are the stored forms. The severities
+ * and the PBX inventory are shared with the PBX's forwarder and live on the wire floor
+ * (simulators/shared/wire/).
  */
-
-/** FLEET-ITEM-SEVERITY: the four severities, in rising order. */
-export const SEVERITIES = ['INFO', 'WARNING', 'ERROR', 'CRITICAL'] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
-export function isSeverity(value: unknown): value is Severity {
-  return typeof value === 'string' && (SEVERITIES as readonly string[]).includes(value);
-}
+import type { Severity } from '../../shared/wire/severity.ts';
 
 /** Roles of a controller account. Only `Viewer` changes behaviour (FLEET-AUTH-VIEWER-ACK-403). */
 export const ROLES = ['Admin', 'Technician', 'Viewer'] as const;
@@ -116,26 +111,4 @@ export interface HistoryRecord {
   createdAt: number;
   siteName: string;
   attention: { id: number; module: string; subject: string; severity: Severity; comment: string | null };
-}
-
-/**
- * What a PBX reports about itself over the ingest link, and what the findings
- * `trunks`, `backupFailed`, `backupMissing`, `version` and `modules` are evaluated from
- * (FLEET-FINDINGS-SELF-CLEARING, FLEET-UNSPEC-FINDING-CRITERIA).
- */
-export interface PbxInventory {
-  /** PBX clock when the inventory was taken, ms since 1970 UTC. */
-  at: number;
-  pbxVersion: string;
-  /** `none`, `minor` or `major` (the PBX's update state). */
-  updateKind: string;
-  sipProviders: { uri: string; registered: boolean }[];
-  /** Per backup target: the most recent run (or `null`) and the time of the last successful one. */
-  backups: {
-    target: string;
-    lastRun: { time: number; result: string } | null;
-    lastSuccessAt: number | null;
-  }[];
-  /** Per module: the worst instance status (0 ok, 1 warning, 2 critical). */
-  modules: { name: string; id: string; worstStatus: number }[];
 }

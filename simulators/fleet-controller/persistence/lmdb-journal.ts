@@ -1,4 +1,5 @@
 import type { Database, RootDatabase } from 'lmdb';
+import type { PbxInventory } from '../../shared/wire/pbx-inventory.ts';
 import type { FleetCounters, FleetJournal, StoredLink } from '../model/fleet-journal.ts';
 import type {
   AccessTokenRecord,
@@ -6,7 +7,6 @@ import type {
   AttentionItem,
   HistoryRecord,
   PartnerAccess,
-  PbxInventory,
   Site,
   SiteRight,
 } from '../model/types.ts';

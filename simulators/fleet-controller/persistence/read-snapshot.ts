@@ -1,10 +1,10 @@
+import type { PbxInventory } from '../../shared/wire/pbx-inventory.ts';
 import type { FleetCounters, FleetSnapshot, StoredLink } from '../model/fleet-journal.ts';
 import type {
   AccessTokenRecord,
   Account,
   HistoryRecord,
   PartnerAccess,
-  PbxInventory,
   Site,
   SiteRight,
 } from '../model/types.ts';

@@ -1,4 +1,4 @@
-import { isSeverity, type Severity } from '../../fleet-controller/model/types.ts';
+import { isSeverity, type Severity } from '../../shared/wire/severity.ts';
 import { ControlInputError } from '../control/control-input-error.ts';
 
 /**

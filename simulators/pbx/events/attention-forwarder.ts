@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { EventMessage, WireAttentionEvent } from '../../fleet-controller/ingest/ingest-protocol.ts';
 import type { TimerId } from '../../shared/clock.ts';
+import type { EventMessage, WireAttentionEvent } from '../../shared/wire/ingest-protocol.ts';
 import type { LogLevel, PbxStore } from '../state/store.ts';
 import type { AttentionEvent } from './attention-event.ts';
 import {

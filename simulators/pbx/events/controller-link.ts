@@ -7,7 +7,7 @@ import {
   PROTOCOL_VERSION,
   parseLine,
   type RefusalReason,
-} from '../../fleet-controller/ingest/ingest-protocol.ts';
+} from '../../shared/wire/ingest-protocol.ts';
 
 /** Where the PBX's management module reaches its controller (EVENT-UNSPEC-TRANSPORT). */
 export interface ControllerSettings {

@@ -1,4 +1,4 @@
-import type { PbxInventory } from '../../fleet-controller/model/types.ts';
+import type { PbxInventory } from '../../shared/wire/pbx-inventory.ts';
 import type { PbxState } from '../state/types.ts';
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { SiteView } from '../../../../simulators/fleet-controller/model/caller-view.ts';
 import type { HistoryEntryView } from '../../../../simulators/fleet-controller/model/history-view.ts';
-import type { PbxInventory } from '../../../../simulators/fleet-controller/model/types.ts';
+import type { PbxInventory } from '../../../../simulators/shared/wire/pbx-inventory.ts';
 import {
   ANNA,
   assertSchema,

@@ -11,7 +11,8 @@ import {
   defaultFixture,
   type FleetFixture,
 } from '../../../../simulators/fleet-controller/model/fleet-fixture.ts';
-import { type PbxInventory, SEVERITIES } from '../../../../simulators/fleet-controller/model/types.ts';
+import type { PbxInventory } from '../../../../simulators/shared/wire/pbx-inventory.ts';
+import { SEVERITIES } from '../../../../simulators/shared/wire/severity.ts';
 import { ANNA, fleetCore, report, SAM, T0, TOM, VERA } from '../fleet-test-kit.ts';
 
 const SITES = ['site-hamburg', 'site-kiel', 'site-bremen', 'site-muenchen'] as const;

@@ -2,11 +2,6 @@ import assert from 'node:assert/strict';
 import { connect, Socket } from 'node:net';
 import { test } from 'node:test';
 import { start } from '../../../../simulators/fleet-controller/index.ts';
-import {
-  LineReader,
-  LineTooLongError,
-  MAX_LINE_BYTES,
-} from '../../../../simulators/fleet-controller/ingest/ingest-protocol.ts';
 import { startIngestServer } from '../../../../simulators/fleet-controller/ingest/ingest-server.ts';
 import {
   type FleetJournal,
@@ -14,6 +9,11 @@ import {
 } from '../../../../simulators/fleet-controller/model/fleet-journal.ts';
 import { FleetState } from '../../../../simulators/fleet-controller/model/fleet-state.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';
+import {
+  LineReader,
+  LineTooLongError,
+  MAX_LINE_BYTES,
+} from '../../../../simulators/shared/wire/ingest-protocol.ts';
 import { FAST_SCRYPT, sitesOnly, T0 } from '../fleet-test-kit.ts';
 
 /** A raw protocol client: writes lines, collects the parsed answers. */

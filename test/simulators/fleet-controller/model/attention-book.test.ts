@@ -5,7 +5,7 @@ import {
   AttentionBook,
   SITE_ITEM_CAP,
 } from '../../../../simulators/fleet-controller/model/attention-book.ts';
-import { SEVERITIES } from '../../../../simulators/fleet-controller/model/types.ts';
+import { SEVERITIES } from '../../../../simulators/shared/wire/severity.ts';
 import { report, T0 } from '../fleet-test-kit.ts';
 
 type Step =

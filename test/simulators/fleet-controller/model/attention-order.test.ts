@@ -6,7 +6,7 @@ import {
   type Orderable,
 } from '../../../../simulators/fleet-controller/model/attention-order.ts';
 import { siteList } from '../../../../simulators/fleet-controller/model/caller-view.ts';
-import { SEVERITIES } from '../../../../simulators/fleet-controller/model/types.ts';
+import { SEVERITIES } from '../../../../simulators/shared/wire/severity.ts';
 import { fleetCore, report, sitesOnly, T0 } from '../fleet-test-kit.ts';
 
 const RANK = { INFO: 0, WARNING: 1, ERROR: 2, CRITICAL: 3 } as const;

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { start } from '../../../../simulators/fleet-controller/index.ts';
-import { encodeLine, LineReader } from '../../../../simulators/fleet-controller/ingest/ingest-protocol.ts';
 import { commitAcknowledge } from '../../../../simulators/fleet-controller/model/acknowledge.ts';
+import { encodeLine, LineReader } from '../../../../simulators/shared/wire/ingest-protocol.ts';
 import { basic, FAST_SCRYPT, fleetCore, report, SAM, T0 } from '../fleet-test-kit.ts';
 import { consistencyProblems, INGEST_PBXS, streamOccurrences } from './fleet-consistency.ts';
 

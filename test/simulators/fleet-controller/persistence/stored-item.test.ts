@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { type AttentionItem, SEVERITIES } from '../../../../simulators/fleet-controller/model/types.ts';
+import type { AttentionItem } from '../../../../simulators/fleet-controller/model/types.ts';
 import {
   fromStoredItem,
   toStoredItem,
 } from '../../../../simulators/fleet-controller/persistence/stored-item.ts';
+import { SEVERITIES } from '../../../../simulators/shared/wire/severity.ts';
 
 const item: fc.Arbitrary<AttentionItem> = fc
   .record(

@@ -1,13 +1,10 @@
 import { EventEmitter } from 'node:events';
 import type {
-  EventMessage,
-  PbxMessage,
-} from '../../../../simulators/fleet-controller/ingest/ingest-protocol.ts';
-import type {
   ChannelEvents,
   ControllerChannel,
   LinkState,
 } from '../../../../simulators/pbx/events/controller-link.ts';
+import type { EventMessage, PbxMessage } from '../../../../simulators/shared/wire/ingest-protocol.ts';
 
 /**
  * An in-memory link with a model controller behind it: it records every message, applies each

@@ -1,4 +1,5 @@
-import { isSeverity, type PbxInventory, type Severity } from '../model/types.ts';
+import type { PbxInventory } from './pbx-inventory.ts';
+import { isSeverity, type Severity } from './severity.ts';
 
 /**
  * The link between a PBX's management module and the controller (EVENT-UNSPEC-TRANSPORT): one
