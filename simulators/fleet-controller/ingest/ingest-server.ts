@@ -1,17 +1,8 @@
-import { timingSafeEqual } from 'node:crypto';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
-import {
-  asEvent,
-  asHello,
-  asInventory,
-  type ControllerMessage,
-  encodeLine,
-  LineReader,
-  parseLine,
-  type RefusalReason,
-} from '../../shared/wire/ingest-protocol.ts';
+import { type ControllerMessage, encodeLine, LineReader } from '../../shared/wire/ingest-protocol.ts';
 import type { RequestLogger } from '../api/api-core.ts';
 import { type FleetState, sha256Hex } from '../model/fleet-state.ts';
+import { type IngestPort, IngestSession } from './ingest-session.ts';
 import { TurnBatch } from './turn-batch.ts';
 
 /** A PBX that sends nothing after connecting is dropped after this long (real time). */
@@ -21,12 +12,10 @@ const MAX_CONNECTIONS = 5_000;
 const MAX_BATCH_LINES = 4_096;
 const MAX_BATCH_CHARS = 4 * 1024 * 1024;
 
-interface Session {
+/** A connection: the socket-free session plus what the listener keeps for writing its answers. */
+interface Connection {
   socket: Socket;
-  siteId: string | null;
-  stream: string | null;
-  /** Refused or cut: further lines are ignored and it no longer counts as connected. */
-  closed: boolean;
+  session: IngestSession;
   /** Answers held back until the batch that produced them is committed, in order. */
   outbox: string;
   /** Close the connection once the outbox is written (a refusal). */
@@ -59,21 +48,23 @@ export async function startIngestServer(
   state: FleetState,
   options: { host: string; port: number; log?: RequestLogger },
 ): Promise<IngestServer> {
-  const sessions = new Set<Session>();
+  const connections = new Set<Connection>();
+  const port = ingestPortOf(state);
   const log = options.log ?? (() => {});
 
-  const recount = (siteId: string) => {
-    let count = 0;
-    for (const s of sessions) if (s.siteId === siteId && !s.closed) count++;
-    state.setConnections(siteId, count);
+  const count = (siteId: string) => {
+    let live = 0;
+    for (const c of connections) if (c.session.connectedTo(siteId)) live++;
+    return live;
   };
+  const recount = (siteId: string) => state.setConnections(siteId, count(siteId));
 
-  /** Sessions with answers waiting for the running batch to commit; `null` outside a batch. */
-  let held: Set<Session> | null = null;
+  /** Connections with answers waiting for the running batch to commit; `null` outside a batch. */
+  let held: Set<Connection> | null = null;
 
-  const release = (session: Session) => {
-    const { socket, outbox, ending } = session;
-    session.outbox = '';
+  const release = (connection: Connection) => {
+    const { socket, outbox, ending } = connection;
+    connection.outbox = '';
     if (socket.destroyed) return;
     if (ending) {
       socket.end(outbox);
@@ -84,98 +75,59 @@ export async function startIngestServer(
     }
   };
 
-  const send = (session: Session, message: ControllerMessage) => {
-    session.outbox += encodeLine(message);
-    if (held) held.add(session);
-    else release(session);
-  };
-
-  const refuse = (session: Session, reason: RefusalReason) => {
-    if (session.closed) return;
-    session.closed = true;
-    session.ending = true;
-    log({ face: 'ingest', method: 'REFUSE', path: session.siteId ?? '-', status: 403 });
-    send(session, { type: 'refused', reason });
-    if (session.siteId !== null) recount(session.siteId);
+  /** Queues a session's answers; a refusal ends the connection and changes the site's count. */
+  const answer = (connection: Connection, messages: ControllerMessage[], siteBefore: string | null) => {
+    if (messages.length === 0) return;
+    for (const message of messages) connection.outbox += encodeLine(message);
+    const { session } = connection;
+    if (session.closed) connection.ending = true;
+    else if (session.siteId !== null) connection.socket.setTimeout(0);
+    const siteId = session.siteId ?? siteBefore;
+    if (siteId !== null && (session.closed || siteBefore === null)) recount(siteId);
+    if (held) held.add(connection);
+    else release(connection);
   };
 
   const onCut = (siteId: string) => {
-    for (const s of sessions) if (s.siteId === siteId) refuse(s, 'link-cut');
+    for (const c of connections) if (c.session.siteId === siteId) answer(c, c.session.cut(), siteId);
   };
   state.on('link-cut', onCut);
 
-  const handleLine = (session: Session, line: string) => {
-    const msg = parseLine(line);
-    if (session.siteId === null) {
-      const hello = msg && asHello(msg);
-      if (!hello) return refuse(session, 'bad-hello');
-      session.socket.setTimeout(0);
-      const link = state.links.get(hello.siteId);
-      if (!state.sites.has(hello.siteId) || !link) return refuse(session, 'unknown-site');
-      const given = Buffer.from(sha256Hex(hello.key), 'hex');
-      if (!timingSafeEqual(given, Buffer.from(link.keySha256, 'hex'))) return refuse(session, 'bad-key');
-      if (link.cut) return refuse(session, 'link-cut');
-      session.siteId = hello.siteId;
-      session.stream = `${hello.siteId}\u0000${hello.stream}`;
-      recount(hello.siteId);
-      log({ face: 'ingest', method: 'HELLO', path: hello.siteId, status: 200 });
-      return send(session, { type: 'welcome', lastSeq: state.lastSequence(session.stream) });
-    }
-    const siteId = session.siteId;
-    if (!state.sites.has(siteId) || !state.links.has(siteId)) return refuse(session, 'unknown-site');
-    if (msg?.type === 'inventory') {
-      const inventory = asInventory(msg['inventory']);
-      if (inventory) state.setInventory(siteId, inventory);
-      else state.stats.invalid++;
-      return;
-    }
-    const event = msg && asEvent(msg);
-    if (!event) {
-      state.stats.invalid++;
-      const seq = msg?.['seq'];
-      if (typeof seq === 'number' && Number.isSafeInteger(seq)) send(session, { type: 'ack', seq });
-      return;
-    }
-    if (state.acceptSequence(session.stream ?? '', event.seq)) {
-      state.report(siteId, { ...event.event, suppressed: event.suppressed });
-    }
-    send(session, { type: 'ack', seq: event.seq });
-  };
-
-  const batch = new TurnBatch<{ session: Session; line: string }>(
+  const batch = new TurnBatch<{ connection: Connection; line: string }>(
     (work) => {
-      const answered = new Set<Session>();
+      const answered = new Set<Connection>();
       held = answered;
       try {
         state.atomically(() => {
-          for (const { session, line } of work) if (!session.closed) handleLine(session, line);
+          for (const { connection, line } of work) {
+            const before = connection.session.siteId;
+            answer(connection, connection.session.receive(line), before);
+          }
         });
       } catch (error) {
         // Not committed: nothing of the batch is answered; the PBXs re-send after reconnecting.
-        for (const session of answered) {
-          session.outbox = '';
-          session.socket.destroy();
+        for (const connection of answered) {
+          connection.outbox = '';
+          connection.socket.destroy();
         }
         throw error;
       } finally {
         held = null;
       }
-      for (const session of answered) release(session);
+      for (const connection of answered) release(connection);
     },
     MAX_BATCH_LINES,
     MAX_BATCH_CHARS,
   );
 
   const server = createServer((socket) => {
-    const session: Session = {
+    const connection: Connection = {
       socket,
-      siteId: null,
-      stream: null,
-      closed: false,
+      session: new IngestSession(port, log),
       outbox: '',
       ending: false,
     };
-    sessions.add(session);
+    connections.add(connection);
     const reader = new LineReader();
     socket.setNoDelay(true);
     socket.setTimeout(HELLO_TIMEOUT_MS, () => socket.destroy());
@@ -187,12 +139,12 @@ export async function startIngestServer(
         socket.destroy();
         return;
       }
-      for (const line of lines) if (line.trim() !== '') batch.add({ session, line }, line.length);
+      for (const line of lines) if (line.trim() !== '') batch.add({ connection, line }, line.length);
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
-      sessions.delete(session);
-      if (session.siteId !== null) recount(session.siteId);
+      connections.delete(connection);
+      if (connection.session.siteId !== null) recount(connection.session.siteId);
     });
   });
   server.maxConnections = MAX_CONNECTIONS;
@@ -203,23 +155,34 @@ export async function startIngestServer(
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
+  const { port: bound } = server.address() as AddressInfo;
   return {
     server,
-    url: `tcp://${options.host}:${port}`,
-    connections(siteId) {
-      let count = 0;
-      for (const s of sessions) if (s.siteId === siteId && !s.closed) count++;
-      return count;
-    },
+    url: `tcp://${options.host}:${bound}`,
+    connections: count,
     async close() {
       // What has arrived is applied (and committed) before the listener goes.
       batch.flush();
       state.off('link-cut', onCut);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
-        for (const s of sessions) s.socket.destroy();
+        for (const c of connections) c.socket.destroy();
       });
     },
+  };
+}
+
+/** The fleet state as the port an ingest session works through. */
+function ingestPortOf(state: FleetState): IngestPort {
+  return {
+    link: (siteId) => (state.sites.has(siteId) ? state.links.get(siteId) : undefined),
+    hashKey: sha256Hex,
+    lastSequence: (stream) => state.lastSequence(stream),
+    acceptSequence: (stream, seq) => state.acceptSequence(stream, seq),
+    report: (siteId, report) => {
+      state.report(siteId, report);
+    },
+    setInventory: (siteId, inventory) => state.setInventory(siteId, inventory),
+    countInvalid: () => state.countInvalid(),
   };
 }

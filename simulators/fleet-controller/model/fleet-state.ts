@@ -433,6 +433,11 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     return true;
   }
 
+  /** A malformed line on the ingest link (written with the next report or at close, see `flush`). */
+  countInvalid(): void {
+    this.stats.invalid++;
+  }
+
   /** Writes what changes between writes without one of its own (the `invalid` and `duplicates` counts); at close. */
   flush(): void {
     this.journal.atomically(() => {
