@@ -1,8 +1,7 @@
 import type { PbxInventory } from '../../shared/wire/pbx-inventory.ts';
 import type { Severity } from '../../shared/wire/severity.ts';
 import type { AttentionItemView } from '../model/caller-view.ts';
-import type { IngestStats } from '../model/fleet-state.ts';
-import type { Level, Role, SiteRight } from '../model/types.ts';
+import type { IngestStats, Level, Role, SiteRight } from '../model/types.ts';
 
 /** An account as the control plane takes it: the clear password is hashed at once and never kept. */
 export interface AccountInput {

@@ -1,6 +1,5 @@
 import type { PbxInventory } from '../../shared/wire/pbx-inventory.ts';
-import type { IngestStats } from '../model/fleet-state.ts';
-import type { Level, SiteRight } from '../model/types.ts';
+import type { IngestStats, Level, SiteRight } from '../model/types.ts';
 import type {
   AccountInfo,
   AccountInput,

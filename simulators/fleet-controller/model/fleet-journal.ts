@@ -1,10 +1,10 @@
 import type { PbxInventory } from '../../shared/wire/pbx-inventory.ts';
-import type { IngestStats } from './fleet-state.ts';
 import type {
   AccessTokenRecord,
   Account,
   AttentionItem,
   HistoryRecord,
+  IngestStats,
   PartnerAccess,
   Site,
   SiteRight,

@@ -17,6 +17,7 @@ import type {
   AttentionItem,
   AttentionReport,
   HistoryRecord,
+  IngestStats,
   PartnerAccess,
   Site,
   SiteRight,
@@ -28,20 +29,6 @@ export interface LinkRecord {
   keySha256: string;
   connected: number;
   cut: boolean;
-}
-
-/** Counters the control plane shows; the load test reconciles them with the PBX side. */
-export interface IngestStats {
-  /** Event messages accepted (each one an occurrence of an item). */
-  accepted: number;
-  /** Event messages dropped because the site held 200 items (EVENT-SITE-CAP). */
-  capped: number;
-  /** Sum of `suppressed` carried by capped messages (lost with them). */
-  cappedSuppressed: number;
-  /** Re-sent messages already processed (same stream and sequence number). */
-  duplicates: number;
-  /** Malformed event messages. */
-  invalid: number;
 }
 
 export interface FleetStateEvents {

@@ -112,3 +112,17 @@ export interface HistoryRecord {
   siteName: string;
   attention: { id: number; module: string; subject: string; severity: Severity; comment: string | null };
 }
+
+/** Counters the control plane shows; the load test reconciles them with the PBX side. */
+export interface IngestStats {
+  /** Event messages accepted (each one an occurrence of an item). */
+  accepted: number;
+  /** Event messages dropped because the site held 200 items (EVENT-SITE-CAP). */
+  capped: number;
+  /** Sum of `suppressed` carried by capped messages (lost with them). */
+  cappedSuppressed: number;
+  /** Re-sent messages already processed (same stream and sequence number). */
+  duplicates: number;
+  /** Malformed event messages. */
+  invalid: number;
+}
