@@ -12,9 +12,9 @@ import {
   assertExactAnswer,
   assertJsonResponse,
 } from './support/api-answers.ts';
+import type { ApiAuth } from './support/api-exchange.ts';
 import { clientAuth, EMPTY_BODY_HEADERS, postCommand, requestCommandList } from './support/api-requests.ts';
 import { clientToken, maintenanceTarget, noApiReason, noTokenReason } from './support/maintenance-access.ts';
-import type { ApiAuth } from './support/maintenance-client.ts';
 import { sendApiRequest } from './support/maintenance-client.ts';
 import { lastExchange, maintenanceContext } from './support/maintenance-context.ts';
 import { neverIssuedTokenExample } from './support/never-issued-token.ts';

@@ -9,10 +9,11 @@ import { assertLiveProperty } from '../support/bounded-property.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { xmlRpcAuthValue } from '../support/xmlrpc-auth-value.ts';
 import { assertCommandList, assertErrorAnswer, assertExactAnswer } from './support/api-answers.ts';
+import type { ApiAuth, ApiRequest } from './support/api-exchange.ts';
 import { COMMAND_LIST_PATH, clientAuth, commandPath, requestCommandList } from './support/api-requests.ts';
 import { maintenanceTarget, noApiReason, withMaintenanceControl } from './support/maintenance-access.ts';
 import { neverIssuedToken } from './support/maintenance-arbitraries.ts';
-import { type ApiAuth, type ApiRequest, sendApiRequest } from './support/maintenance-client.ts';
+import { sendApiRequest } from './support/maintenance-client.ts';
 import { neverIssuedTokenExample } from './support/never-issued-token.ts';
 import { assertTokenAccepted, INVALID_TOKEN_MESSAGE, quietCall } from './support/token-checks.ts';
 

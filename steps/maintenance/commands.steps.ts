@@ -9,6 +9,7 @@ import * as fc from 'fast-check';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { assertCommandList, assertExactAnswer } from './support/api-answers.ts';
+import type { ApiExchange } from './support/api-exchange.ts';
 import { clientAuth, postCommand, requestCommandList } from './support/api-requests.ts';
 import {
   listedCommands,
@@ -27,7 +28,6 @@ import {
 } from './support/completion-watch.ts';
 import { type MaintenanceControls, withMaintenanceControl } from './support/maintenance-access.ts';
 import { invalidJsonText, unknownFields } from './support/maintenance-arbitraries.ts';
-import type { ApiExchange } from './support/maintenance-client.ts';
 import { lastExchange, maintenanceContext } from './support/maintenance-context.ts';
 
 Then('the command list contains the names', function (this: PbxWorld, table: DataTable) {

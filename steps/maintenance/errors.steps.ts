@@ -9,6 +9,7 @@ import { assertLiveProperty } from '../support/bounded-property.ts';
 import { withControl } from '../support/with-control.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { assertCommandList, assertErrorAnswer, assertJsonResponse } from './support/api-answers.ts';
+import type { ApiAuth, ApiExchange, ApiRequest } from './support/api-exchange.ts';
 import { COMMAND_LIST_PATH, clientAuth, commandPath, requestCommandList } from './support/api-requests.ts';
 import { allowedAnswers, classifyAnswer, type RequestConditions } from './support/error-table.ts';
 import {
@@ -19,12 +20,7 @@ import {
   unknownFields,
   wrongMethodRequest,
 } from './support/maintenance-arbitraries.ts';
-import {
-  type ApiAuth,
-  type ApiExchange,
-  type ApiRequest,
-  sendApiRequest,
-} from './support/maintenance-client.ts';
+import { sendApiRequest } from './support/maintenance-client.ts';
 
 function quiet(world: PbxWorld, request: ApiRequest): Promise<ApiExchange> {
   return sendApiRequest(world, request, { evidence: false, record: false });

@@ -5,6 +5,7 @@ import * as fc from 'fast-check';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { assertAccepted, assertBodyTooLarge, assertCommandList } from './support/api-answers.ts';
+import type { ApiAuth, ApiExchange } from './support/api-exchange.ts';
 import {
   COMMAND_LIST_PATH,
   clientAuth,
@@ -12,12 +13,7 @@ import {
   jsonBodyOfSize,
   markBeforeCommand,
 } from './support/api-requests.ts';
-import {
-  type ApiAuth,
-  type ApiExchange,
-  LARGE_BODY_TIMEOUT_MS,
-  sendApiRequest,
-} from './support/maintenance-client.ts';
+import { LARGE_BODY_TIMEOUT_MS, sendApiRequest } from './support/maintenance-client.ts';
 
 /** 1 MiB: the largest body interface A takes (MAINT-POST-BODY-UP-TO-1MIB). */
 const LIMIT = 1_048_576;

@@ -9,9 +9,10 @@ import * as fc from 'fast-check';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { assertCommandList, assertExactAnswer } from './support/api-answers.ts';
+import type { ApiAuth } from './support/api-exchange.ts';
 import { clientAuth, commandPath, requestCommandList } from './support/api-requests.ts';
 import { createTokenAsAdmin, withMaintenanceControl } from './support/maintenance-access.ts';
-import { type ApiAuth, sendApiRequest } from './support/maintenance-client.ts';
+import { sendApiRequest } from './support/maintenance-client.ts';
 import { maintenanceContext } from './support/maintenance-context.ts';
 import {
   assertTokenAccepted,

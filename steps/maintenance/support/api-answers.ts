@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import pactum from 'pactum';
 import { projectPath } from '../../support/project-root.ts';
 import { schemaValidator } from '../../support/schema-validator.ts';
-import type { ApiExchange, ApiResponse } from './maintenance-client.ts';
+import type { ApiExchange, ApiResponse } from './api-exchange.ts';
 
 /** The schemas of interface A (schemas/maintenance/). */
 export type MaintenanceSchema =

@@ -1,7 +1,8 @@
 import type { PbxWorld } from '../../support/world.ts';
+import type { ApiAuth, ApiExchange, ApiRequest } from './api-exchange.ts';
 import { takeMarks } from './completion-watch.ts';
 import { clientToken, maintenanceTarget, noTokenReason } from './maintenance-access.ts';
-import { type ApiAuth, type ApiExchange, type ApiRequest, sendApiRequest } from './maintenance-client.ts';
+import { sendApiRequest } from './maintenance-client.ts';
 import { maintenanceContext } from './maintenance-context.ts';
 
 /** Path of the command list below the API base (MAINT-UNSPEC-PATH-V1). */

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import type { PbxWorld } from '../../support/world.ts';
 import { assertCommandList } from './api-answers.ts';
+import type { ApiAuth, ApiExchange } from './api-exchange.ts';
 import { commandPath, requestCommandList } from './api-requests.ts';
 import { awaitCompletionEvents, takeMarks } from './completion-watch.ts';
 import type { MaintenanceControls } from './maintenance-access.ts';
-import { type ApiAuth, type ApiExchange, sendApiRequest } from './maintenance-client.ts';
+import { sendApiRequest } from './maintenance-client.ts';
 import { maintenanceContext } from './maintenance-context.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { ApiExchange } from './maintenance-client.ts';
+import type { ApiExchange } from './api-exchange.ts';
 
 /** The answers interface A may give (maintenance-and-fleet-api.md, "Errors / Interface A"). */
 export type AnswerKind =

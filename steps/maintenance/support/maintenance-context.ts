@@ -1,7 +1,7 @@
 import type { CompletionEvent } from '../../../simulators/pbx/maintenance/completion-event.ts';
 import type { CreatedToken } from '../../../simulators/pbx/maintenance/token-store.ts';
 import type { PbxWorld } from '../../support/world.ts';
-import type { ApiExchange } from './maintenance-client.ts';
+import type { ApiExchange } from './api-exchange.ts';
 
 /** Where the completion events and the module log stood before a command was posted. */
 export interface Marks {

@@ -8,10 +8,11 @@ import {
   assertExactAnswer,
   assertMatchesSchema,
 } from './api-answers.ts';
+import type { ApiAuth, ApiExchange } from './api-exchange.ts';
 import { COMMAND_LIST_PATH, commandPath } from './api-requests.ts';
 import { settle } from './completion-watch.ts';
 import { type MaintenanceControls, pbxUsers } from './maintenance-access.ts';
-import { type ApiAuth, type ApiExchange, sendApiRequest } from './maintenance-client.ts';
+import { sendApiRequest } from './maintenance-client.ts';
 import { maintenanceContext } from './maintenance-context.ts';
 
 export const DAY_MS = 86_400_000;

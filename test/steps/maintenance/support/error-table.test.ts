@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { test } from 'node:test';
+import type { ApiExchange } from '../../../../steps/maintenance/support/api-exchange.ts';
 import { allowedAnswers, classifyAnswer } from '../../../../steps/maintenance/support/error-table.ts';
-import type { ApiExchange } from '../../../../steps/maintenance/support/maintenance-client.ts';
 
 function exchange(status: number, json: unknown): ApiExchange {
   return {
