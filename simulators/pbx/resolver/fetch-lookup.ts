@@ -115,9 +115,10 @@ function headerList(headers: HopResponse['headers'], name: string): string[] {
 
 /**
  * Runs the HTTP part of one provider query: the request with the header set of its method,
- * authentication (RESOLVER-AUTH-*), redirects (RESOLVER-REDIRECTS), TLS, and decoding of the
- * last answer. Every step goes to the search log. It never throws for anything the endpoint
- * does: a broken or hostile answer ends as `{ ok: false }` with one clear reason.
+ * authentication (RESOLVER-AUTH-BASIC, RESOLVER-AUTH-BEARER, RESOLVER-AUTH-DIGEST), redirects
+ * (RESOLVER-REDIRECTS), TLS, and decoding of the last answer. Every step goes to the search log.
+ * It never throws for anything the endpoint does: a broken or hostile answer ends as
+ * `{ ok: false }` with one clear reason.
  *
  * RESOLVER-REDIRECTS: every 3xx with a `Location` is followed; one without ends as non-2xx.
  * RESOLVER-UNSPEC-REDIRECTS: at most `limits.maxRedirects` (5) redirects; a URL met twice is a
@@ -127,273 +128,346 @@ function headerList(headers: HopResponse['headers'], name: string): string[] {
  * slower than it logs a timeout warning; the overall limit `limits.totalMs` aborts.
  */
 export async function performLookup(spec: LookupSpec, log: SearchLogger): Promise<LookupResult> {
-  const { limits } = spec;
-  const started = performance.now();
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), Math.max(1, limits.totalMs));
-  const agent = new LookupAgent({
-    verifyCertificate: spec.verifyCertificate,
-    trustedCa: spec.trustedCa,
-    limits,
-  });
-  const hops: HopRecord[] = [];
-  const digest: DigestReport | null =
-    spec.authentication === 'Digest'
-      ? { challenged: false, algorithm: null, qop: null, status: null, problem: null }
-      : null;
-  let firstConnectMs: number | null = null;
-  let firstByteMs: number | null = null;
-  const timing = (): LookupTiming => {
-    const totalMs = performance.now() - started;
-    return {
-      connectMs: firstConnectMs,
-      firstByteMs,
-      totalMs,
-      timeoutMs: spec.timeoutMs,
-      exceeded: (firstConnectMs ?? 0) > spec.timeoutMs || totalMs > spec.timeoutMs,
-    };
-  };
-  const fail = (error: string, kind: Extract<LookupResult, { ok: false }>['kind']): LookupResult => {
-    log.error('error', error);
-    return { ok: false, error, kind, hops, timing: timing(), digest };
-  };
-
-  const homeOrigin = spec.url.origin;
-  let origin = spec.url.origin;
-  let path = spec.url.path;
-  let displayUrl = spec.url.displayUrl;
-  let method: ProviderMethod = spec.method;
-  let body: string | undefined = method === 'POST' ? postBody(spec.number) : undefined;
-  let digestAnswer: { challenge: DigestChallenge; nc: number } | null = null;
-  let staleRetried = false;
-  const digestTried = new Set<string>();
-  const seen = new Set<string>();
-  let redirects = 0;
-
-  log.info('url', `${method} ${spec.url.substitutedUrl}`, { method, url: spec.url.substitutedUrl });
+  const lookup = new LookupRun(spec, log);
+  const timer = setTimeout(() => lookup.abort(), Math.max(1, spec.limits.totalMs));
   try {
-    for (;;) {
-      const key = `${method} ${origin}${path}`;
-      const headers = requestHeaders(method);
-      let sentDigest = false;
-      const sameOrigin = origin === homeOrigin;
-      if (sameOrigin && spec.authentication === 'Basic') {
-        const token = Buffer.from(`${spec.username}:${spec.password}`, 'utf8').toString('base64');
-        headers.push(['authorization', `Basic ${token}`]);
-      } else if (sameOrigin && spec.authentication === 'Bearer') {
-        headers.push(['authorization', `Bearer ${spec.token}`]);
-      } else if (sameOrigin && digestAnswer) {
-        sentDigest = true;
-        headers.push([
-          'authorization',
-          digestAuthorization({
-            challenge: digestAnswer.challenge,
-            username: spec.username,
-            password: spec.password,
-            method,
-            uri: path,
-            nc: digestAnswer.nc++,
-          }),
-        ]);
-      }
-      if (!sameOrigin && spec.authentication !== 'None')
-        log.warn('auth', `no credentials sent to ${origin}: it is not the origin of the provider URL`);
-      if (hops.length === 0 && (spec.authentication === 'Basic' || spec.authentication === 'Bearer'))
-        log.info('auth', `${spec.authentication} credentials sent with the first request`);
-      log.expert('encoded-uri', `${method} ${origin}${displayPath(displayUrl)}`, {
-        requestTarget: displayPath(displayUrl),
-      });
-      log.info('request', `${method} ${displayUrl}`);
-      const hopStart = performance.now() - started;
-      const response = await exchange(
-        agent,
-        { origin, path, method, headers, body },
-        {
-          readBody: true,
-          signal: controller.signal,
-          limits,
-        },
-      );
-      const connect = agent.takeConnects()[0];
-      if (connect && firstConnectMs === null) firstConnectMs = connect.ms;
-      if (connect) {
-        log.info(
-          'connect',
-          `connected in ${Math.round(connect.ms)} ms${connect.tlsProtocol ? ` (${connect.tlsProtocol})` : ''}`,
-          {
-            ms: Math.round(connect.ms),
-            tls: connect.tlsProtocol,
-          },
-        );
-        if (connect.ms > spec.timeoutMs)
-          log.warn(
-            'timeout',
-            `connection set-up took ${Math.round(connect.ms)} ms, more than the timeout of ${spec.timeoutMs} ms; the request continues`,
-          );
-      }
-      firstByteMs = hopStart + response.headMs;
-      const hop: HopRecord = {
-        method,
-        url: displayUrl,
-        status: response.status,
-        next: null,
-        location: null,
-        connectMs: connect ? connect.ms : null,
-        tlsProtocol: connect?.tlsProtocol ?? null,
-        headMs: response.headMs,
-      };
-      hops.push(hop);
-      if (hops.length > limits.maxRedirects + 3)
-        return fail(`gave up after ${hops.length} requests`, 'redirect');
-
-      // Digest: answer a 401 challenge of the provider's own origin (RESOLVER-AUTH-DIGEST), once
-      // per URL, and once more when the server marks the nonce stale.
-      if (response.status === 401 && spec.authentication === 'Digest' && sameOrigin && digest) {
-        const selection = selectDigestChallenge(
-          parseChallenges(headerList(response.headers, 'www-authenticate')),
-        );
-        const fresh = !digestTried.has(key);
-        const stale = selection.ok && selection.challenge.stale && !staleRetried;
-        if (selection.ok && (fresh || stale)) {
-          if (!fresh) staleRetried = true;
-          digestTried.add(key);
-          digest.challenged = true;
-          digest.algorithm = selection.challenge.algorithm;
-          digest.qop = selection.challenge.qop;
-          digestAnswer = { challenge: selection.challenge, nc: 1 };
-          hop.next = 'digest';
-          log.info(
-            'auth',
-            `401 with Digest challenge (algorithm ${selection.challenge.algorithm}, ${selection.challenge.qop ? 'qop=auth' : 'no qop'}); repeating the request with digest authorisation`,
-          );
-          continue;
-        }
-        digest.status = 401;
-        digest.problem = selection.ok ? 'the endpoint refused the digest authorisation' : selection.reason;
-        log.error(
-          'auth',
-          selection.ok
-            ? 'the endpoint refused the digest authorisation (check user name, password and realm)'
-            : `cannot answer the Digest challenge: ${selection.reason}`,
-        );
-      } else if (digest && sentDigest) {
-        digest.status = response.status;
-      }
-
-      const location = header(response.headers, 'location');
-      if (response.status >= 300 && response.status <= 399 && !location)
-        log.info('redirect', `${response.status} without a Location header: not followed`, {
-          status: response.status,
-        });
-      if (isRedirect(response.status, location)) {
-        let next: URL;
-        try {
-          next = new URL(location, `${origin}${path}`);
-        } catch {
-          return fail(`${response.status} redirect to an invalid Location ${location}`, 'redirect');
-        }
-        if (next.protocol !== 'http:' && next.protocol !== 'https:')
-          return fail(`${response.status} redirect to a ${next.protocol} URL is not followed`, 'redirect');
-        hop.next = 'redirect';
-        hop.location = next.href;
-        redirects++;
-        log.expert('redirect', `${response.status} → ${next.href}`, {
-          status: response.status,
-          location: next.href,
-        });
-        if (redirects > limits.maxRedirects)
-          return fail(`more than ${limits.maxRedirects} redirects; last Location ${next.href}`, 'redirect');
-        seen.add(key);
-        const nextMethod: ProviderMethod =
-          method === 'POST' && POST_TO_GET_STATUSES.has(response.status) ? 'GET' : method;
-        if (nextMethod !== method) {
-          log.info('redirect', `${response.status} after POST: continuing with GET without body`);
-          body = undefined;
-        }
-        method = nextMethod;
-        origin = next.origin;
-        path = `${next.pathname}${next.search}`;
-        displayUrl = next.href;
-        if (seen.has(`${method} ${origin}${path}`))
-          return fail(`redirect loop: ${next.href} was already requested`, 'redirect');
-        continue;
-      }
-
-      const total = timing();
-      if (total.totalMs > spec.timeoutMs)
-        log.warn(
-          'timeout',
-          `the answer took ${Math.round(total.totalMs)} ms, more than the timeout of ${spec.timeoutMs} ms; it was awaited and is evaluated`,
-          {
-            ms: Math.round(total.totalMs),
-            timeoutMs: spec.timeoutMs,
-          },
-        );
-      const contentType = header(response.headers, 'content-type') ?? null;
-      const codings = contentCodings(header(response.headers, 'content-encoding'));
-      if (response.status < 200 || response.status > 299) {
-        log.error('response', `HTTP ${response.status}: the lookup failed; the body is not evaluated`, {
-          status: response.status,
-        });
-        return {
-          ok: true,
-          status: response.status,
-          contentType,
-          codings,
-          rawBytes: response.rawBody.length,
-          body: null,
-          hops,
-          timing: total,
-          digest,
-        };
-      }
-      let decoded: Buffer;
-      try {
-        decoded = await decompressBody(response.rawBody, codings, limits.maxDecodedBodyBytes);
-      } catch (error) {
-        if (error instanceof BodyDecodeError) return fail(error.message, 'decode');
-        throw error;
-      }
-      const text = decodeText(decoded, contentType ?? undefined);
-      log.info(
-        'response',
-        `HTTP ${response.status}, ${response.rawBody.length} bytes${codings.length ? ` ${codings.join('+')} (${decoded.length} decoded)` : ''}, ${contentType ?? 'no Content-Type'}`,
-        {
-          status: response.status,
-          bytes: response.rawBody.length,
-          decodedBytes: decoded.length,
-          encoding: codings.join(',') || 'identity',
-          charset: text.encoding,
-        },
-      );
-      if (text.declared === null)
-        log.warn('body', `no charset in Content-Type; the body is read as ${text.encoding}`);
-      if (text.fallbackReason)
-        log.warn('body', `${text.fallbackReason}; the body is read as ${text.encoding}`);
-      if (text.replaced)
-        log.warn('body', `the body is not valid ${text.encoding}; invalid bytes were replaced by U+FFFD`);
-      return {
-        ok: true,
-        status: response.status,
-        contentType,
-        codings,
-        rawBytes: response.rawBody.length,
-        body: { ...text, bytes: decoded.length },
-        hops,
-        timing: timing(),
-        digest,
-      };
-    }
-  } catch (error) {
-    if (error instanceof ExchangeError) {
-      const connect = agent.takeConnects()[0];
-      if (connect && firstConnectMs === null) firstConnectMs = connect.ms;
-      return fail(error.message, error.kind);
-    }
-    return fail(`request failed: ${(error as Error).message}`, 'protocol');
+    return await lookup.run();
   } finally {
     clearTimeout(timer);
-    await agent.close();
+    await lookup.close();
+  }
+}
+
+/** What the next request of a lookup goes to, and with what. */
+interface Cursor {
+  origin: string;
+  path: string;
+  displayUrl: string;
+  method: ProviderMethod;
+  body: string | undefined;
+}
+
+/** What a hop's answer means for the lookup: send the next request, or the lookup's result. */
+type HopOutcome = { next: true } | { next: false; result: LookupResult };
+const NEXT: HopOutcome = { next: true };
+
+/** One lookup's state and its named steps: send a hop, answer Digest, follow a redirect, finish. */
+class LookupRun {
+  private readonly started = performance.now();
+  private readonly controller = new AbortController();
+  private readonly agent: LookupAgent;
+  private readonly hops: HopRecord[] = [];
+  private readonly digest: DigestReport | null;
+  private readonly homeOrigin: string;
+  private cursor: Cursor;
+  private firstConnectMs: number | null = null;
+  private firstByteMs: number | null = null;
+  private digestAnswer: { challenge: DigestChallenge; nc: number } | null = null;
+  private staleRetried = false;
+  private readonly digestTried = new Set<string>();
+  private readonly seen = new Set<string>();
+  private redirects = 0;
+
+  constructor(
+    private readonly spec: LookupSpec,
+    private readonly log: SearchLogger,
+  ) {
+    this.agent = new LookupAgent({
+      verifyCertificate: spec.verifyCertificate,
+      trustedCa: spec.trustedCa,
+      limits: spec.limits,
+    });
+    this.digest =
+      spec.authentication === 'Digest'
+        ? { challenged: false, algorithm: null, qop: null, status: null, problem: null }
+        : null;
+    this.homeOrigin = spec.url.origin;
+    this.cursor = {
+      origin: spec.url.origin,
+      path: spec.url.path,
+      displayUrl: spec.url.displayUrl,
+      method: spec.method,
+      body: spec.method === 'POST' ? postBody(spec.number) : undefined,
+    };
+  }
+
+  abort(): void {
+    this.controller.abort();
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+
+  async run(): Promise<LookupResult> {
+    const { method } = this.cursor;
+    this.log.info('url', `${method} ${this.spec.url.substitutedUrl}`, {
+      method,
+      url: this.spec.url.substitutedUrl,
+    });
+    try {
+      for (;;) {
+        const outcome = await this.hop();
+        if (!outcome.next) return outcome.result;
+      }
+    } catch (error) {
+      if (error instanceof ExchangeError) {
+        const connect = this.agent.takeConnects()[0];
+        if (connect && this.firstConnectMs === null) this.firstConnectMs = connect.ms;
+        return this.fail(error.message, error.kind);
+      }
+      return this.fail(`request failed: ${(error as Error).message}`, 'protocol');
+    }
+  }
+
+  /** One request and what its answer means. */
+  private async hop(): Promise<HopOutcome> {
+    const { spec, log, cursor, limits } = this;
+    const key = `${cursor.method} ${cursor.origin}${cursor.path}`;
+    const sameOrigin = cursor.origin === this.homeOrigin;
+    const { headers, sentDigest } = this.requestHeaders(sameOrigin);
+    log.expert('encoded-uri', `${cursor.method} ${cursor.origin}${displayPath(cursor.displayUrl)}`, {
+      requestTarget: displayPath(cursor.displayUrl),
+    });
+    log.info('request', `${cursor.method} ${cursor.displayUrl}`);
+    const hopStart = performance.now() - this.started;
+    const response = await exchange(
+      this.agent,
+      { origin: cursor.origin, path: cursor.path, method: cursor.method, headers, body: cursor.body },
+      { readBody: true, signal: this.controller.signal, limits },
+    );
+    const hop = this.recordHop(response, hopStart);
+    if (this.hops.length > limits.maxRedirects + 3)
+      return this.done(this.fail(`gave up after ${this.hops.length} requests`, 'redirect'));
+    if (response.status === 401 && spec.authentication === 'Digest' && sameOrigin && this.digest) {
+      if (this.answerDigestChallenge(response, hop, key)) return NEXT;
+    } else if (this.digest && sentDigest) {
+      this.digest.status = response.status;
+    }
+    const location = header(response.headers, 'location');
+    if (response.status >= 300 && response.status <= 399 && !location)
+      log.info('redirect', `${response.status} without a Location header: not followed`, {
+        status: response.status,
+      });
+    if (isRedirect(response.status, location))
+      return this.followRedirect(response.status, location, hop, key);
+    return this.done(await this.finish(response));
+  }
+
+  private get limits(): ResolverLimits {
+    return this.spec.limits;
+  }
+
+  /** The header set of the method plus the credentials, which go only to the provider's origin. */
+  private requestHeaders(sameOrigin: boolean): { headers: [string, string][]; sentDigest: boolean } {
+    const { spec, log, cursor } = this;
+    const headers = requestHeaders(cursor.method);
+    let sentDigest = false;
+    if (sameOrigin && spec.authentication === 'Basic') {
+      const token = Buffer.from(`${spec.username}:${spec.password}`, 'utf8').toString('base64');
+      headers.push(['authorization', `Basic ${token}`]);
+    } else if (sameOrigin && spec.authentication === 'Bearer') {
+      headers.push(['authorization', `Bearer ${spec.token}`]);
+    } else if (sameOrigin && this.digestAnswer) {
+      sentDigest = true;
+      headers.push([
+        'authorization',
+        digestAuthorization({
+          challenge: this.digestAnswer.challenge,
+          username: spec.username,
+          password: spec.password,
+          method: cursor.method,
+          uri: cursor.path,
+          nc: this.digestAnswer.nc++,
+        }),
+      ]);
+    }
+    if (!sameOrigin && spec.authentication !== 'None')
+      log.warn('auth', `no credentials sent to ${cursor.origin}: it is not the origin of the provider URL`);
+    if (this.hops.length === 0 && (spec.authentication === 'Basic' || spec.authentication === 'Bearer'))
+      log.info('auth', `${spec.authentication} credentials sent with the first request`);
+    return { headers, sentDigest };
+  }
+
+  /** Logs the connection set-up of the hop (RESOLVER-TIMEOUT-WARNING) and records the hop. */
+  private recordHop(response: HopResponse, hopStart: number): HopRecord {
+    const { spec, log, cursor } = this;
+    const connect = this.agent.takeConnects()[0];
+    if (connect && this.firstConnectMs === null) this.firstConnectMs = connect.ms;
+    if (connect) {
+      log.info(
+        'connect',
+        `connected in ${Math.round(connect.ms)} ms${connect.tlsProtocol ? ` (${connect.tlsProtocol})` : ''}`,
+        { ms: Math.round(connect.ms), tls: connect.tlsProtocol },
+      );
+      if (connect.ms > spec.timeoutMs)
+        log.warn(
+          'timeout',
+          `connection set-up took ${Math.round(connect.ms)} ms, more than the timeout of ${spec.timeoutMs} ms; the request continues`,
+        );
+    }
+    this.firstByteMs = hopStart + response.headMs;
+    const hop: HopRecord = {
+      method: cursor.method,
+      url: cursor.displayUrl,
+      status: response.status,
+      next: null,
+      location: null,
+      connectMs: connect ? connect.ms : null,
+      tlsProtocol: connect?.tlsProtocol ?? null,
+      headMs: response.headMs,
+    };
+    this.hops.push(hop);
+    return hop;
+  }
+
+  /**
+   * RESOLVER-AUTH-DIGEST: answers a 401 challenge of the provider's own origin once per URL, and
+   * once more when the server marks the nonce stale. Returns whether to send the request again.
+   */
+  private answerDigestChallenge(response: HopResponse, hop: HopRecord, key: string): boolean {
+    const digest = this.digest as DigestReport;
+    const selection = selectDigestChallenge(
+      parseChallenges(headerList(response.headers, 'www-authenticate')),
+    );
+    const fresh = !this.digestTried.has(key);
+    const stale = selection.ok && selection.challenge.stale && !this.staleRetried;
+    if (selection.ok && (fresh || stale)) {
+      if (!fresh) this.staleRetried = true;
+      this.digestTried.add(key);
+      digest.challenged = true;
+      digest.algorithm = selection.challenge.algorithm;
+      digest.qop = selection.challenge.qop;
+      this.digestAnswer = { challenge: selection.challenge, nc: 1 };
+      hop.next = 'digest';
+      this.log.info(
+        'auth',
+        `401 with Digest challenge (algorithm ${selection.challenge.algorithm}, ${selection.challenge.qop ? 'qop=auth' : 'no qop'}); repeating the request with digest authorisation`,
+      );
+      return true;
+    }
+    digest.status = 401;
+    digest.problem = selection.ok ? 'the endpoint refused the digest authorisation' : selection.reason;
+    this.log.error(
+      'auth',
+      selection.ok
+        ? 'the endpoint refused the digest authorisation (check user name, password and realm)'
+        : `cannot answer the Digest challenge: ${selection.reason}`,
+    );
+    return false;
+  }
+
+  /** RESOLVER-REDIRECTS, RESOLVER-UNSPEC-REDIRECTS: moves the cursor to the Location, within the limits. */
+  private followRedirect(status: number, location: string, hop: HopRecord, key: string): HopOutcome {
+    const { log, cursor, limits } = this;
+    let next: URL;
+    try {
+      next = new URL(location, `${cursor.origin}${cursor.path}`);
+    } catch {
+      return this.done(this.fail(`${status} redirect to an invalid Location ${location}`, 'redirect'));
+    }
+    if (next.protocol !== 'http:' && next.protocol !== 'https:')
+      return this.done(this.fail(`${status} redirect to a ${next.protocol} URL is not followed`, 'redirect'));
+    hop.next = 'redirect';
+    hop.location = next.href;
+    this.redirects++;
+    log.expert('redirect', `${status} → ${next.href}`, { status, location: next.href });
+    if (this.redirects > limits.maxRedirects)
+      return this.done(
+        this.fail(`more than ${limits.maxRedirects} redirects; last Location ${next.href}`, 'redirect'),
+      );
+    this.seen.add(key);
+    const nextMethod: ProviderMethod =
+      cursor.method === 'POST' && POST_TO_GET_STATUSES.has(status) ? 'GET' : cursor.method;
+    if (nextMethod !== cursor.method) {
+      log.info('redirect', `${status} after POST: continuing with GET without body`);
+      cursor.body = undefined;
+    }
+    cursor.method = nextMethod;
+    cursor.origin = next.origin;
+    cursor.path = `${next.pathname}${next.search}`;
+    cursor.displayUrl = next.href;
+    if (this.seen.has(`${cursor.method} ${cursor.origin}${cursor.path}`))
+      return this.done(this.fail(`redirect loop: ${next.href} was already requested`, 'redirect'));
+    return NEXT;
+  }
+
+  /** The last answer: a non-2xx ends unevaluated; a 2xx body is decompressed and decoded. */
+  private async finish(response: HopResponse): Promise<LookupResult> {
+    const { spec, log, limits } = this;
+    const total = this.timing();
+    if (total.totalMs > spec.timeoutMs)
+      log.warn(
+        'timeout',
+        `the answer took ${Math.round(total.totalMs)} ms, more than the timeout of ${spec.timeoutMs} ms; it was awaited and is evaluated`,
+        { ms: Math.round(total.totalMs), timeoutMs: spec.timeoutMs },
+      );
+    const contentType = header(response.headers, 'content-type') ?? null;
+    const codings = contentCodings(header(response.headers, 'content-encoding'));
+    const common = {
+      contentType,
+      codings,
+      rawBytes: response.rawBody.length,
+      hops: this.hops,
+      digest: this.digest,
+    };
+    if (response.status < 200 || response.status > 299) {
+      log.error('response', `HTTP ${response.status}: the lookup failed; the body is not evaluated`, {
+        status: response.status,
+      });
+      return { ok: true, status: response.status, ...common, body: null, timing: total };
+    }
+    let decoded: Buffer;
+    try {
+      decoded = await decompressBody(response.rawBody, codings, limits.maxDecodedBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyDecodeError) return this.fail(error.message, 'decode');
+      throw error;
+    }
+    const text = decodeText(decoded, contentType ?? undefined);
+    log.info(
+      'response',
+      `HTTP ${response.status}, ${response.rawBody.length} bytes${codings.length ? ` ${codings.join('+')} (${decoded.length} decoded)` : ''}, ${contentType ?? 'no Content-Type'}`,
+      {
+        status: response.status,
+        bytes: response.rawBody.length,
+        decodedBytes: decoded.length,
+        encoding: codings.join(',') || 'identity',
+        charset: text.encoding,
+      },
+    );
+    if (text.declared === null)
+      log.warn('body', `no charset in Content-Type; the body is read as ${text.encoding}`);
+    if (text.fallbackReason) log.warn('body', `${text.fallbackReason}; the body is read as ${text.encoding}`);
+    if (text.replaced)
+      log.warn('body', `the body is not valid ${text.encoding}; invalid bytes were replaced by U+FFFD`);
+    return {
+      ok: true,
+      status: response.status,
+      ...common,
+      body: { ...text, bytes: decoded.length },
+      timing: this.timing(),
+    };
+  }
+
+  private timing(): LookupTiming {
+    const totalMs = performance.now() - this.started;
+    return {
+      connectMs: this.firstConnectMs,
+      firstByteMs: this.firstByteMs,
+      totalMs,
+      timeoutMs: this.spec.timeoutMs,
+      exceeded: (this.firstConnectMs ?? 0) > this.spec.timeoutMs || totalMs > this.spec.timeoutMs,
+    };
+  }
+
+  private fail(error: string, kind: Extract<LookupResult, { ok: false }>['kind']): LookupResult {
+    this.log.error('error', error);
+    return { ok: false, error, kind, hops: this.hops, timing: this.timing(), digest: this.digest };
+  }
+
+  private done(result: LookupResult): HopOutcome {
+    return { next: false, result };
   }
 }
 
