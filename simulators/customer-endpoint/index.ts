@@ -7,12 +7,14 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { SecureVersion, TLSSocket } from 'node:tls';
-import { createMaintenanceTls } from '../pbx/maintenance/maintenance-tls.ts';
-import { EndpointCore, type ResponsePlan } from './answer-request.ts';
+import { createMaintenanceTls as createSelfSignedTls } from '../pbx/maintenance/maintenance-tls.ts';
+import { EndpointCore } from './answer-request.ts';
 import type { EndpointBehaviour, EndpointConfig } from './endpoint-behaviour.ts';
 import { endpointControlRoutes } from './endpoint-control-routes.ts';
 import { type EndpointControlServer, startEndpointControlServer } from './endpoint-control-server.ts';
+import { PlanWriter } from './plan-writer.ts';
 import { MAX_RECORDED_BODY_BYTES, type RecordedRequest } from './recorded-request.ts';
+import { RequestRecorder } from './request-recorder.ts';
 
 export interface CustomerEndpointOptions {
   /** Default 127.0.0.1. */
@@ -63,127 +65,176 @@ export interface CustomerEndpointHandle {
   close(): Promise<void>;
 }
 
-const ENDLESS_CHUNK = Buffer.alloc(64 * 1024, 'x');
-
 /**
  * Starts the recording customer endpoint (issue 5, section 3): an HTTP(S) server a provider —
  * of the simulated PBX or of a real one — is pointed at. It answers as configured (bodies,
  * statuses, delays, redirects, compression, Basic/Digest/Bearer challenges, hostile streams) and
  * records every request exactly: method, raw target, headers in order with their casing, body.
- * The answer logic is the socket-free `EndpointCore`; this is the thin listener around it.
+ * The answer logic is the socket-free `EndpointCore`, the recordings a `RequestRecorder`, the
+ * writing of planned answers a `PlanWriter`; this wires them to a listener.
  */
 export async function start(options: CustomerEndpointOptions = {}): Promise<CustomerEndpointHandle> {
   const initial = structuredClone(options.config ?? {});
   const core = new EndpointCore(structuredClone(initial));
-  const records: RecordedRequest[] = [];
-  const maxRecords = options.maxRecords ?? 1000;
-  let seq = 0;
-  const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
-  const waiters = new Set<{ wake: () => void; cancel: () => void }>();
-  let closing = false;
-
-  const later = (fn: () => void, ms: number) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      fn();
-    }, ms);
-    timers.add(timer);
-  };
-
-  const run = (plan: ResponsePlan, res: ServerResponse, record: RecordedRequest) => {
-    if (closing || res.destroyed) return;
-    if (plan.stream === 'never') return;
-    record.status = plan.status;
-    const codings = plan.headers.filter(([name]) => name.toLowerCase() === 'content-encoding');
-    record.responseContentEncoding = codings.length ? codings.map(([, value]) => value).join(', ') : null;
-    for (const [name, value] of plan.headers) res.appendHeader(name, value);
-    if (plan.stream === 'once') {
-      res.setHeader('Content-Length', plan.body.length);
-      res.writeHead(plan.status);
-      res.end(plan.body);
-      return;
-    }
-    if (plan.stream === 'close-mid-body') {
-      res.setHeader('Content-Length', plan.body.length);
-      res.writeHead(plan.status);
-      res.write(plan.body.subarray(0, Math.floor(plan.body.length / 2)), () => res.socket?.destroy());
-      return;
-    }
-    res.writeHead(plan.status);
-    if (plan.stream === 'endless') {
-      const pump = () => {
-        while (!closing && !res.destroyed && res.write(ENDLESS_CHUNK)) {
-          /* keep writing until the socket pushes back */
-        }
-        if (!closing && !res.destroyed) res.once('drain', pump);
-      };
-      pump();
-      return;
-    }
-    const drip = () => {
-      if (closing || res.destroyed) return;
-      res.write('x');
-      later(drip, plan.dripIntervalMs);
-    };
-    drip();
-  };
-
+  const recorder = new RequestRecorder(options.maxRecords ?? 1000);
+  const writer = new PlanWriter();
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
-    req.on('data', (chunk: Buffer) => {
-      if (size + chunk.length > MAX_RECORDED_BODY_BYTES) {
-        truncated = true;
-        chunks.push(chunk.subarray(0, Math.max(0, MAX_RECORDED_BODY_BYTES - size)));
-        size = MAX_RECORDED_BODY_BYTES;
-      } else {
-        chunks.push(chunk);
-        size += chunk.length;
-      }
-    });
-    req.on('error', () => res.destroy());
-    req.on('end', () => {
+    readRecordedBody(req, (body, truncated) => {
+      const headers = rawHeaderPairs(req);
       const target = req.url ?? '/';
-      const q = target.indexOf('?');
-      const headers: [string, string][] = [];
-      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
-        headers.push([req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string]);
-      const body = Buffer.concat(chunks);
       const plan = core.answer({ method: req.method ?? 'GET', target, headers, body });
-      const record: RecordedRequest = {
-        seq: ++seq,
-        at: Date.now(),
-        method: req.method ?? '',
+      const record = recordOf(req, {
+        seq: recorder.nextSeq(),
         target,
-        path: q === -1 ? target : target.slice(0, q),
-        query: q === -1 ? null : target.slice(q + 1),
-        httpVersion: req.httpVersion,
         headers,
         body,
-        bodyTruncated: truncated,
-        tlsProtocol: (req.socket as TLSSocket).getProtocol?.() ?? null,
+        truncated,
         auth: plan.auth,
-        status: null,
-        responseContentEncoding: null,
-      };
-      records.push(record);
-      if (records.length > maxRecords) records.splice(0, records.length - maxRecords);
-      for (const waiter of [...waiters]) waiter.wake();
-      if (plan.delayMs > 0) later(() => run(plan, res, record), plan.delayMs);
-      else run(plan, res, record);
+      });
+      recorder.add(record);
+      writer.write(plan, res, record);
     });
+    req.on('error', () => res.destroy());
   };
+  const { server, certificate } = await createListener(options, handle);
+  const sockets = trackSockets(server);
+  await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const control = endpointControl(core, initial, recorder);
+  const base = `${options.tls ? 'https' : 'http'}://${host}:${address.port}`;
+  const closeListener = async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    server.closeAllConnections();
+    await closed;
+  };
+  let controlServer: EndpointControlServer | undefined;
+  if (options.controlPlane) {
+    const where = options.controlPlane === true ? {} : options.controlPlane;
+    try {
+      controlServer = await startEndpointControlServer(
+        endpointControlRoutes({
+          ...control,
+          info: () => ({ base, control: controlServer?.url ?? '', certificate }),
+        }),
+        { host: where.host ?? '127.0.0.1', port: where.port ?? 0 },
+      );
+    } catch (error) {
+      await closeListener();
+      throw error;
+    }
+  }
+  return {
+    urls: { base, ...(controlServer ? { control: controlServer.url } : {}) },
+    certificate,
+    control,
+    async close() {
+      writer.close();
+      await controlServer?.close();
+      recorder.cancelWaiters();
+      await closeListener();
+    },
+  };
+}
 
-  let certificate: string | null = null;
+/** The control operations over the core's configuration and the recordings. */
+function endpointControl(
+  core: EndpointCore,
+  initial: EndpointConfig,
+  recorder: RequestRecorder,
+): CustomerEndpointControl {
+  return {
+    config: () => structuredClone(core.config),
+    configure(config) {
+      core.config = structuredClone(config);
+    },
+    setRoute(path, behaviour) {
+      core.config = { ...core.config, routes: { ...core.config.routes, [path]: behaviour } };
+    },
+    setFallback(behaviour) {
+      core.config = { ...core.config, fallback: behaviour };
+    },
+    requests: () => recorder.list(),
+    clearRequests: () => recorder.clear(),
+    reset() {
+      core.config = structuredClone(initial);
+      core.digest.clear();
+      recorder.clear();
+    },
+    waitForRequests: (count, timeoutMs = 5000) => recorder.waitFor(count, timeoutMs),
+  };
+}
+
+/** Reads the body, keeping at most `MAX_RECORDED_BODY_BYTES` of it (the rest is read and dropped). */
+function readRecordedBody(req: IncomingMessage, done: (body: Buffer, truncated: boolean) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  req.on('data', (chunk: Buffer) => {
+    if (size + chunk.length > MAX_RECORDED_BODY_BYTES) {
+      truncated = true;
+      chunks.push(chunk.subarray(0, Math.max(0, MAX_RECORDED_BODY_BYTES - size)));
+      size = MAX_RECORDED_BODY_BYTES;
+    } else {
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+  });
+  req.on('end', () => done(Buffer.concat(chunks), truncated));
+}
+
+/** The request headers in order with their casing, as received. */
+function rawHeaderPairs(req: IncomingMessage): [string, string][] {
+  const headers: [string, string][] = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+    headers.push([req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string]);
+  return headers;
+}
+
+function recordOf(
+  req: IncomingMessage,
+  seen: {
+    seq: number;
+    target: string;
+    headers: [string, string][];
+    body: Buffer;
+    truncated: boolean;
+    auth: RecordedRequest['auth'];
+  },
+): RecordedRequest {
+  const q = seen.target.indexOf('?');
+  return {
+    seq: seen.seq,
+    at: Date.now(),
+    method: req.method ?? '',
+    target: seen.target,
+    path: q === -1 ? seen.target : seen.target.slice(0, q),
+    query: q === -1 ? null : seen.target.slice(q + 1),
+    httpVersion: req.httpVersion,
+    headers: seen.headers,
+    body: seen.body,
+    bodyTruncated: seen.truncated,
+    tlsProtocol: (req.socket as TLSSocket).getProtocol?.() ?? null,
+    auth: seen.auth,
+    status: null,
+    responseContentEncoding: null,
+  };
+}
+
+/** An HTTP or HTTPS server as the options ask (RESOLVER-TLS-NO-HOSTNAME: certificates for other names). */
+async function createListener(
+  options: CustomerEndpointOptions,
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ server: Server; certificate: string | null }> {
   let server: Server;
+  let certificate: string | null = null;
   if (options.tls) {
     const pair =
       options.tls === true
-        ? await createMaintenanceTls({ hosts: ['localhost', '127.0.0.1'] })
+        ? await createSelfSignedTls({ hosts: ['localhost', '127.0.0.1'] })
         : 'hosts' in options.tls
-          ? await createMaintenanceTls({ hosts: options.tls.hosts })
+          ? await createSelfSignedTls({ hosts: options.tls.hosts })
           : options.tls;
     certificate = pair.cert;
     server = createHttpsServer(
@@ -198,103 +249,27 @@ export async function start(options: CustomerEndpointOptions = {}): Promise<Cust
   } else server = createHttpServer(handle);
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
+  server.on('tlsClientError', () => {});
+  server.on('clientError', (_error, socket) => socket.destroy());
+  return { server, certificate };
+}
+
+/** The live sockets of a server, so `close` can cut answers still under way. */
+function trackSockets(server: Server): Set<Socket> {
+  const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  server.on('tlsClientError', () => {});
-  server.on('clientError', (_error, socket) => socket.destroy());
+  return sockets;
+}
 
-  await new Promise<void>((resolve, reject) => {
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const control: CustomerEndpointControl = {
-    config: () => structuredClone(core.config),
-    configure(config) {
-      core.config = structuredClone(config);
-    },
-    setRoute(path, behaviour) {
-      core.config = { ...core.config, routes: { ...core.config.routes, [path]: behaviour } };
-    },
-    setFallback(behaviour) {
-      core.config = { ...core.config, fallback: behaviour };
-    },
-    requests: () =>
-      records.map((r) => ({ ...r, headers: r.headers.map(([n, v]) => [n, v] as [string, string]) })),
-    clearRequests() {
-      records.length = 0;
-    },
-    reset() {
-      core.config = structuredClone(initial);
-      core.digest.clear();
-      records.length = 0;
-    },
-    waitForRequests(count, timeoutMs = 5000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (records.length < count) return false;
-          cleanup();
-          resolve(control.requests());
-          return true;
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(new Error(`expected ${count} requests within ${timeoutMs} ms, got ${records.length}`));
-        }, timeoutMs);
-        const waiter = {
-          wake: () => void check(),
-          cancel: () => {
-            cleanup();
-            reject(new Error('the customer endpoint closed'));
-          },
-        };
-        const cleanup = () => {
-          clearTimeout(timer);
-          waiters.delete(waiter);
-        };
-        waiters.add(waiter);
-        check();
-      });
-    },
-  };
-  const base = `${options.tls ? 'https' : 'http'}://${host}:${address.port}`;
-  let controlServer: EndpointControlServer | undefined;
-  if (options.controlPlane) {
-    const where = options.controlPlane === true ? {} : options.controlPlane;
-    try {
-      controlServer = await startEndpointControlServer(
-        endpointControlRoutes({
-          ...control,
-          info: () => ({ base, control: controlServer?.url ?? '', certificate }),
-        }),
-        { host: where.host ?? '127.0.0.1', port: where.port ?? 0 },
-      );
-    } catch (error) {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      throw error;
-    }
-  }
-  return {
-    urls: { base, ...(controlServer ? { control: controlServer.url } : {}) },
-    certificate,
-    control,
-    async close() {
-      closing = true;
-      await controlServer?.close();
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      for (const waiter of [...waiters]) waiter.cancel();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      server.closeAllConnections();
-      await closed;
-    },
-  };
 }
