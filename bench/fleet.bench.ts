@@ -152,7 +152,7 @@ async function whileChanging(
   const started = performance.now();
   const timer = setInterval(() => {
     // A fresh name each time, so no two renderings share an ETag.
-    fleet.internals.state.renameSite(siteIdOf(0), `Standort 0 (${++changes})`);
+    fleet.internals.state.access.renameSite(siteIdOf(0), `Standort 0 (${++changes})`);
   }, CHANGE_EVERY_MS);
   try {
     const result = await measure();

@@ -122,14 +122,15 @@ export function demoFixture(base: FleetFixture, count: number): FleetFixture {
 async function alignStoredState(controller: FleetHandle, fixture: FleetFixture): Promise<void> {
   const { state } = controller.internals;
   for (const { siteId, key } of fixture.pbxs ?? []) {
-    if (!state.sites.has(siteId)) {
+    if (!state.access.sites.has(siteId)) {
       const site = fixture.sites.find((s) => s.id === siteId);
       await controller.control.addSite({ id: siteId, displayName: site?.displayName ?? siteId });
       for (const right of fixture.rights.filter((r) => r.siteId === siteId))
-        if (state.partners.has(right.partnerId)) await controller.control.grant(right);
+        if (state.access.partners.has(right.partnerId)) await controller.control.grant(right);
     }
     const keySha256 = createHash('sha256').update(key, 'utf8').digest('hex');
-    if (state.links.get(siteId)?.keySha256 !== keySha256) await controller.control.registerPbx(siteId, key);
+    if (state.ingest.links.get(siteId)?.keySha256 !== keySha256)
+      await controller.control.registerPbx(siteId, key);
   }
 }
 

@@ -76,7 +76,11 @@ export function createApiCore(state: FleetState, auth: Authenticator, log: Reque
       if (req.method !== 'GET' && req.method !== 'HEAD') return done(methodNotAllowed('GET, HEAD'), account);
       const siteId = decode(history[1]);
       // FLEET-AUTH-FOREIGN-SITE-HISTORY-404, FLEET-ERR-404-SITE-UNKNOWN
-      if (siteId === null || !state.sites.has(siteId) || !state.rightOf(account.partnerId, siteId)) {
+      if (
+        siteId === null ||
+        !state.access.sites.has(siteId) ||
+        !state.access.rightOf(account.partnerId, siteId)
+      ) {
         return done(empty(404), account);
       }
       return done(json(200, historyList(state, account, siteId), req.method === 'HEAD'), account);
@@ -116,7 +120,8 @@ function acknowledge(
   req: ApiRequest,
 ): ApiResponse {
   const attentionId = /^[0-9]{1,15}$/.test(rawId) ? Number(rawId) : Number.NaN;
-  if (siteId === null || !Number.isSafeInteger(attentionId) || !state.sites.has(siteId)) return empty(404);
+  if (siteId === null || !Number.isSafeInteger(attentionId) || !state.access.sites.has(siteId))
+    return empty(404);
   const item = resolveItem(state, account, siteId, attentionId);
   if (!item) return empty(404);
   if (account.role === 'Viewer') return error(403, 'forbidden', MESSAGES.viewerForbidden);

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { RequestLogger } from '../api/api-core.ts';
 import { BodyTooLargeError, readBody } from '../api/read-body.ts';
-import { ConflictError, NotFoundError } from '../model/fleet-state.ts';
+import { ConflictError, NotFoundError } from '../model/fleet-errors.ts';
 import type { FleetControl } from './fleet-control.ts';
 import { BadRequestError } from './in-process-control.ts';
 

@@ -51,18 +51,18 @@ export class InProcessFleetControl implements FleetControl {
   async addPartner(partner: { id: string; name: string }): Promise<void> {
     requireString(partner?.id, 'id');
     requireString(partner?.name, 'name');
-    this.state.addPartner({ id: partner.id, name: partner.name });
+    this.state.access.addPartner({ id: partner.id, name: partner.name });
   }
 
   async addSite(site: { id: string; displayName: string }): Promise<void> {
     requireString(site?.id, 'id');
     requireString(site?.displayName, 'displayName');
-    this.state.addSite({ id: site.id, displayName: site.displayName });
+    this.state.access.addSite({ id: site.id, displayName: site.displayName });
   }
 
   async renameSite(siteId: string, displayName: string): Promise<void> {
     requireString(displayName, 'displayName');
-    this.state.renameSite(siteId, displayName);
+    this.state.access.renameSite(siteId, displayName);
   }
 
   async grant(right: SiteRight): Promise<void> {
@@ -76,11 +76,11 @@ export class InProcessFleetControl implements FleetControl {
     ) {
       throw new BadRequestError('modules must be a list of strings');
     }
-    this.state.grant(right);
+    this.state.access.grant(right);
   }
 
   async revoke(partnerId: string, siteId: string): Promise<void> {
-    this.state.revoke(partnerId, siteId);
+    this.state.access.revoke(partnerId, siteId);
   }
 
   async addAccount(input: AccountInput): Promise<AccountInfo> {
@@ -103,12 +103,12 @@ export class InProcessFleetControl implements FleetControl {
         input.password === null ? null : await hashPassword(input.password, this.state.scryptCost),
       level: input.level ?? (input.role === 'Viewer' ? 'read' : 'read-write'),
     };
-    this.state.addAccount(account);
+    this.state.access.addAccount(account);
     return accountInfo(account);
   }
 
   async updateAccount(id: string, patch: AccountPatch): Promise<AccountInfo> {
-    const account = this.state.requireAccount(id);
+    const account = this.state.access.requireAccount(id);
     if (patch.role !== undefined && !(ROLES as readonly string[]).includes(patch.role))
       throw new BadRequestError('bad role');
     if (patch.level !== undefined && !(LEVELS as readonly string[]).includes(patch.level))
@@ -124,7 +124,7 @@ export class InProcessFleetControl implements FleetControl {
     if (patch.role !== undefined) account.role = patch.role;
     if (patch.level !== undefined) account.level = patch.level;
     account.passwordHash = passwordHash;
-    this.state.accountChanged(account);
+    this.state.access.accountChanged(account);
     return accountInfo(account);
   }
 
@@ -136,26 +136,26 @@ export class InProcessFleetControl implements FleetControl {
     requireString(input?.accountId, 'accountId');
     if (!(LEVELS as readonly string[]).includes(input.level))
       throw new BadRequestError('level must be read or read-write');
-    const issued = this.state.issueToken(
+    const issued = this.state.access.issueToken(
       input.label === undefined ? { accountId: input.accountId, level: input.level } : input,
     );
     return { id: issued.id, token: issued.secret };
   }
 
   async revokeToken(id: string): Promise<void> {
-    this.state.revokeToken(id);
+    this.state.access.revokeToken(id);
   }
 
   async registerPbx(siteId: string, key?: string): Promise<PbxRegistration> {
     if (key !== undefined) requireString(key, 'key');
-    const issued = this.state.registerPbx(siteId, key);
+    const issued = this.state.ingest.registerPbx(siteId, key);
     return { siteId, ingest: this.ingestUrl(), key: issued };
   }
 
   async setInventory(siteId: string, inventory: PbxInventory | null): Promise<void> {
     const valid = inventory === null ? null : asInventory(inventory);
     if (inventory !== null && !valid) throw new BadRequestError('malformed inventory');
-    this.state.setInventory(siteId, valid);
+    this.state.ingest.setInventory(siteId, valid);
   }
 
   async injectEvent(siteId: string, event: InjectedEvent): Promise<InjectResult> {
@@ -173,7 +173,7 @@ export class InProcessFleetControl implements FleetControl {
     if (!Number.isSafeInteger(suppressed) || suppressed < 0)
       throw new BadRequestError('suppressed must be a count');
     const report = { module: event.module, subject: event.subject, severity: event.severity, at, suppressed };
-    const outcome = this.state.report(siteId, {
+    const outcome = this.state.attention.report(siteId, {
       ...report,
       ...(event.moduleId === undefined ? {} : { moduleId: event.moduleId }),
       ...(event.description === undefined ? {} : { description: event.description }),
@@ -184,16 +184,16 @@ export class InProcessFleetControl implements FleetControl {
   }
 
   async cutLink(siteId: string): Promise<void> {
-    this.state.cutLink(siteId);
+    this.state.ingest.cutLink(siteId);
   }
 
   async restoreLink(siteId: string): Promise<void> {
-    this.state.restoreLink(siteId);
+    this.state.ingest.restoreLink(siteId);
   }
 
   async linkStatus(siteId: string): Promise<LinkStatus> {
-    this.state.requireSite(siteId);
-    const link = this.state.links.get(siteId);
+    this.state.access.requireSite(siteId);
+    const link = this.state.ingest.links.get(siteId);
     return {
       siteId,
       registered: link !== undefined,
@@ -203,8 +203,8 @@ export class InProcessFleetControl implements FleetControl {
   }
 
   async items(siteId: string): Promise<ItemInfo[]> {
-    this.state.requireSite(siteId);
-    return this.state.book
+    this.state.access.requireSite(siteId);
+    return this.state.attention.book
       .itemsOf(siteId)
       .sort((a, b) => a.id - b.id)
       .map((item) => ({
@@ -215,7 +215,7 @@ export class InProcessFleetControl implements FleetControl {
   }
 
   async stats() {
-    return { ...this.state.stats };
+    return { ...this.state.ingest.stats };
   }
 }
 

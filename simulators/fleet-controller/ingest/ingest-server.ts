@@ -1,7 +1,8 @@
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { type ControllerMessage, encodeLine, LineReader } from '../../shared/wire/ingest-protocol.ts';
 import type { RequestLogger } from '../api/api-core.ts';
-import { type FleetState, sha256Hex } from '../model/fleet-state.ts';
+import type { FleetState } from '../model/fleet-state.ts';
+import { sha256Hex } from '../model/sha256-hex.ts';
 import { type IngestPort, IngestSession } from './ingest-session.ts';
 import { TurnBatch } from './turn-batch.ts';
 
@@ -57,7 +58,7 @@ export async function startIngestServer(
     for (const c of connections) if (c.session.connectedTo(siteId)) live++;
     return live;
   };
-  const recount = (siteId: string) => state.setConnections(siteId, count(siteId));
+  const recount = (siteId: string) => state.ingest.setConnections(siteId, count(siteId));
 
   /** Connections with answers waiting for the running batch to commit; `null` outside a batch. */
   let held: Set<Connection> | null = null;
@@ -175,14 +176,14 @@ export async function startIngestServer(
 /** The fleet state as the port an ingest session works through. */
 function ingestPortOf(state: FleetState): IngestPort {
   return {
-    link: (siteId) => (state.sites.has(siteId) ? state.links.get(siteId) : undefined),
+    link: (siteId) => (state.access.sites.has(siteId) ? state.ingest.links.get(siteId) : undefined),
     hashKey: sha256Hex,
-    lastSequence: (stream) => state.lastSequence(stream),
-    acceptSequence: (stream, seq) => state.acceptSequence(stream, seq),
+    lastSequence: (stream) => state.ingest.lastSequence(stream),
+    acceptSequence: (stream, seq) => state.ingest.acceptSequence(stream, seq),
     report: (siteId, report) => {
-      state.report(siteId, report);
+      state.attention.report(siteId, report);
     },
-    setInventory: (siteId, inventory) => state.setInventory(siteId, inventory),
-    countInvalid: () => state.countInvalid(),
+    setInventory: (siteId, inventory) => state.ingest.setInventory(siteId, inventory),
+    countInvalid: () => state.ingest.countInvalid(),
   };
 }

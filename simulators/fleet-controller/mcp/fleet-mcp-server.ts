@@ -92,8 +92,9 @@ export function createFleetMcpServer(state: FleetState, caller: McpCaller): McpS
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (): Promise<CallToolResult> => {
-      const account = state.accounts.get(caller.accountId);
-      if (!account || !state.tokens.has(caller.tokenId)) return failure('forbidden', MESSAGES.levelForbidden);
+      const account = state.access.accounts.get(caller.accountId);
+      if (!account || !state.access.tokens.has(caller.tokenId))
+        return failure('forbidden', MESSAGES.levelForbidden);
       const sites = siteList(state, account.partnerId)
         .filter((s) => s.attention.length > 0)
         .map((s) => ({
@@ -141,8 +142,8 @@ export function createFleetMcpServer(state: FleetState, caller: McpCaller): McpS
       },
     },
     async ({ attentionId, comment }): Promise<CallToolResult> => {
-      const account = state.accounts.get(caller.accountId);
-      const token = state.tokens.get(caller.tokenId);
+      const account = state.access.accounts.get(caller.accountId);
+      const token = state.access.tokens.get(caller.tokenId);
       if (!account || !token) return failure('forbidden', MESSAGES.levelForbidden);
       const item = resolveItem(state, account, null, attentionId);
       if (!item) return failure('not_found', MESSAGES.notFound);

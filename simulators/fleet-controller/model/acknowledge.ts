@@ -21,10 +21,10 @@ export function resolveItem(
   siteId: string | null,
   attentionId: number,
 ): AttentionItem | undefined {
-  const item = state.book.get(attentionId);
+  const item = state.attention.book.get(attentionId);
   if (!item || (siteId !== null && item.siteId !== siteId)) return undefined;
-  const right = state.rightOf(account.partnerId, item.siteId);
-  if (!right || !state.sites.has(item.siteId) || !itemVisible(right, item)) return undefined;
+  const right = state.access.rightOf(account.partnerId, item.siteId);
+  if (!right || !state.access.sites.has(item.siteId) || !itemVisible(right, item)) return undefined;
   return item;
 }
 
@@ -45,10 +45,10 @@ export function commitAcknowledge(
 ): AcknowledgeResult {
   // One transaction: the acknowledgement is never stored without its history entry.
   return state.atomically(() => {
-    const outcome = state.acknowledgeItem(item, account.partnerId);
+    const outcome = state.attention.acknowledgeItem(item, account.partnerId);
     if (!outcome.alreadyAcknowledged) {
-      const site = state.requireSite(item.siteId);
-      state.appendHistory({
+      const site = state.access.requireSite(item.siteId);
+      state.attention.appendHistory({
         partnerId: account.partnerId,
         siteId: item.siteId,
         accountId: account.id,

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FleetState } from './fleet-state.ts';
-import { sha256Hex } from './fleet-state.ts';
 import { hashPassword, verifyPassword } from './password-hash.ts';
+import { sha256Hex } from './sha256-hex.ts';
 import type { AccessTokenRecord, Account } from './types.ts';
 
 /** Bound on remembered successful sign-ins. */
@@ -37,7 +37,7 @@ export class Authenticator {
     if (colon < 0) return null;
     const email = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
-    const account = this.state.accountByEmail(email);
+    const account = this.state.access.accountByEmail(email);
     if (!account || account.passwordHash === null) {
       this.dummyHash ??= hashPassword(randomBytes(16).toString('hex'), this.state.scryptCost);
       await verifyPassword(password, await this.dummyHash);
@@ -48,7 +48,7 @@ export class Authenticator {
     const stored = account.passwordHash;
     if (!(await verifyPassword(password, stored))) return null;
     // The account may have changed while scrypt ran.
-    const current = this.state.accounts.get(account.id);
+    const current = this.state.access.accounts.get(account.id);
     if (!current || current.passwordHash !== stored) return null;
     if (this.remembered.size >= MAX_REMEMBERED) this.remembered.clear();
     this.remembered.add(memo);
@@ -59,10 +59,10 @@ export class Authenticator {
     const match = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i.exec(header ?? '');
     if (!match?.[1]) return null;
     const hash = sha256Hex(match[1]);
-    const token = this.state.tokensBySecretHash.get(hash);
+    const token = this.state.access.tokensBySecretHash.get(hash);
     if (!token || !timingSafeEqual(Buffer.from(token.secretSha256, 'hex'), Buffer.from(hash, 'hex')))
       return null;
-    const account = this.state.accounts.get(token.accountId);
+    const account = this.state.access.accounts.get(token.accountId);
     if (!account) return null;
     return { account, token };
   }

@@ -41,8 +41,8 @@ export function itemVisible(right: SiteRight, item: AttentionItem): boolean {
 /** The sites a partner access holds a right on, own or managed (FLEET-AUTH-VISIBLE-SITES). */
 export function visibleSites(state: FleetState, partnerId: string): { site: Site; right: SiteRight }[] {
   const out: { site: Site; right: SiteRight }[] = [];
-  for (const right of state.rights.get(partnerId)?.values() ?? []) {
-    const site = state.sites.get(right.siteId);
+  for (const right of state.access.rights.get(partnerId)?.values() ?? []) {
+    const site = state.access.sites.get(right.siteId);
     if (site) out.push({ site, right });
   }
   return out.sort(compareSites);
@@ -62,7 +62,7 @@ function compareSites(a: { site: Site }, b: { site: Site }): number {
  * (FLEET-SITE-ATTENTION-EVENTS-OPEN, FLEET-SITE-ATTENTION-EVENTS-ORDER, FLEET-ACK-LEAVES-OPEN-LIST).
  */
 export function openItems(state: FleetState, right: SiteRight): AttentionItem[] {
-  return state.book
+  return state.attention.book
     .itemsOf(right.siteId)
     .filter((item) => itemVisible(right, item) && !item.acks.has(right.partnerId))
     .sort(compareAttention);
@@ -90,8 +90,8 @@ export function itemView(item: AttentionItem): AttentionItemView {
  */
 export function siteView(state: FleetState, site: Site, right: SiteRight): SiteView {
   const attention: SiteView['attention'] = evaluateFindings({
-    reachable: state.reachable(site.id),
-    inventory: state.inventories.get(site.id) ?? null,
+    reachable: state.ingest.reachable(site.id),
+    inventory: state.ingest.inventories.get(site.id) ?? null,
   });
   const open = openItems(state, right);
   if (open.length > 0) attention.push('events');

@@ -25,7 +25,7 @@ export interface HistoryEntryView {
  * FLEET-UNSPEC-HISTORY-PAGING: no paging; query parameters are ignored.
  */
 export function historyList(state: FleetState, caller: Account, siteId: string): HistoryEntryView[] {
-  return state.history
+  return state.attention.history
     .filter((h) => h.partnerId === caller.partnerId && h.siteId === siteId)
     .sort((a, b) => b.createdAt - a.createdAt || b.seq - a.seq)
     .map((h) => historyView(h, caller));

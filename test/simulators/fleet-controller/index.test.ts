@@ -50,7 +50,7 @@ test('FLEET-ACK-HISTORY-ONCE: concurrent acknowledgements of one item over HTTP 
       'one first acknowledgement per partner access',
     );
   }
-  const history = fleet.internals.state.history;
+  const history = fleet.internals.state.attention.history;
   assert.equal(history.length, 2);
   assert.deepEqual(new Set(history.map((h) => h.partnerId)), new Set(['p-nordlicht', 'p-suedwind']));
 });
@@ -115,11 +115,11 @@ test('passwords are stored as hashes; tokens and passwords never appear in the r
     assert.ok(!log.includes(secret), `a secret is in the log: ${secret.slice(0, 4)}…`);
   const state = fleet.internals.state;
   const stored = JSON.stringify({
-    accounts: [...state.accounts.values()],
-    tokens: [...state.tokens.values()],
+    accounts: [...state.access.accounts.values()],
+    tokens: [...state.access.tokens.values()],
   });
   for (const secret of secrets) assert.ok(!stored.includes(secret), 'a clear secret is stored');
-  assert.match(state.requireAccount(created.id).passwordHash ?? '', /^scrypt\$/);
+  assert.match(state.access.requireAccount(created.id).passwordHash ?? '', /^scrypt\$/);
 });
 
 test('bodies over the bound get 413 with an error object, never a crash', async (t) => {
@@ -149,7 +149,7 @@ test('bodies over the bound get 413 with an error object, never a crash', async 
   });
   assert.equal(mcp.status, 413);
   await mcp.arrayBuffer();
-  assert.equal(fleet.internals.state.history.length, 0);
+  assert.equal(fleet.internals.state.attention.history.length, 0);
   const still = await fetch(`${fleet.urls.api}/api/v1/sites`, { headers: { authorization: basic(ANNA) } });
   assert.equal(still.status, 200);
   await still.arrayBuffer();

@@ -21,7 +21,7 @@ const ACK = (site: string, id: number | string) => `/api/v1/sites/${site}/attent
 
 async function withItem(subject = 'Backup failed') {
   const core = await fleetCore();
-  const out = core.state.report(
+  const out = core.state.attention.report(
     'site-bremen',
     report({ subject, description: 'Check the NAS', moduleId: 'mod-backup' }),
   );
@@ -60,7 +60,7 @@ test('FLEET-ERR-401-WRONG-PASSWORD and FLEET-AUTH-IDP-ONLY: a wrong password and
 test('FLEET-AUTH-BASIC: the e-mail matches case-insensitively and the password may contain colons', async () => {
   const { call, state } = await fleetCore();
   const { hashPassword } = await import('../../../../simulators/fleet-controller/model/password-hash.ts');
-  state.requireAccount(TOM.id).passwordHash = await hashPassword('a:b:c', { N: 1024, r: 8, p: 1 });
+  state.access.requireAccount(TOM.id).passwordHash = await hashPassword('a:b:c', { N: 1024, r: 8, p: 1 });
   assert.equal(
     (await call('GET', '/api/v1/sites', { email: ANNA.email.toUpperCase(), password: ANNA.password })).status,
     200,
@@ -110,7 +110,7 @@ test('FLEET-SITE-EVENTS-KEY, FLEET-SITE-ATTENTION-EVENTS-OPEN, FLEET-ITEM-SCHEMA
 
 test('FLEET-ITEM-MODULEID, FLEET-ITEM-DESCRIPTION-OPTIONAL: moduleId and description are absent when the module sent none', async () => {
   const { call, state } = await fleetCore();
-  state.report('site-kiel', report({ subject: 'bare' }));
+  state.attention.report('site-kiel', report({ subject: 'bare' }));
   const item = sites(await call('GET', '/api/v1/sites', ANNA)).find((s) => s.id === 'site-kiel')!
     .attentionEvents[0]!;
   assert.ok(!('moduleId' in item));
@@ -138,7 +138,7 @@ test('FLEET-SITES-NOT-MODIFIED: If-None-Match with the current ETag gets 304 wit
 test('FLEET-SITES-ETAG-NEW-MESSAGE, FLEET-SITES-ETAG-ACK: a new message and an acknowledgement change the ETag', async () => {
   const { call, state, id } = await withItem();
   const e1 = (await call('GET', '/api/v1/sites', ANNA)).headers['etag']!;
-  state.report('site-bremen', report({ subject: 'another' }));
+  state.attention.report('site-bremen', report({ subject: 'another' }));
   const r2 = await call('GET', '/api/v1/sites', ANNA, { headers: { 'if-none-match': e1 } });
   assert.equal(r2.status, 200);
   const e2 = r2.headers['etag']!;
@@ -255,8 +255,8 @@ test('FLEET-HISTORY-COMMENT: an acknowledgement without comment has comment null
 test('FLEET-HISTORY-ACTOR: a later rename does not change the entry; siteName is the name at the time', async () => {
   const { call, state, id } = await withItem();
   await call('POST', ACK('site-bremen', id), ANNA);
-  state.requireAccount(ANNA.id).name = 'Anna Umbenannt';
-  state.renameSite('site-bremen', 'Bremen Neu');
+  state.access.requireAccount(ANNA.id).name = 'Anna Umbenannt';
+  state.access.renameSite('site-bremen', 'Bremen Neu');
   const [entry] = jsonBody(
     await call('GET', '/api/v1/sites/site-bremen/history', ANNA),
   ) as HistoryEntryView[];
@@ -268,7 +268,7 @@ test('EVENT-REPORT-REOPENS, FLEET-ACK-AFTER-REOPEN: a new report reopens the ite
   const { call, state, clock, id } = await withItem();
   await call('POST', ACK('site-bremen', id), ANNA);
   clock.advance(60_000);
-  state.report('site-bremen', report({ at: T0 + 60_000 }));
+  state.attention.report('site-bremen', report({ at: T0 + 60_000 }));
   const bremen = sites(await call('GET', '/api/v1/sites', ANNA)).find((s) => s.id === 'site-bremen')!;
   assert.deepEqual(
     bremen.attentionEvents.map((e) => [e.id, e.occurrences]),
@@ -295,8 +295,8 @@ test('FLEET-AUTH-VIEWER-READS, FLEET-AUTH-VIEWER-ACK-403, FLEET-ERROR-OBJECT: a 
   assertSchema('error', body);
   assert.equal(body.error, 'forbidden');
   assert.match(body.message, /[äöüß]|Betrachter/);
-  assert.equal(state.book.get(id)!.acks.size, 0);
-  assert.equal(state.history.length, 0);
+  assert.equal(state.attention.book.get(id)!.acks.size, 0);
+  assert.equal(state.attention.history.length, 0);
 });
 
 test('FLEET-ERR-400-COMMENT-TOO-LONG, FLEET-ACK-COMMENT-MAX: 1000 characters are accepted, 1001 refused with invalid_request; astral characters count once', async () => {
@@ -306,10 +306,10 @@ test('FLEET-ERR-400-COMMENT-TOO-LONG, FLEET-ACK-COMMENT-MAX: 1000 characters are
   const body = jsonBody(tooLong) as { error: string; message: string };
   assertSchema('error', body);
   assert.equal(body.error, 'invalid_request');
-  assert.equal(state.book.get(id)!.acks.size, 0);
+  assert.equal(state.attention.book.get(id)!.acks.size, 0);
   const ok = await call('POST', ACK('site-bremen', id), ANNA, postJson({ comment: '😀'.repeat(1000) }));
   assert.equal(ok.status, 200);
-  assert.equal(state.history[0]!.attention.comment, '😀'.repeat(1000));
+  assert.equal(state.attention.history[0]!.attention.comment, '😀'.repeat(1000));
 });
 
 test('FLEET-UNSPEC-ACK-BODY: malformed JSON, a non-object, a non-string comment and a non-JSON content type get 400 invalid_request', async () => {
@@ -325,7 +325,7 @@ test('FLEET-UNSPEC-ACK-BODY: malformed JSON, a non-object, a non-string comment 
     assert.equal(res.status, 400);
     assert.equal((jsonBody(res) as { error: string }).error, 'invalid_request');
   }
-  assert.equal(state.history.length, 0);
+  assert.equal(state.attention.history.length, 0);
   const nullComment = await call(
     'POST',
     ACK('site-bremen', id),
@@ -337,7 +337,7 @@ test('FLEET-UNSPEC-ACK-BODY: malformed JSON, a non-object, a non-string comment 
 
 test('FLEET-ERR-404-ITEM-UNKNOWN, FLEET-ERR-404-ITEM-OTHER-SITE, FLEET-ERR-404-SITE-FOREIGN, FLEET-ERR-404-SITE-UNKNOWN: 404 without body', async () => {
   const { call, state, id } = await withItem();
-  const muenchen = state.report('site-muenchen', report({ subject: 'only south' }));
+  const muenchen = state.attention.report('site-muenchen', report({ subject: 'only south' }));
   const foreignId = muenchen.kind === 'capped' ? -1 : muenchen.item.id;
   const cases = [
     ACK('site-bremen', id + 1000),
@@ -357,16 +357,26 @@ test('FLEET-ERR-404-ITEM-UNKNOWN, FLEET-ERR-404-ITEM-OTHER-SITE, FLEET-ERR-404-S
     assert.equal(res.status, 404, path);
     assert.equal(res.body, undefined);
   }
-  assert.equal(state.history.length, 0);
+  assert.equal(state.attention.history.length, 0);
 });
 
 test('FLEET-ERR-404-ITEM-INVISIBLE, FLEET-UNSPEC-INVISIBLE-ITEM: an item of a module outside the partner right is hidden and answers 404', async () => {
   const { call, state, id } = await withItem();
-  state.grant({ partnerId: 'p-nordlicht', siteId: 'site-bremen', kind: 'managed', modules: ['Trunks'] });
+  state.access.grant({
+    partnerId: 'p-nordlicht',
+    siteId: 'site-bremen',
+    kind: 'managed',
+    modules: ['Trunks'],
+  });
   const bremen = sites(await call('GET', '/api/v1/sites', ANNA)).find((s) => s.id === 'site-bremen')!;
   assert.deepEqual(bremen.attentionEvents, []);
   assert.equal((await call('POST', ACK('site-bremen', id), ANNA)).status, 404);
-  state.grant({ partnerId: 'p-nordlicht', siteId: 'site-bremen', kind: 'managed', modules: ['mod-backup'] });
+  state.access.grant({
+    partnerId: 'p-nordlicht',
+    siteId: 'site-bremen',
+    kind: 'managed',
+    modules: ['mod-backup'],
+  });
   assert.equal((await call('POST', ACK('site-bremen', id), ANNA)).status, 200);
 });
 
@@ -388,8 +398,8 @@ test('FLEET-FINDINGS-SELF-CLEARING, FLEET-FINDINGS-NOT-ACKNOWLEDGEABLE: findings
     ],
     modules: [{ name: 'Monitoring', id: 'm1', worstStatus: 2 }],
   };
-  state.setInventory('site-kiel', inventory);
-  state.registerPbx('site-kiel', 'k');
+  state.ingest.setInventory('site-kiel', inventory);
+  state.ingest.registerPbx('site-kiel', 'k');
   const kiel = () =>
     call('GET', '/api/v1/sites', ANNA).then((r) => sites(r).find((s) => s.id === 'site-kiel')!);
   assert.deepEqual((await kiel()).attention, [
@@ -401,8 +411,8 @@ test('FLEET-FINDINGS-SELF-CLEARING, FLEET-FINDINGS-NOT-ACKNOWLEDGEABLE: findings
     'modules',
   ]);
   assert.deepEqual((await kiel()).attentionEvents, []);
-  state.setConnections('site-kiel', 1);
-  state.setInventory('site-kiel', {
+  state.ingest.setConnections('site-kiel', 1);
+  state.ingest.setInventory('site-kiel', {
     ...inventory,
     updateKind: 'none',
     sipProviders: [{ uri: 'sip:a@b', registered: true }],
@@ -435,7 +445,7 @@ test('FLEET-BASE-PATH: wrong methods get 405, unknown paths 404, paths outside /
 
 test('FLEET-JSON-UTF8, FLEET-TIMES-MS-UTC: bodies are UTF-8 JSON and every time is an integer', async () => {
   const { call, state } = await fleetCore();
-  state.report('site-hamburg', report({ subject: 'Störung Übertragung 😀', at: T0 + 7 }));
+  state.attention.report('site-hamburg', report({ subject: 'Störung Übertragung 😀', at: T0 + 7 }));
   const res = await call('GET', '/api/v1/sites', ANNA);
   assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
   const [item] = sites(res).find((s) => s.id === 'site-hamburg')!.attentionEvents;

@@ -51,20 +51,20 @@ test('FLEET-SITES-ETAG-NEW-MESSAGE, FLEET-SITES-ETAG-ACK, FLEET-UNSPEC-ETAG: the
       for (const op of ops) {
         if (op.kind === 'report') {
           at += 1;
-          core.state.report(op.site, report({ subject: op.subject, module: op.module, at }));
+          core.state.attention.report(op.site, report({ subject: op.subject, module: op.module, at }));
         } else if (op.kind === 'ack') {
           const who = op.who === 'anna' ? ANNA : SAM;
           const partner = op.who === 'anna' ? 'p-nordlicht' : 'p-suedwind';
           const candidates = ['site-hamburg', 'site-bremen', 'site-muenchen']
-            .filter((s) => core.state.rightOf(partner, s))
-            .flatMap((s) => core.state.book.itemsOf(s));
+            .filter((s) => core.state.access.rightOf(partner, s))
+            .flatMap((s) => core.state.attention.book.itemsOf(s));
           const item = candidates[op.pick % Math.max(1, candidates.length)];
           if (item)
             await core.call('POST', `/api/v1/sites/${item.siteId}/attention/${item.id}/acknowledge`, who);
         } else if (op.kind === 'advance') {
           core.clock.advance(op.ms);
         } else {
-          core.state.renameSite(op.site, `Renamed ${++renames}`);
+          core.state.access.renameSite(op.site, `Renamed ${++renames}`);
         }
         const conditional = await core.call('GET', '/api/v1/sites', ANNA, {
           headers: { 'if-none-match': previous.headers['etag']! },

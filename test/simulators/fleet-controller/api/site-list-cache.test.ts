@@ -149,10 +149,10 @@ test('FLEET-UNSPEC-ETAG, FLEET-SITES-NOT-MODIFIED: after any interleaving of eve
               break;
             }
             case 'mcp-ack': {
-              const items = SITES.flatMap((s) => state.book.itemsOf(s));
+              const items = SITES.flatMap((s) => state.attention.book.itemsOf(s));
               const item = items[op.pick % Math.max(items.length, 1)];
-              const account = state.requireAccount(op.pick % 2 === 0 ? ANNA.id : SAM.id);
-              if (item && state.rightOf(account.partnerId, item.siteId))
+              const account = state.access.requireAccount(op.pick % 2 === 0 ? ANNA.id : SAM.id);
+              if (item && state.access.rightOf(account.partnerId, item.siteId))
                 commitAcknowledge(state, account, item, null, 'mcp');
               break;
             }
@@ -167,11 +167,11 @@ test('FLEET-UNSPEC-ETAG, FLEET-SITES-NOT-MODIFIED: after any interleaving of eve
               break;
             case 'connections':
               // What the ingest listener reports as PBXs connect and disconnect.
-              state.setConnections(SITES[op.site] ?? '', op.count);
+              state.ingest.setConnections(SITES[op.site] ?? '', op.count);
               break;
             case 'cut': {
               const siteId = SITES[op.site] ?? '';
-              if (!state.links.has(siteId)) break;
+              if (!state.ingest.links.has(siteId)) break;
               await (op.restore ? control.restoreLink(siteId) : control.cutLink(siteId));
               break;
             }
@@ -207,7 +207,7 @@ test('FLEET-UNSPEC-ETAG, FLEET-SITES-NOT-MODIFIED: after any interleaving of eve
                 caller,
                 conditional ? { headers: { 'if-none-match': seen } } : {},
               );
-              const fresh = renderSiteList(state, state.requireAccount(caller.id).partnerId);
+              const fresh = renderSiteList(state, state.access.requireAccount(caller.id).partnerId);
               assert.equal(res.headers['etag'], fresh.etag);
               if (conditional && seen === fresh.etag) {
                 assert.equal(res.status, 304);
@@ -229,7 +229,7 @@ test('FLEET-UNSPEC-ETAG, FLEET-SITES-NOT-MODIFIED: after any interleaving of eve
         // Whatever happened last, every caller's cached answer is current.
         for (const caller of CALLERS) {
           const res = await call('GET', '/api/v1/sites', caller);
-          const fresh = renderSiteList(state, state.requireAccount(caller.id).partnerId);
+          const fresh = renderSiteList(state, state.access.requireAccount(caller.id).partnerId);
           assert.equal(res.body, fresh.body);
           assert.equal(res.headers['etag'], fresh.etag);
         }
@@ -248,17 +248,17 @@ test('a list is rendered once and reused until something its partner sees change
   clock.advance(30 * 24 * 3_600_000);
   assert.equal(cache.get('p-nordlicht'), first, 'the controller clock is not part of the list');
 
-  const outcome = state.report('site-muenchen', report());
+  const outcome = state.attention.report('site-muenchen', report());
   assert.equal(cache.get('p-nordlicht'), first, 'a site Nordlicht has no right on');
   assert.notEqual(cache.get('p-suedwind'), sam);
   assert.notEqual(outcome.kind, 'capped');
   if (outcome.kind === 'capped') return;
   const samNow = cache.get('p-suedwind');
-  commitAcknowledge(state, state.requireAccount(SAM.id), outcome.item, null, 'console');
+  commitAcknowledge(state, state.access.requireAccount(SAM.id), outcome.item, null, 'console');
   assert.equal(cache.get('p-nordlicht'), first, "another partner's acknowledgement");
   assert.notEqual(cache.get('p-suedwind'), samNow);
 
-  state.report('site-bremen', report());
+  state.attention.report('site-bremen', report());
   const changed = cache.get('p-nordlicht');
   assert.notEqual(changed, first);
   assert.notEqual(changed.etag, first.etag);

@@ -141,7 +141,7 @@ test('malformed events are counted and acknowledged; an inventory updates the fi
   const stats = await fleet.control.stats();
   assert.equal(stats.invalid, 3);
   assert.equal(stats.accepted, 0);
-  const inventory = fleet.internals.state.inventories.get('site-hamburg');
+  const inventory = fleet.internals.state.ingest.inventories.get('site-hamburg');
   assert.equal(inventory?.updateKind, 'major');
 });
 

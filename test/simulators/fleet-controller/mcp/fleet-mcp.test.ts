@@ -209,7 +209,7 @@ test('MCP-ACK-TOKEN-LEVEL, MCP-ACK-ACCOUNT-LEVEL, MCP-UNSPEC-VIEWER: a read toke
   await fleet.control.updateAccount(ANNA.id, { level: 'read' });
   await expectForbidden(TOKENS.annaRw);
   assert.deepEqual((await fleet.control.items('site-bremen'))[0]!.acknowledgedBy, []);
-  assert.equal(fleet.internals.state.history.length, 0);
+  assert.equal(fleet.internals.state.attention.history.length, 0);
 });
 
 test('MCP-ACK-ATTENTIONID-REQUIRED, MCP-ACK-COMMENT-MAX, MCP-UNSPEC-FAILED-RESULT: invalid arguments and unknown items fail and acknowledge nothing', async (t) => {
@@ -230,7 +230,7 @@ test('MCP-ACK-ATTENTIONID-REQUIRED, MCP-ACK-COMMENT-MAX, MCP-UNSPEC-FAILED-RESUL
     arguments: { attentionId: id, comment: '😀'.repeat(1001) },
   });
   assert.equal(long.isError, true);
-  assert.equal(fleet.internals.state.history.length, 0);
+  assert.equal(fleet.internals.state.attention.history.length, 0);
   for (const attentionId of [id + 100, south]) {
     const res = await client.callTool({ name: 'fleet_attention_acknowledge', arguments: { attentionId } });
     assert.equal(res.isError, true);

@@ -46,7 +46,7 @@ test('FLEET-SITE-ATTENTION-EVENTS-ORDER: attentionEvents of a site follow severi
   await fc.assert(
     fc.asyncProperty(fc.array(reportArb, { minLength: 1, maxLength: 30 }), async (reports) => {
       await state.load(sitesOnly());
-      for (const r of reports) state.report('site-hamburg', report(r));
+      for (const r of reports) state.attention.report('site-hamburg', report(r));
       const site = siteList(state, 'p-nordlicht').find((s) => s.id === 'site-hamburg')!;
       assert.equal(site.attentionEvents.length, new Set(reports.map((r) => r.subject)).size);
       assertOrdered(site.attentionEvents);

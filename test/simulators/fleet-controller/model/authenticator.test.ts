@@ -7,7 +7,7 @@ test('FLEET-AUTH-BASIC: Basic credentials of a local account sign in; a remember
   const { auth, state } = await fleetCore();
   assert.equal((await auth.basic(basic(ANNA)))?.id, ANNA.id);
   assert.equal((await auth.basic(basic(ANNA)))?.id, ANNA.id, 'remembered');
-  state.requireAccount(ANNA.id).passwordHash = await hashPassword('neu', FAST_SCRYPT);
+  state.access.requireAccount(ANNA.id).passwordHash = await hashPassword('neu', FAST_SCRYPT);
   assert.equal(await auth.basic(basic(ANNA)), null, 'old password after a change');
   assert.equal((await auth.basic(basic({ ...ANNA, password: 'neu' })))?.id, ANNA.id);
 });
@@ -35,10 +35,13 @@ test('MCP-UNSPEC-TRANSPORT: a Bearer token finds its account; unknown or revoked
   assert.equal(auth.bearer(`bearer  ${TOKENS.annaR}`)?.token.level, 'read');
   assert.equal(auth.bearer(`Bearer ${TOKENS.annaRw}x`), null);
   assert.equal(auth.bearer(basic(ANNA)), null);
-  state.revokeToken('tok-anna-rw');
+  state.access.revokeToken('tok-anna-rw');
   assert.equal(auth.bearer(`Bearer ${TOKENS.annaRw}`), null);
-  const issued = state.issueToken({ accountId: ANNA.id, level: 'read' });
+  const issued = state.access.issueToken({ accountId: ANNA.id, level: 'read' });
   assert.equal(issued.secret.length, 43, '32 random bytes, base64url');
   assert.equal(auth.bearer(`Bearer ${issued.secret}`)?.token.id, issued.id);
-  assert.ok(!JSON.stringify([...state.tokens.values()]).includes(issued.secret), 'only the hash is stored');
+  assert.ok(
+    !JSON.stringify([...state.access.tokens.values()]).includes(issued.secret),
+    'only the hash is stored',
+  );
 });

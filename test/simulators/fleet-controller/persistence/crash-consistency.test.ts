@@ -70,15 +70,15 @@ test('a controller killed (SIGKILL) in the middle of writing restarts consistent
     try {
       const state = fleet.internals.state;
       assert.deepEqual(consistencyProblems(state), [], context);
-      assert.ok(state.history.length > previous.history, `${context}: history grew`);
-      assert.ok(state.stats.accepted > previous.accepted, `${context}: reports grew`);
-      previous = { history: state.history.length, accepted: state.stats.accepted };
-      const ids = new Set(state.history.map((h) => h.seq));
-      assert.equal(ids.size, state.history.length, `${context}: history ids unique`);
+      assert.ok(state.attention.history.length > previous.history, `${context}: history grew`);
+      assert.ok(state.ingest.stats.accepted > previous.accepted, `${context}: reports grew`);
+      previous = { history: state.attention.history.length, accepted: state.ingest.stats.accepted };
+      const ids = new Set(state.attention.history.map((h) => h.seq));
+      assert.equal(ids.size, state.attention.history.length, `${context}: history ids unique`);
 
       // New writes continue above every stored id.
       const maxItem = Math.max(
-        ...[...state.sites.keys()].flatMap((s) => state.book.itemsOf(s).map((i) => i.id)),
+        ...[...state.access.sites.keys()].flatMap((s) => state.attention.book.itemsOf(s).map((i) => i.id)),
       );
       const { item } = await fleet.control.injectEvent('site-muenchen', {
         module: 'Neustart',
@@ -96,11 +96,11 @@ test('a controller killed (SIGKILL) in the middle of writing restarts consistent
       assert.equal(res.status, 200);
       await res.arrayBuffer();
       assert.ok(
-        (state.history.at(-1)?.seq ?? 0) > Math.max(...ids),
+        (state.attention.history.at(-1)?.seq ?? 0) > Math.max(...ids),
         `${context}: a new history entry gets a new seq`,
       );
       assert.deepEqual(consistencyProblems(state), [], `${context}, after new writes`);
-      previous = { history: state.history.length, accepted: state.stats.accepted };
+      previous = { history: state.attention.history.length, accepted: state.ingest.stats.accepted };
     } finally {
       await fleet.close();
     }
@@ -110,27 +110,35 @@ test('a controller killed (SIGKILL) in the middle of writing restarts consistent
 test('the consistency check finds each kind of damage a torn write would leave', async () => {
   const damaged = async (damage: (core: Awaited<ReturnType<typeof fleetCore>>) => void) => {
     const core = await fleetCore();
-    const outcome = core.state.report('site-bremen', report({ at: T0 }));
+    const outcome = core.state.attention.report('site-bremen', report({ at: T0 }));
     assert.notEqual(outcome.kind, 'capped');
     if (outcome.kind === 'capped') return [];
     core.clock.advance(1);
-    commitAcknowledge(core.state, core.state.requireAccount('acc-anna'), outcome.item, null, 'console');
+    commitAcknowledge(
+      core.state,
+      core.state.access.requireAccount('acc-anna'),
+      outcome.item,
+      null,
+      'console',
+    );
     assert.deepEqual(consistencyProblems(core.state), [], 'intact before the damage');
     damage(core);
     return consistencyProblems(core.state);
   };
-  assert.match((await damaged(({ state }) => state.history.pop())).join(), /has no history entry/);
+  assert.match((await damaged(({ state }) => state.attention.history.pop())).join(), /has no history entry/);
   assert.match(
-    (await damaged(({ state }) => state.book.get(1)?.acks.clear())).join(),
+    (await damaged(({ state }) => state.attention.book.get(1)?.acks.clear())).join(),
     /has no acknowledgement/,
   );
   assert.match(
-    (await damaged(({ state }) => state.history.push({ ...state.history[0]!, seq: 2 }))).join(),
+    (
+      await damaged(({ state }) => state.attention.history.push({ ...state.attention.history[0]!, seq: 2 }))
+    ).join(),
     /duplicated history/,
   );
-  assert.match((await damaged(({ state }) => state.stats.accepted++)).join(), /stats.accepted/);
+  assert.match((await damaged(({ state }) => state.ingest.stats.accepted++)).join(), /stats.accepted/);
   assert.match(
-    (await damaged(({ state }) => state.acceptSequence('site-kiel\u0000crash-stream', 3))).join(),
+    (await damaged(({ state }) => state.ingest.acceptSequence('site-kiel\u0000crash-stream', 3))).join(),
     /stream at seq 3/,
   );
 });
@@ -270,7 +278,7 @@ test('a controller killed (SIGKILL) during batched ingestion keeps every report 
       const state = fleet.internals.state;
       assert.deepEqual(consistencyProblems(state), [], context);
       for (const pbx of INGEST_PBXS) {
-        const lastSeq = state.lastSequence(`${pbx.siteId}\u0000${pbx.stream}`);
+        const lastSeq = state.ingest.lastSequence(`${pbx.siteId}\u0000${pbx.stream}`);
         const where = `${context}, ${pbx.stream}`;
         assert.ok(
           lastSeq >= (acked.get(pbx.stream) ?? 0),
@@ -286,7 +294,7 @@ test('a controller killed (SIGKILL) during batched ingestion keeps every report 
             window: 64,
             until: sent.get(pbx.stream) ?? 0,
             onWelcome: (lastSeq) => {
-              assert.equal(lastSeq, state.lastSequence(`${pbx.siteId}\u0000${pbx.stream}`), context);
+              assert.equal(lastSeq, state.ingest.lastSequence(`${pbx.siteId}\u0000${pbx.stream}`), context);
               // Processed before the kill even if its ack never arrived: the welcome says so.
               acked.set(pbx.stream, lastSeq);
             },

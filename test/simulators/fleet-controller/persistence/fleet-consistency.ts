@@ -15,7 +15,7 @@ export const INGEST_PBXS = ['site-hamburg', 'site-kiel', 'site-bremen', 'site-mu
 
 /** Occurrences the events of one flood stream made (each processed sequence number adds one). */
 export function streamOccurrences(state: FleetState, pbx: (typeof INGEST_PBXS)[number]): number {
-  return state.book
+  return state.attention.book
     .itemsOf(pbx.siteId)
     .filter((item) => item.module === pbx.module)
     .reduce((sum, item) => sum + item.occurrences, 0);
@@ -37,23 +37,23 @@ export function streamOccurrences(state: FleetState, pbx: (typeof INGEST_PBXS)[n
 export function consistencyProblems(state: FleetState): string[] {
   const problems: string[] = [];
   const counters = state.counters();
-  const items = [...state.sites.keys()].flatMap((siteId) => state.book.itemsOf(siteId));
+  const items = [...state.access.sites.keys()].flatMap((siteId) => state.attention.book.itemsOf(siteId));
   const ids = new Set<number>();
   for (const item of items) {
     if (ids.has(item.id)) problems.push(`item id ${item.id} appears twice`);
     ids.add(item.id);
-    if (state.book.get(item.id) !== item) problems.push(`item ${item.id} is not found by its id`);
+    if (state.attention.book.get(item.id) !== item) problems.push(`item ${item.id} is not found by its id`);
     if (item.id >= counters.nextItemId)
       problems.push(`item ${item.id} is not below nextItemId ${counters.nextItemId}`);
   }
   let previousSeq = 0;
   const byItemPartner = new Map<string, number[]>();
-  for (const h of state.history) {
+  for (const h of state.attention.history) {
     if (h.seq <= previousSeq) problems.push(`history seq ${h.seq} after ${previousSeq}`);
     previousSeq = h.seq;
     if (h.seq > counters.historySeq)
       problems.push(`history seq ${h.seq} above the counter ${counters.historySeq}`);
-    const item = state.book.get(h.attention.id);
+    const item = state.attention.book.get(h.attention.id);
     if (!item || item.siteId !== h.siteId) {
       problems.push(`history ${h.seq} names item ${h.attention.id}, which is not there`);
       continue;
@@ -75,13 +75,13 @@ export function consistencyProblems(state: FleetState): string[] {
     }
   }
   const occurrences = items.reduce((sum, item) => sum + item.occurrences, 0);
-  if (state.stats.accepted !== occurrences)
-    problems.push(`stats.accepted ${state.stats.accepted} but ${occurrences} occurrences`);
-  const streamed = state.book
+  if (state.ingest.stats.accepted !== occurrences)
+    problems.push(`stats.accepted ${state.ingest.stats.accepted} but ${occurrences} occurrences`);
+  const streamed = state.attention.book
     .itemsOf(CRASH_SITE)
     .filter((item) => item.module === CRASH_INGEST_MODULE)
     .reduce((sum, item) => sum + item.occurrences, 0);
-  const lastSeq = state.lastSequence(`${CRASH_SITE}\u0000${CRASH_STREAM}`);
+  const lastSeq = state.ingest.lastSequence(`${CRASH_SITE}\u0000${CRASH_STREAM}`);
   if (lastSeq !== streamed) problems.push(`stream at seq ${lastSeq} but ${streamed} ingested occurrences`);
   return problems;
 }

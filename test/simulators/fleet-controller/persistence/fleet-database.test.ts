@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { open } from 'lmdb';
 import { emptyFixture, type FleetHandle, start } from '../../../../simulators/fleet-controller/index.ts';
 import { defaultFixture } from '../../../../simulators/fleet-controller/model/fleet-fixture.ts';
-import { sha256Hex } from '../../../../simulators/fleet-controller/model/fleet-state.ts';
+import { sha256Hex } from '../../../../simulators/fleet-controller/model/sha256-hex.ts';
 import { DataDirInUseError } from '../../../../simulators/fleet-controller/persistence/data-dir-lock.ts';
 import { DataFormatError } from '../../../../simulators/fleet-controller/persistence/fleet-database.ts';
 import { ANNA, basic, FAST_SCRYPT, SAM, T0, TOKENS, TOM, VERA } from '../fleet-test-kit.ts';
@@ -73,8 +73,8 @@ async function observe(fleet: FleetHandle) {
   }
   views['stats'] = await fleet.control.stats();
   const state = fleet.internals.state;
-  views['accounts'] = [...state.accounts.values()].sort((a, b) => a.id.localeCompare(b.id));
-  views['tokens'] = [...state.tokens.values()].sort((a, b) => a.id.localeCompare(b.id));
+  views['accounts'] = [...state.access.accounts.values()].sort((a, b) => a.id.localeCompare(b.id));
+  views['tokens'] = [...state.access.tokens.values()].sort((a, b) => a.id.localeCompare(b.id));
   views['counters'] = { ...state.counters(), clockAt: 0 };
   return views;
 }
@@ -197,9 +197,9 @@ test('a restart with the same data directory keeps every item, acknowledgement, 
       ),
     );
     assert.ok(fresh.item!.id > maxBefore);
-    const seqBefore = Math.max(...state.history.map((h) => h.seq));
+    const seqBefore = Math.max(...state.attention.history.map((h) => h.seq));
     await acknowledge(second, 'site-bremen', fresh.item!.id, SAM, 'neu');
-    assert.ok(state.history.at(-1)!.seq > seqBefore);
+    assert.ok(state.attention.history.at(-1)!.seq > seqBefore);
   } finally {
     await second.close();
   }
@@ -224,11 +224,11 @@ test('the control-plane reset is persisted: after it and a restart the directory
   const second = await start(options);
   try {
     const state = second.internals.state;
-    assert.equal(state.history.length, 0);
+    assert.equal(state.attention.history.length, 0);
     assert.deepEqual(await second.control.items('site-kiel'), []);
-    assert.equal(state.partners.has('p-extra'), false);
+    assert.equal(state.access.partners.has('p-extra'), false);
     assert.deepEqual(
-      [...state.accounts.keys()].sort(),
+      [...state.access.accounts.keys()].sort(),
       defaultFixture()
         .accounts.map((a) => a.id)
         .sort(),
@@ -336,7 +336,7 @@ test('ids and texts with NUL, lone surrogates and astral characters survive a re
       { items: await second.control.items(siteId), sites: await get(second, '/sites', ANNA) },
       before,
     );
-    assert.equal(second.internals.state.rightOf('p-nordlicht', siteId)?.modules?.[0], 'M\u0000');
+    assert.equal(second.internals.state.access.rightOf('p-nordlicht', siteId)?.modules?.[0], 'M\u0000');
   } finally {
     await second.close();
   }
