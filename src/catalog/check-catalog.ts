@@ -1,4 +1,5 @@
 import { type Catalog, catalogPrefixes, clausePrefix } from './catalog.ts';
+import type { CitationScan } from './scan-citations.ts';
 import type { FeatureScan, ScenarioTags } from './scan-feature-tags.ts';
 
 export type CatalogProblemKind =
@@ -9,7 +10,9 @@ export type CatalogProblemKind =
   | 'untagged-scenario'
   | 'catalog-drift'
   | 'unknown-goal-prefix'
-  | 'goal-not-met';
+  | 'goal-not-met'
+  | 'uncited-clause'
+  | 'abbreviated-citation';
 
 export interface CatalogProblem {
   kind: CatalogProblemKind;
@@ -26,6 +29,8 @@ export interface PrefixCoverage {
   uncovered: string[];
   /** Listed in features/coverage-goals.yaml: every testable clause must be covered. */
   goal: boolean;
+  /** Testable clause ids that no simulator source cites in full (absent when not checked). */
+  uncited?: string[];
 }
 
 export interface CatalogCheckInput {
@@ -36,6 +41,8 @@ export interface CatalogCheckInput {
   /** Text of features/clauses.yaml and of ../shared/specs/clauses.yaml (`null` when absent). */
   catalogText?: string;
   sharedCatalogText?: string | null;
+  /** Clause citations in the product's sources; absent: not checked. */
+  citations?: CitationScan;
 }
 
 export interface CatalogCheckResult {
@@ -48,7 +55,10 @@ export interface CatalogCheckResult {
  * The traceability check of `npm run test:catalog`: every scenario cites at least one testable
  * clause, every `@PREFIX-…` tag with a catalog prefix names a catalog clause, no scenario asserts
  * an `unspecified` place or a `not-testable` clause, the catalog equals the spec repository's copy,
- * and prefixes named as coverage goals are fully proved. Pure: all inputs are data.
+ * prefixes named as coverage goals are fully proved, every testable clause is cited in full by
+ * the simulator code that implements it, and no comment abbreviates clause ids (a wildcard after
+ * a prefix, or a list of bare suffixes) so that a grep for the full id misses one. Pure: all
+ * inputs are data.
  */
 export function checkCatalog(input: CatalogCheckInput): CatalogCheckResult {
   const { catalog, scan } = input;
@@ -115,14 +125,31 @@ export function checkCatalog(input: CatalogCheckInput): CatalogCheckResult {
       (c) => clausePrefix(c.id) === prefix && c.check !== 'not-testable',
     );
     const uncovered = testable.filter((c) => !cited.has(c.id)).map((c) => c.id);
-    return {
+    const entry: PrefixCoverage = {
       prefix,
       covered: testable.length - uncovered.length,
       testable: testable.length,
       uncovered,
       goal: goals.has(prefix),
     };
+    const citations = input.citations;
+    if (citations) entry.uncited = testable.filter((c) => !citations.cited.has(c.id)).map((c) => c.id);
+    return entry;
   });
+  for (const entry of coverage) {
+    if (entry.uncited && entry.uncited.length > 0) {
+      problems.push({
+        kind: 'uncited-clause',
+        message: `${entry.prefix}: no simulator source cites ${entry.uncited.join(', ')}`,
+      });
+    }
+  }
+  for (const abbreviation of input.citations?.abbreviations ?? []) {
+    problems.push({
+      kind: 'abbreviated-citation',
+      message: `${abbreviation.where}: "${abbreviation.text}" abbreviates clause ids; cite each id in full`,
+    });
+  }
   for (const entry of coverage) {
     if (entry.goal && entry.uncovered.length > 0) {
       problems.push({

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
+import { catalogPrefixes } from './catalog.ts';
 import { checkCatalog } from './check-catalog.ts';
 import { formatCatalogCheck } from './format-catalog-check.ts';
 import { parseCatalog } from './load-catalog.ts';
@@ -8,14 +9,18 @@ import {
   COVERAGE_GOALS_PATH,
   DEFAULT_CATALOG_PATH,
   FEATURES_DIR,
+  PROJECT_ROOT,
   SHARED_CATALOG_PATH,
 } from './project-paths.ts';
+import { scanCitations } from './scan-citations.ts';
 import { scanFeatureTags } from './scan-feature-tags.ts';
 
 export interface CatalogCheckOptions {
   catalogPath?: string;
   featuresDir?: string;
   coverageGoalsPath?: string;
+  /** The project whose sources are scanned for clause citations; `null` skips that check. */
+  sourceRoot?: string | null;
   /** The spec repository's catalog; `null` skips the comparison. */
   sharedCatalogPath?: string | null;
   stdout: Writable;
@@ -35,7 +40,19 @@ export async function runCatalogCheck(options: CatalogCheckOptions): Promise<num
     const sharedCatalogText = sharedPath === null ? null : await readOptional(sharedPath);
     const scan = await scanFeatureTags(options.featuresDir ?? FEATURES_DIR);
     const coverageGoals = await loadCoverageGoals(options.coverageGoalsPath ?? COVERAGE_GOALS_PATH);
-    const result = checkCatalog({ catalog, scan, coverageGoals, catalogText, sharedCatalogText });
+    const sourceRoot = options.sourceRoot === undefined ? PROJECT_ROOT : options.sourceRoot;
+    const citations =
+      sourceRoot === null
+        ? undefined
+        : await scanCitations({ root: sourceRoot, prefixes: catalogPrefixes(catalog) });
+    const result = checkCatalog({
+      catalog,
+      scan,
+      coverageGoals,
+      catalogText,
+      sharedCatalogText,
+      ...(citations ? { citations } : {}),
+    });
     options.stdout.write(formatCatalogCheck(result));
     return result.problems.length === 0 ? 0 : 1;
   } catch (error) {

@@ -6,6 +6,7 @@ import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { checkCatalog } from '../../../src/catalog/check-catalog.ts';
 import { runCatalogCheck } from '../../../src/catalog/run-catalog-check.ts';
+import { scanCitations } from '../../../src/catalog/scan-citations.ts';
 import { scanFeatureTags } from '../../../src/catalog/scan-feature-tags.ts';
 import { testCatalog } from '../report/test-catalog.ts';
 
@@ -159,6 +160,7 @@ test('runCatalogCheck prints coverage and exits 1 on problems, 0 when clean, 2 w
       featuresDir: join(dir, 'features'),
       coverageGoalsPath: goalsPath,
       sharedCatalogPath: null,
+      sourceRoot: null,
     };
 
     const clean = capture();
@@ -203,4 +205,39 @@ test('a feature that does not parse is a problem', async () => {
       assert.equal(result.problems[0]?.kind, 'parse-error');
     },
   );
+});
+
+test('a testable clause no simulator source cites in full is a problem; abbreviations are flagged', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'pbx-citations-'));
+  try {
+    await mkdir(join(root, 'simulators', 'pbx'), { recursive: true });
+    await mkdir(join(root, 'steps'), { recursive: true });
+    await writeFile(
+      join(root, 'simulators', 'pbx', 'a.ts'),
+      [
+        '/** Implements MON-A and XMLRPC-A; MON-INFO is not testable. */',
+        'export const x = 1;',
+        '/** The rest of them (MON-*). */',
+        'export const y = /-SESS$/;',
+      ].join('\n'),
+    );
+    await writeFile(join(root, 'steps', 'b.ts'), '// checks MON-A, -B\n');
+    const citations = await scanCitations({ root, prefixes: ['MON', 'XMLRPC'] });
+    assert.deepEqual([...citations.cited].sort(), ['MON-A', 'MON-INFO', 'XMLRPC-A']);
+    assert.deepEqual(
+      citations.abbreviations.map((a) => `${a.where} ${a.text}`),
+      ['simulators/pbx/a.ts:3 MON-*', 'steps/b.ts:1 , -B'],
+      'only comment lines count: a regular expression in code is no citation',
+    );
+    await withFeatures({ 'good.feature': GOOD }, async (dir) => {
+      const scan = await scanFeatureTags(join(dir, 'features'));
+      const result = checkCatalog({ catalog: testCatalog(), scan, coverageGoals: [], citations });
+      const uncited = result.problems.filter((p) => p.kind === 'uncited-clause').map((p) => p.message);
+      assert.deepEqual(uncited, ['MON: no simulator source cites MON-B, MON-C, MON-D']);
+      assert.equal(result.problems.filter((p) => p.kind === 'abbreviated-citation').length, 2);
+      assert.deepEqual(result.coverage.find((c) => c.prefix === 'XMLRPC')?.uncited, []);
+    });
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 });
