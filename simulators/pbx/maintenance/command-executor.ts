@@ -52,7 +52,9 @@ export interface CommandExecutorEvents {
  * acceptance order (MAINT-EXEC-ASYNC): `submit()` only queues, and the queue is worked off on
  * `setImmediate`, never in the request's call stack, so the 200 is written before any command
  * runs. Every command ends in exactly one module-log entry, `executed` or `discarded`; discards
- * are silent towards the client (MAINT-LICENCE-NEEDED-TO-EXECUTE, MAINT-DISCARD-*). Maintenance
+ * are silent towards the client (MAINT-LICENCE-NEEDED-TO-EXECUTE, MAINT-DISCARD-CALLDATA-UNCONFIRMED,
+ * MAINT-DISCARD-PROVISION-NO-TYPE, MAINT-DISCARD-INVALID-MODE, MAINT-DISCARD-UNAVAILABLE-VERSION,
+ * MAINT-POST-INVALID-JSON-REQUIRED). Maintenance
  * actions also record a completion event (MAINT-EXEC-COMPLETION-EVENT). Scheduled updates and the
  * end of a restart run on the store's (virtual) clock.
  */
@@ -254,7 +256,12 @@ export class CommandExecutor extends EventEmitter<CommandExecutorEvents> {
     this.store.log('info', LOG_SOURCE, EXECUTOR_LOG.restartFinished, { restartedAt: until });
   }
 
-  /** `UpdatePbx` (MAINT-UNSPEC-UPDATE-SCHEDULING; docs/maintenance-api.md, "UpdatePbx scheduling"). */
+  /**
+   * `UpdatePbx` (MAINT-UNSPEC-UPDATE-SCHEDULING; docs/maintenance-api.md, "UpdatePbx scheduling"):
+   * `version` is the target version, the latest one when absent (MAINT-PARAM-VERSION); a target
+   * that is not available is discarded, nothing started or scheduled
+   * (MAINT-DISCARD-UNAVAILABLE-VERSION).
+   */
   private update(accepted: AcceptedCommand, parameters: UsableParameters): void {
     const now = this.store.clock.now();
     if (parameters.mode === 'cancel') {

@@ -1,7 +1,8 @@
 /**
  * Why an accepted command was discarded instead of executed. Each discard writes one module-log
  * entry carrying its reason and no completion event (MAINT-LICENCE-NEEDED-TO-EXECUTE,
- * MAINT-DISCARD-*, MAINT-UNSPEC-MODULE-LOG). The API has already answered 200 `ok`.
+ * MAINT-DISCARD-CALLDATA-UNCONFIRMED, MAINT-DISCARD-PROVISION-NO-TYPE, MAINT-DISCARD-INVALID-MODE,
+ * MAINT-DISCARD-UNAVAILABLE-VERSION, MAINT-UNSPEC-MODULE-LOG). The API has already answered 200 `ok`.
  */
 export type DiscardReason =
   /** `licence.valid` is false when the command runs. */

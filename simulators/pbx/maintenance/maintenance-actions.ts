@@ -28,6 +28,7 @@ function deleteSystemMessages(state: PbxState): ActionResult {
   return { deleted: { systemMessages: clear(state.system, 'systemMessages') } };
 }
 
+/** `DeleteLogs` runs with the `scope` given, `all` when absent (MAINT-PARAM-SCOPE). */
 function deleteLogs(state: PbxState, scope: NonNullable<UsableParameters['scope']>): ActionResult {
   const system = state.system;
   const total = Math.max(0, system.logBytes);
@@ -53,7 +54,10 @@ function deleteFaxes(state: PbxState): ActionResult {
   return { deleted: { faxes: clear(state.system, 'faxes') } };
 }
 
-/** Call data lives in the database: the CDR part shrinks to 0 and the database with it. */
+/**
+ * Call data lives in the database: the CDR part shrinks to 0 and the database with it. Runs only
+ * with `confirmed` = `true` (MAINT-PARAM-CONFIRMED, checked in `checkParameters`).
+ */
 function deleteCallData(state: PbxState): ActionResult {
   const removed = clear(state.database, 'cdrSize');
   if (state.database.databaseSize > 0)
@@ -94,6 +98,7 @@ export function hangupAllCalls(state: PbxState): ActionResult {
   return { hungUpChannels: channels };
 }
 
+/** `ProvisionDevices` runs for the `type` given; a missing `type` never gets here (MAINT-PARAM-TYPE). */
 function provisionDevices(state: PbxState, type: string): ActionResult {
   const sip = state.sip;
   const selects = (PROVISIONING_TYPES_WITH_PHONES as readonly string[]).includes(type);

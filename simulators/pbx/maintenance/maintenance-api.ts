@@ -64,9 +64,19 @@ const respond = (response: MaintenanceResponse): HeadDecision => ({ kind: 'respo
  * (MAINT-UNSPEC-CHECK-ORDER):
  * 1. module version 26.7.28 or lower: the web server's plain 404, as for any unknown path
  *    (MAINT-MODULE-VERSION-GATE);
- * 2. token (401, MAINT-AUTH-*), on every path under the base, so a caller without a valid token
- *    learns nothing about paths or commands;
- * 3. path and method (404 `unknown endpoint`), then command name (404 `unknown command`);
+ * 2. token (401 `invalid or missing API token`: MAINT-AUTH-401-MISSING, MAINT-AUTH-401-INVALID,
+ *    MAINT-AUTH-401-REVOKED, MAINT-AUTH-401-EXPIRED, MAINT-AUTH-401-OTHER-SCHEME), on every path
+ *    under the base, so a caller without a valid token learns nothing about paths or commands. A
+ *    401 is decided from the head, before any body is read or anything reaches the executor, so
+ *    a refused POST never runs (MAINT-AUTH-401-NOT-EXECUTED). The Bearer token is the only access
+ *    control: no PBX session, cookie or user credentials are looked at, and nothing redirects to
+ *    a login (MAINT-AUTH-PBX-LOGIN-NOT-ENOUGH, MAINT-OUTSIDE-PBX-LOGIN). On purpose the request
+ *    head carries no client address and nothing here counts failed checks or calls: no address
+ *    filter, no lockout, no rate limit (MAINT-AUTH-NO-IP-RESTRICTION, MAINT-AUTH-NO-LOCKOUT,
+ *    MAINT-NO-RATE-LIMIT);
+ * 3. path and method (404 `unknown endpoint`: MAINT-ERR-404-UNKNOWN-PATH,
+ *    MAINT-ERR-404-WRONG-METHOD), then command name (404 `unknown command`:
+ *    MAINT-ERR-404-UNKNOWN-COMMAND); `GET` of the command list answers it (MAINT-GET-COMMANDS);
  * 4. body size (413) — only a request that would otherwise be accepted reads its body;
  * 5. hand-over (500 `command failed`), then 200 `{"status":"ok"}` at once (MAINT-POST-ACCEPTED).
  * Paths and command names match exactly and case-sensitively, without percent-decoding; the query
@@ -79,6 +89,14 @@ export function createMaintenanceApi(
   tokens: TokenStore,
   executor: CommandExecutor,
 ): MaintenanceApi {
+  /**
+   * Hands a known command over and answers 200 `ok`. Neither the licence nor the parameters are
+   * looked at here: the executor checks them later, in the background, and discards silently. So
+   * a missing licence (MAINT-LICENCE-NOT-NEEDED-TO-ACCEPT), a syntactically invalid JSON body
+   * (MAINT-POST-INVALID-JSON-ACCEPTED) and unusable parameters (MAINT-ERR-200-CALLDATA-UNCONFIRMED,
+   * MAINT-ERR-200-PROVISION-NO-TYPE, MAINT-ERR-200-INVALID-MODE, MAINT-ERR-200-UNAVAILABLE-VERSION)
+   * all get the same 200 `ok`, never an error.
+   */
   function accept(command: CommandName, body: Uint8Array): MaintenanceResponse {
     if (body.length > MAX_BODY_BYTES) return bodyTooLargeResponse();
     const parsed = parseCommandBody(body);
@@ -99,6 +117,8 @@ export function createMaintenanceApi(
     unknownEndpoint: respond(unknownEndpointResponse()),
     unknownCommand: respond(unknownCommandResponse()),
   };
+  // Every name the GET lists gets a read-body decision, so each listed command is accepted by a
+  // POST (MAINT-POST-LISTED-COMMAND); any other name is `unknown command`.
   const readBody = new Map<string, HeadDecision>();
   for (const command of COMMAND_NAMES) {
     readBody.set(command, { kind: 'read-body', command, complete: (body) => accept(command, body) });
@@ -109,6 +129,9 @@ export function createMaintenanceApi(
     const path = queryAt === -1 ? request.target : request.target.slice(0, queryAt);
     if (path !== MAINTENANCE_BASE_PATH && !path.startsWith(BASE_PREFIX)) return decisions.absent;
     if (!hasMaintenanceApi(store.read().maintenance.moduleVersion)) return decisions.absent;
+    // The only access check: a valid Bearer token. No session, no client address, no failure
+    // counter (MAINT-AUTH-PBX-LOGIN-NOT-ENOUGH, MAINT-AUTH-NO-IP-RESTRICTION, MAINT-AUTH-NO-LOCKOUT,
+    // MAINT-NO-RATE-LIMIT).
     const token = bearerToken(request.headers['authorization']);
     if (token === null || tokens.verify(token) === null) return decisions.unauthorized;
     if (path === SYSTEM_FUNCTIONS_PATH) {

@@ -50,6 +50,9 @@ function completeSafely(
  * limit the 413 goes out at once and the rest is dropped unread (MAINT-ERR-413-BODY-TOO-LARGE). A
  * body that does not arrive within `bodyTimeoutMs` ends the connection without an answer, as the
  * error table has no entry for it. Mount it on the PBX web server under `MAINTENANCE_BASE_PATH`.
+ * It passes method, target and headers only: the client address never reaches the core and no
+ * per-client count is kept, on purpose (MAINT-AUTH-NO-IP-RESTRICTION, MAINT-AUTH-NO-LOCKOUT,
+ * MAINT-NO-RATE-LIMIT).
  */
 export function createMaintenanceHandler(
   api: MaintenanceApi,

@@ -51,11 +51,15 @@ const INTERFACE_ABSENT = frozen({
 });
 const listed = new WeakMap<readonly string[], MaintenanceResponse>();
 
+/** 200 `{"status":"ok"}`: a POST accepted (MAINT-POST-ACCEPTED). */
 export function okResponse(): MaintenanceResponse {
   return OK;
 }
 
-/** The command list; built once per list (the API always passes `COMMAND_NAMES`). */
+/**
+ * 200 `{"commands": [...]}`, the command names as strings (MAINT-GET-COMMANDS); built once per
+ * list (the API always passes `COMMAND_NAMES`).
+ */
 export function commandListResponse(commands: readonly string[]): MaintenanceResponse {
   let response = listed.get(commands);
   if (!response) {
@@ -66,22 +70,29 @@ export function commandListResponse(commands: readonly string[]): MaintenanceRes
 }
 
 /**
- * 401 for a missing, malformed, unknown, revoked or expired token and any other scheme
- * (MAINT-AUTH-401-*). It carries `WWW-Authenticate: Bearer` as RFC 6750 asks
- * (MAINT-UNSPEC-BEARER-SYNTAX).
+ * 401 `invalid or missing API token` for a missing, malformed, unknown, revoked or expired token
+ * and any other scheme (MAINT-AUTH-401-MISSING, MAINT-AUTH-401-INVALID, MAINT-AUTH-401-REVOKED,
+ * MAINT-AUTH-401-EXPIRED, MAINT-AUTH-401-OTHER-SCHEME). It carries `WWW-Authenticate: Bearer` as
+ * RFC 6750 asks (MAINT-UNSPEC-BEARER-SYNTAX).
  */
 export function unauthorizedResponse(): MaintenanceResponse {
   return UNAUTHORIZED;
 }
 
+/**
+ * 404 `unknown endpoint`: an unknown path under the base or a known path with the wrong method
+ * (MAINT-ERR-404-UNKNOWN-PATH, MAINT-ERR-404-WRONG-METHOD).
+ */
 export function unknownEndpointResponse(): MaintenanceResponse {
   return UNKNOWN_ENDPOINT;
 }
 
+/** 404 `unknown command`: a POST of a name not in the list (MAINT-ERR-404-UNKNOWN-COMMAND). */
 export function unknownCommandResponse(): MaintenanceResponse {
   return UNKNOWN_COMMAND;
 }
 
+/** 500 `command failed`: the hand-over failed (MAINT-ERR-500-COMMAND-FAILED). */
 export function commandFailedResponse(): MaintenanceResponse {
   return COMMAND_FAILED;
 }

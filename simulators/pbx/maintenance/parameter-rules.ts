@@ -47,11 +47,15 @@ const refuse = (reason: DiscardReason, parameter?: string): ParameterCheck =>
 
 /**
  * Checks a command's parameters before it runs. Unusable parameters discard the command
- * silently (MAINT-DISCARD-*): a known parameter of the wrong JSON type (`"true"` for a boolean,
+ * silently: a known parameter of the wrong JSON type (`"true"` for a boolean,
  * a string `startTime`, MAINT-UNSPEC-WRONG-TYPES, MAINT-PARAM-TIMES-AS-NUMBERS), a missing
  * required one (MAINT-DISCARD-CALLDATA-UNCONFIRMED, MAINT-DISCARD-PROVISION-NO-TYPE) or a value
  * outside its set (MAINT-DISCARD-INVALID-MODE). Version availability needs the state and is
- * checked by the executor.
+ * checked by the executor (MAINT-DISCARD-UNAVAILABLE-VERSION). A syntactically invalid JSON body
+ * reaches here without parameters, so `DeleteCallData` and `ProvisionDevices` are discarded for
+ * their missing required one (MAINT-POST-INVALID-JSON-REQUIRED). The types taken: `scope`,
+ * `version` and `type` strings, `confirmed` a native JSON boolean (MAINT-PARAM-SCOPE,
+ * MAINT-PARAM-VERSION, MAINT-PARAM-TYPE, MAINT-PARAM-CONFIRMED).
  */
 export function checkParameters(command: CommandName, raw: CommandParameters): ParameterCheck {
   const usable: UsableParameters = {};
@@ -61,10 +65,12 @@ export function checkParameters(command: CommandName, raw: CommandParameters): P
     if (typeof value !== 'number' || !Number.isFinite(value)) return refuse('wrong-type', name);
     usable[name] = value;
   }
+  // MAINT-PARAM-CONFIRMED: a native boolean; `"true"` is the wrong type.
   if (raw.confirmed !== undefined) {
     if (typeof raw.confirmed !== 'boolean') return refuse('wrong-type', 'confirmed');
     usable.confirmed = raw.confirmed;
   }
+  // MAINT-PARAM-VERSION: the target version, a string.
   if (raw.version !== undefined) {
     if (typeof raw.version !== 'string') return refuse('wrong-type', 'version');
     usable.version = raw.version;
@@ -74,6 +80,7 @@ export function checkParameters(command: CommandName, raw: CommandParameters): P
     if (!fields) return refuse('invalid-execute-at', 'executeAt');
     usable.executeAt = { text: raw.executeAt as string, fields };
   }
+  // MAINT-PARAM-SCOPE: a string, kept as given for `DeleteLogs`.
   if (raw.scope !== undefined) {
     if (typeof raw.scope !== 'string' || !(LOG_SCOPES as readonly string[]).includes(raw.scope)) {
       return refuse('invalid-scope', 'scope');
@@ -88,11 +95,13 @@ export function checkParameters(command: CommandName, raw: CommandParameters): P
     if (typeof mode !== 'string' || !modes.includes(mode)) return refuse('invalid-mode', 'mode');
     usable.mode = mode;
   }
+  // MAINT-PARAM-TYPE: a string, required by `ProvisionDevices` (below).
   if (raw.type !== undefined) {
     if (typeof raw.type !== 'string') return refuse('wrong-type', 'type');
     if (raw.type.length > MAX_TYPE_LENGTH) return refuse('invalid-type', 'type');
     if (raw.type !== '') usable.type = raw.type;
   }
+  // MAINT-DISCARD-CALLDATA-UNCONFIRMED, MAINT-DISCARD-PROVISION-NO-TYPE: a required one missing.
   if (command === 'DeleteCallData' && usable.confirmed !== true) return refuse('not-confirmed', 'confirmed');
   if (command === 'ProvisionDevices' && usable.type === undefined) return refuse('type-missing', 'type');
   return { usable: true, parameters: usable };

@@ -91,6 +91,10 @@ export class TokenStore {
 
   constructor(private readonly store: PbxStore) {}
 
+  /**
+   * Creates a token. Its hash is stored before this returns and there is no activation step, so
+   * the first call with the secret is accepted (MAINT-TOKEN-VALID-ON-CREATE).
+   */
   create(input: TokenCreateInput, actor: unknown): CreatedToken {
     const login = this.requireAdmin(actor);
     const { label, expiresAt } = this.checkInput(input);
@@ -124,9 +128,12 @@ export class TokenStore {
   }
 
   /**
-   * The token a presented secret belongs to, if it is valid now; `null` for an unknown, deleted or
-   * expired one. A success updates `lastUsedAt` (MAINT-TOKEN-LIST-FIELDS). Failures are not
-   * logged nor reported anywhere (MAINT-AUTH-FAILURES-NOT-REPORTED).
+   * The token a presented secret belongs to, if it is valid now; `null` (the API's 401) for an
+   * unknown, deleted or expired one (MAINT-AUTH-401-INVALID, MAINT-AUTH-401-REVOKED,
+   * MAINT-AUTH-401-EXPIRED). A success updates `lastUsedAt` (MAINT-TOKEN-LIST-FIELDS). Failures
+   * are not logged nor reported anywhere (MAINT-AUTH-FAILURES-NOT-REPORTED), and on purpose not
+   * counted: it takes no client address and keeps no failure count, so failures never lock a
+   * valid token out (MAINT-AUTH-NO-LOCKOUT).
    */
   verify(presented: string): TokenInfo | null {
     const digest = sha256(presented);

@@ -4,7 +4,8 @@ import type { ControlState } from '../../support/with-control.ts';
 /**
  * What a command acts on, read from the PBX state through the control plane: a state overlay that
  * gives the command something to do and a reading of what it would change. Used to show that a
- * discarded, refused or unlicensed command changed nothing (MAINT-DISCARD-*,
+ * discarded, refused or unlicensed command changed nothing (MAINT-DISCARD-CALLDATA-UNCONFIRMED,
+ * MAINT-DISCARD-PROVISION-NO-TYPE, MAINT-DISCARD-INVALID-MODE, MAINT-POST-INVALID-JSON-REQUIRED,
  * MAINT-LICENCE-NEEDED-TO-EXECUTE, MAINT-AUTH-401-NOT-EXECUTED) and that an executed one acted.
  * The values are the control plane's state model; which value a command changes follows
  * docs/maintenance-api.md ("Commands and their effects").

@@ -71,7 +71,9 @@ export function awaitCompletionEvents(
 
 /**
  * The completion events after the marks seen while watching for `NO_EVENT_WATCH_MS` once the queue
- * has run; empty when none came (MAINT-EXEC-NO-EVENT-SYSTEM-ACTIONS, MAINT-DISCARD-*).
+ * has run; empty when none came (MAINT-EXEC-NO-EVENT-SYSTEM-ACTIONS, MAINT-LICENCE-NEEDED-TO-EXECUTE,
+ * MAINT-DISCARD-CALLDATA-UNCONFIRMED, MAINT-DISCARD-PROVISION-NO-TYPE, MAINT-DISCARD-INVALID-MODE,
+ * MAINT-POST-INVALID-JSON-REQUIRED, MAINT-AUTH-401-NOT-EXECUTED).
  */
 export function eventsWhileWatching(controls: MaintenanceControls, marks: Marks): Promise<CompletionEvent[]> {
   return pollEvents(controls, marks, NO_EVENT_WATCH_MS);

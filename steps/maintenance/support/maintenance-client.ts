@@ -56,7 +56,8 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * Sends one request to interface A and keeps the exchange (MAINT-*). Ordinary requests go through
+ * Sends one request to interface A and keeps the exchange (every scenario of
+ * features/maintenance/ that calls the API). Ordinary requests go through
  * pactum. Bodies given as `RawBody` go through node:http instead (raw-body-request.ts), because
  * pactum buffers the whole body as one string and cannot stream 100 MB or stop sending when the
  * server answers 413 early. The exchange is attached as evidence with the token redacted.
