@@ -40,6 +40,7 @@ export type RequestLogger = (entry: RequestLogEntry) => void;
 /** FLEET-BASE-PATH */
 export const API_BASE = '/api/v1';
 
+/** Every JSON answer is UTF-8 and says so; request bodies are read as UTF-8 (FLEET-JSON-UTF8). */
 const JSON_TYPE = 'application/json; charset=utf-8';
 const SITES = /^\/api\/v1\/sites$/;
 const HISTORY = /^\/api\/v1\/sites\/([^/]+)\/history$/;
@@ -51,7 +52,9 @@ const ACK = /^\/api\/v1\/sites\/([^/]+)\/attention\/([^/]+)\/acknowledge$/;
  *
  * Check order (FLEET-UNSPEC-403-VS-404, FLEET-UNSPEC-ACK-BODY): path outside `/api/v1` → 404;
  * credentials → 401; unknown route → 404, wrong method → 405; site or item not addressable → 404;
- * Viewer → 403; body → 400; then the acknowledgement.
+ * Viewer → 403; body → 400; then the acknowledgement. The reads (site list, history) check no
+ * role, so a Viewer reads like any account (FLEET-AUTH-VIEWER-READS); only the acknowledge refuses
+ * a Viewer.
  */
 export function createApiCore(state: FleetState, auth: Authenticator, log: RequestLogger = () => {}) {
   const siteLists = new SiteListCache(state);
@@ -67,6 +70,7 @@ export function createApiCore(state: FleetState, auth: Authenticator, log: Reque
     const account = await auth.basic(req.headers['authorization']);
     if (!account) return done(unauthorized());
 
+    // FLEET-AUTH-VIEWER-READS: no role check on the reads.
     if (SITES.test(path)) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return done(methodNotAllowed('GET, HEAD'), account);
       return done(getSites(siteLists, account, req), account);
@@ -127,6 +131,7 @@ function acknowledge(
   if (account.role === 'Viewer') return error(403, 'forbidden', MESSAGES.viewerForbidden);
   const comment = parseComment(req);
   if (typeof comment === 'object' && comment !== null) return error(400, 'invalid_request', comment.message);
+  // An acknowledgement through the REST API is a console one (FLEET-HISTORY-CHANNEL-CONSOLE).
   return json(200, commitAcknowledge(state, account, item, comment, 'console'));
 }
 
@@ -173,7 +178,12 @@ function error(status: number, code: FleetErrorCode, message: string): ApiRespon
   return json(status, fleetError(code, message));
 }
 
-/** FLEET-ERR-404-*: no body (FLEET-UNSPEC-401-404-BODY). */
+/**
+ * 404 and other bodiless answers: no body (FLEET-UNSPEC-401-404-BODY). The 404s of the error table
+ * (FLEET-ERR-404-ITEM-UNKNOWN, FLEET-ERR-404-ITEM-OTHER-SITE, FLEET-ERR-404-ITEM-INVISIBLE,
+ * FLEET-ERR-404-SITE-FOREIGN, FLEET-ERR-404-SITE-UNKNOWN, FLEET-AUTH-FOREIGN-SITE-HISTORY-404) all
+ * take this shape, so a foreign site looks like one that does not exist.
+ */
 function empty(status: number): ApiResponse {
   return { status, headers: {} };
 }

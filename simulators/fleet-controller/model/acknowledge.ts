@@ -2,7 +2,10 @@ import { itemVisible } from './caller-view.ts';
 import type { FleetState } from './fleet-state.ts';
 import type { Account, AttentionItem, Channel } from './types.ts';
 
-/** The acknowledge result (schemas/fleet/acknowledge-result.schema.json, FLEET-ACK-RESULT-SCHEMA). */
+/**
+ * The acknowledge result (schemas/fleet/acknowledge-result.schema.json, FLEET-ACK-RESULT-SCHEMA).
+ * `acknowledgedAt` is integer ms since 1970 UTC, as every time of interface B (FLEET-TIMES-MS-UTC).
+ */
 export interface AcknowledgeResult {
   attentionId: number;
   siteId: string;
@@ -31,7 +34,12 @@ export function resolveItem(
 /**
  * Acknowledges `item` for the caller's partner access and writes the history entry of a first
  * acknowledgement (FLEET-ACK-FIRST, FLEET-ACK-PARTNER-WIDE, FLEET-ACK-HISTORY-ONCE, FLEET-ACK-REPEAT,
- * FLEET-ACK-AFTER-REOPEN, FLEET-HISTORY-ACTOR, MCP-ACK-HISTORY). Runs synchronously from check to
+ * FLEET-ACK-AFTER-REOPEN, FLEET-HISTORY-ACTOR, MCP-ACK-HISTORY). The entry copies the item's `id`,
+ * `module`, `subject` and `severity` (FLEET-HISTORY-ATTENTION), the comment or `null`
+ * (FLEET-HISTORY-COMMENT) and the `channel` the caller names: `console` from the REST API
+ * (FLEET-HISTORY-CHANNEL-CONSOLE), `mcp` from the MCP tool. The result names the item's own
+ * `attentionId` and `siteId`, which `resolveItem` has matched to the request path
+ * (FLEET-ACK-RESULT-IDS). Runs synchronously from check to
  * write, so concurrent requests for one item produce exactly one history entry; with a data
  * directory both are written in one transaction before the answer leaves.
  * The caller has checked visibility, role, levels and the comment.
@@ -56,6 +64,7 @@ export function commitAcknowledge(
         channel,
         createdAt: outcome.at,
         siteName: site.displayName,
+        // FLEET-HISTORY-ATTENTION, FLEET-HISTORY-COMMENT
         attention: {
           id: item.id,
           module: item.module,
@@ -65,6 +74,7 @@ export function commitAcknowledge(
         },
       });
     }
+    // FLEET-ACK-RESULT-IDS
     return {
       attentionId: item.id,
       siteId: item.siteId,

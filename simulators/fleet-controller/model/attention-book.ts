@@ -16,6 +16,14 @@ export type ReportOutcome =
  *
  * - EVENT-FIRST-REPORT-OPENS, EVENT-REPEAT-MERGED, EVENT-KEY-SITE-MODULE-SUBJECT: the merge key is
  *   site, module display name and the (truncated) subject; `moduleId` is not part of the key.
+ * - FLEET-ITEM-MODULE, FLEET-ITEM-MODULEID, FLEET-ITEM-DESCRIPTION-OPTIONAL: `module` is the
+ *   report's module display name; `moduleId` and `description` are stored only when the report
+ *   carries them (`setOptional`), so the item has them exactly when the module sent them.
+ * - FLEET-ITEM-OCCURRENCES: a new item counts 1 and each merged report adds 1.
+ * - FLEET-ITEM-LASTAT: each merged report moves `lastAt` to its own `at` (PBX clock, ms since 1970
+ *   UTC); a late report with an older `at` leaves it where it is.
+ * - EVENT-SITE-CAP-UPDATES: an existing item is merged before the cap is looked at, so a site
+ *   holding 200 items still updates them; only a new key is refused.
  * - FLEET-ITEM-ID-STABLE: ids come from one controller-wide counter (unique across sites, so the
  *   MCP acknowledge needs no `siteId`) and stay with their key for the controller's lifetime.
  * - EVENT-UNSPEC-CAP-DETAIL: acknowledged items count towards the 200 and items never expire
@@ -39,12 +47,13 @@ export class AttentionBook {
     const key = JSON.stringify([report.module, subject]);
     let items = this.bySite.get(siteId);
     const existing = items?.get(key);
+    // Merge first, cap after: a full site still updates its items (EVENT-SITE-CAP-UPDATES).
     if (existing) {
-      existing.occurrences++;
+      existing.occurrences++; // FLEET-ITEM-OCCURRENCES
       existing.suppressed += report.suppressed;
       existing.firstAt = Math.min(existing.firstAt, report.at);
       if (report.at >= existing.lastAt) {
-        existing.lastAt = report.at;
+        existing.lastAt = report.at; // FLEET-ITEM-LASTAT
         existing.severity = report.severity;
         setOptional(existing, 'description', description);
         setOptional(existing, 'moduleId', report.moduleId);
@@ -115,6 +124,8 @@ export class AttentionBook {
    * Acknowledges `item` for `partnerId` (FLEET-ACK-FIRST, FLEET-ACK-REPEAT). Synchronous, so two
    * concurrent requests can never both see the item open (FLEET-ACK-HISTORY-ONCE).
    * FLEET-UNSPEC-REPEAT-ACK-TIME: a repeat returns the time of the first acknowledgement of the cycle.
+   * The acknowledgement is kept per partner in `acks`: other partners of the site still see the
+   * item open and their own first acknowledge is not a repeat (FLEET-ACK-OTHER-PARTNERS-UNAFFECTED).
    */
   acknowledge(
     item: AttentionItem,

@@ -7,7 +7,8 @@ import type { AttentionItem, AttentionReport, HistoryRecord } from './types.ts';
 
 /**
  * The attention side of the controller: the items of every site (`AttentionBook`) and the
- * partners' acknowledgement history (FLEET-HISTORY-*), each change written to the journal.
+ * partners' acknowledgement history (entries written by `commitAcknowledge` and listed by
+ * `historyList`, which cite the history clauses), each change written to the journal.
  */
 export class AttentionLedger {
   book = new AttentionBook();
@@ -56,7 +57,8 @@ export class AttentionLedger {
     const outcome = this.book.acknowledge(item, partnerId, this.fleet.clock.now());
     if (!outcome.alreadyAcknowledged) {
       this.fleet.journal.item(item);
-      // Only this partner's open list loses the item; the others' views are unchanged.
+      // Only this partner's open list loses the item; the others' views are unchanged
+      // (FLEET-ACK-OTHER-PARTNERS-UNAFFECTED).
       this.fleet.touchPartner(partnerId);
     }
     return outcome;

@@ -38,7 +38,10 @@ export function itemVisible(right: SiteRight, item: AttentionItem): boolean {
   );
 }
 
-/** The sites a partner access holds a right on, own or managed (FLEET-AUTH-VISIBLE-SITES). */
+/**
+ * The sites a partner access holds a right on, own or managed (FLEET-AUTH-VISIBLE-SITES). A site
+ * without a right of the partner is never listed (FLEET-AUTH-FOREIGN-SITE-HIDDEN).
+ */
 export function visibleSites(state: FleetState, partnerId: string): { site: Site; right: SiteRight }[] {
   const out: { site: Site; right: SiteRight }[] = [];
   for (const right of state.access.rights.get(partnerId)?.values() ?? []) {
@@ -68,6 +71,12 @@ export function openItems(state: FleetState, right: SiteRight): AttentionItem[] 
     .sort(compareAttention);
 }
 
+/**
+ * An item on the wire: `module` is the module's display name (FLEET-ITEM-MODULE); `moduleId` and
+ * `description` appear only when the item has them (FLEET-ITEM-MODULEID,
+ * FLEET-ITEM-DESCRIPTION-OPTIONAL); `firstAt` and `lastAt` are integer ms since 1970 UTC
+ * (FLEET-TIMES-MS-UTC).
+ */
 export function itemView(item: AttentionItem): AttentionItemView {
   const view: AttentionItemView = {
     id: item.id,

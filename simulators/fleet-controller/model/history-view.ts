@@ -31,6 +31,7 @@ export function historyList(state: FleetState, caller: Account, siteId: string):
     .map((h) => historyView(h, caller));
 }
 
+/** One stored entry as the caller sees it; `createdAt` in integer ms since 1970 UTC (FLEET-TIMES-MS-UTC). */
 function historyView(h: HistoryRecord, caller: Account): HistoryEntryView {
   return {
     kind: 'ATTENTION_ACK',

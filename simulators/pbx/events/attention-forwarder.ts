@@ -81,9 +81,10 @@ const LEVEL: Record<WireAttentionEvent['severity'], LogLevel> = {
  * 1. EVENT-SYSTEM-REPORT: a system report is written (module log, source `events`, and
  *    `system.systemMessages` + 1; EVENT-UNSPEC-PARTNER-RELEASE: the simulator's form).
  * 2. EVENT-NO-FORWARD-WITHOUT-PARTNER: without `maintenance.partnerReleased` nothing else happens.
- * 3. EVENT-THROTTLE-*: the module's token bucket (`forwarding-limiter.ts`; the module is keyed by
- *    `moduleId`, or by the display name when the event has none) decides, per module and system as
- *    the spec says; a withheld report is counted for its module *and subject* (`itemKey`).
+ * 3. EVENT-THROTTLE-BURST, EVENT-THROTTLE-RATE, EVENT-THROTTLE-PER-MODULE: the module's token
+ *    bucket (`forwarding-limiter.ts`; the module is keyed by `moduleId`, or by the display name
+ *    when the event has none) decides, per module and system as the spec says; a withheld report
+ *    is counted for its module *and subject* (`itemKey`).
  * 4. EVENT-THROTTLE-SUPPRESSED, FLEET-ITEM-SUPPRESSED, EVENT-UNSPEC-THROTTLE-ALGORITHM: the item is
  *    identified by site, module and subject, and its `suppressed` counts the withheld reports *of
  *    that item*. So a forwarded report carries, as `suppressed`, the withheld reports of its own
