@@ -1,8 +1,10 @@
 /**
- * Live properties of the evaluation of an answer: body as text, matcher modes, parser order,
- * first match, formatter groups, HTML decoding, trimming, and the outcome by status
- * (RESOLVER-RESPONSE-AS-TEXT, -MATCHER-*, -EVAL-*, -RESOLVED, -NON-2XX-FAILED). The index
- * variables are read from the resolution the control plane reports.
+ * Live properties of the evaluation of an answer: body as text, matcher modes, parser order, first
+ * match, formatter groups, HTML decoding, trimming, and the outcome by status
+ * (RESOLVER-RESPONSE-AS-TEXT, RESOLVER-MATCHER-DOTALL, RESOLVER-MATCHER-MULTILINE,
+ * RESOLVER-EVAL-PARSER-ORDER, RESOLVER-EVAL-FIRST-MATCH, RESOLVER-EVAL-GROUPS,
+ * RESOLVER-EVAL-HTML-DECODE, RESOLVER-EVAL-TRIM, RESOLVER-RESOLVED, RESOLVER-NON-2XX-FAILED). The
+ * index variables are read from the resolution the control plane reports.
  */
 import assert from 'node:assert/strict';
 import { Then } from '@cucumber/cucumber';

@@ -1,8 +1,9 @@
 /**
- * Live properties of the request the PBX builds: number formats (RESOLVER-FMT-*), `{tel}` and
- * field placeholders (RESOLVER-PH-*), URL encoding and the literal `+` (RESOLVER-URL-*), and the
- * POST body (RESOLVER-POST-BODY). Expected values come from steps/resolver/support, written from
- * the spec, never from the simulator.
+ * Live properties of the request the PBX builds: number formats (RESOLVER-FMT-PLUS,
+ * RESOLVER-FMT-00, RESOLVER-FMT-0, RESOLVER-FMT-COUNTRY-CODE), `{tel}` and field placeholders
+ * (RESOLVER-PH-TEL, RESOLVER-PH-FIELD, RESOLVER-PH-PREFIX-SUFFIX), URL encoding and the literal `+`
+ * (RESOLVER-URL-ENCODING, RESOLVER-URL-PLUS), and the POST body (RESOLVER-POST-BODY). Expected
+ * values come from steps/resolver/support, written from the spec, never from the simulator.
  */
 import assert from 'node:assert/strict';
 import { Then } from '@cucumber/cucumber';

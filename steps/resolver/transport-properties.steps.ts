@@ -1,4 +1,7 @@
-/** Live properties of redirects, compression and the timeout range (RESOLVER-REDIRECTS, -RESPONSE-COMPRESSED, -TIMEOUT-RANGE). */
+/**
+ * Live properties of redirects, compression and the timeout range (RESOLVER-REDIRECTS,
+ * RESOLVER-RESPONSE-COMPRESSED, RESOLVER-TIMEOUT-RANGE).
+ */
 import assert from 'node:assert/strict';
 import { Then } from '@cucumber/cucumber';
 import * as fc from 'fast-check';

@@ -125,7 +125,8 @@ function headerList(headers: HopResponse['headers'], name: string): string[] {
  * loop; 301/302/303 after a POST continue as GET without body, other 3xx keep method and body;
  * credentials (Basic, Bearer, Digest answers) go only to the origin of the provider URL.
  * RESOLVER-UNSPEC-CONNECT-TIMEOUT: the provider timeout aborts nothing; a connect or answer
- * slower than it logs a timeout warning; the overall limit `limits.totalMs` aborts.
+ * slower than it logs a timeout warning; the overall limit `limits.totalMs` aborts. So a late
+ * answer is awaited and evaluated and can still resolve the number (RESOLVER-SLOW-NOT-ABORTED).
  */
 export async function performLookup(spec: LookupSpec, log: SearchLogger): Promise<LookupResult> {
   const lookup = new LookupRun(spec, log);
@@ -186,6 +187,7 @@ class LookupRun {
       origin: spec.url.origin,
       path: spec.url.path,
       displayUrl: spec.url.displayUrl,
+      // The configured method is sent: `POST` in expert mode (RESOLVER-METHOD-POST).
       method: spec.method,
       body: spec.method === 'POST' ? postBody(spec.number) : undefined,
     };
@@ -258,7 +260,12 @@ class LookupRun {
     return this.spec.limits;
   }
 
-  /** The header set of the method plus the credentials, which go only to the provider's origin. */
+  /**
+   * The header set of the method plus the credentials, which go only to the provider's origin.
+   * Basic (and Bearer) credentials go with the very first request, not only after a 401
+   * (RESOLVER-AUTH-BASIC-PREEMPTIVE); Digest answers a challenge. With `None` no branch adds an
+   * `Authorization` header: the request carries no credentials (RESOLVER-AUTH-NONE).
+   */
   private requestHeaders(sameOrigin: boolean): { headers: [string, string][]; sentDigest: boolean } {
     const { spec, log, cursor } = this;
     const headers = requestHeaders(cursor.method);
@@ -396,6 +403,8 @@ class LookupRun {
   private async finish(response: HopResponse): Promise<LookupResult> {
     const { spec, log, limits } = this;
     const total = this.timing();
+    // Over the provider timeout: warned about, not aborted; the answer is still evaluated
+    // (RESOLVER-SLOW-NOT-ABORTED).
     if (total.totalMs > spec.timeoutMs)
       log.warn(
         'timeout',

@@ -81,6 +81,7 @@ export async function queryProvider(
   );
   let url: ReturnType<typeof buildUrl>;
   try {
+    // Whatever the method: placeholders are replaced in a POST URL too (RESOLVER-PH-POST-URL).
     url = buildUrl(provider.url, formatted, provider.fields, secretIds);
   } catch (error) {
     if (!(error instanceof UrlTemplateError)) throw error;

@@ -108,10 +108,12 @@ function substitute(
 }
 
 /**
- * Builds the request URL of a provider (web-resolver.md, "Placeholders in the URL"):
- * substitution first, then encoding of what was substituted and of characters the template may
- * not carry (docs/resolver.md, "URL encoding"). A fragment (`#…` in the template) is dropped, as
- * it never goes on the wire. Throws `UrlTemplateError` when the result is no http(s) URL.
+ * Builds the request URL of a provider (web-resolver.md, "Placeholders in the URL"): substitution
+ * first, then encoding of what was substituted and of characters the template may not carry
+ * (docs/resolver.md, "URL encoding"). The same substitution builds the URL of GET and POST
+ * providers alike: the method plays no part here (RESOLVER-PH-POST-URL). A fragment (`#…` in the
+ * template) is dropped, as it never goes on the wire. Throws `UrlTemplateError` when the result is
+ * no http(s) URL.
  */
 export function buildUrl(
   template: string,

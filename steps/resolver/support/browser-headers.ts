@@ -1,9 +1,10 @@
 import type { RecordedRequest } from '../../../simulators/customer-endpoint/recorded-request.ts';
 
 /**
- * Checks of the browser-style GET header set (RESOLVER-GET-*). The exact strings, their order
- * and the name casing are open (RESOLVER-UNSPEC-HEADER-STRINGS), so each check reads what a value
- * says, not how it is spelled. Each returns the problems found (empty: fine).
+ * Checks of the browser-style GET header set (RESOLVER-GET-USER-AGENT, RESOLVER-GET-ACCEPT,
+ * RESOLVER-GET-ACCEPT-ENCODING, RESOLVER-GET-ACCEPT-LANGUAGE, RESOLVER-GET-NO-CACHE). The exact
+ * strings, their order and the name casing are open (RESOLVER-UNSPEC-HEADER-STRINGS), so each
+ * check reads what a value says, not how it is spelled. Each returns the problems found (empty: fine).
  */
 
 /** Every value of header `name` (case-insensitive), in the order received. */

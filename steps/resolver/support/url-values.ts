@@ -1,8 +1,8 @@
 /**
- * Reading values back out of a request target the endpoint recorded (RESOLVER-PH-*,
- * RESOLVER-URL-ENCODING). The exact encoding after replacement is open
- * (RESOLVER-UNSPEC-URL-ENCODING), so values are compared after percent-decoding; a space may
- * arrive as `%20` or as `+`.
+ * Reading values back out of a request target the endpoint recorded (RESOLVER-PH-FIELD,
+ * RESOLVER-PH-PREFIX-SUFFIX, RESOLVER-URL-ENCODING, RESOLVER-URL-PLUS). The exact encoding after
+ * replacement is open (RESOLVER-UNSPEC-URL-ENCODING), so values are compared after
+ * percent-decoding; a space may arrive as `%20` or as `+`.
  */
 
 /** RFC 3986: unreserved, gen-delims, sub-delims and `%` followed by two hex digits. */
