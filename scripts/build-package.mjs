@@ -41,7 +41,7 @@ for (const dir of CODE_DIRS) {
     copied += 1;
   }
 }
-process.stdout.write(`build: dist/ written (${copied} resource files beside the JavaScript)\n`);
+process.stderr.write(`build: dist/ written (${copied} resource files beside the JavaScript)\n`);
 
 /** Leftovers of local runs (Python caches, editor and OS files) never go into the package. */
 function wanted(source) {
