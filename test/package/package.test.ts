@@ -20,8 +20,8 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { PACKAGE_ROOT } from '../../src/catalog/project-paths.ts';
+import { childEnv, install, pack, runProcess } from './packed-install.ts';
 
-const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
   name: string;
   version: string;
@@ -30,36 +30,6 @@ const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8'))
 /** Scenarios of areas whose resources are found at run time (schemas, MKP Python files, fleet, resolver). */
 const TARGET_TAGS = '@FLEET-SITES-NOT-MODIFIED or @MON-AUTH-HOSTS-CIDR or @XMLRPC-AD-MINIMAL';
 const EMBEDDED_TAGS = '@MKP-DOWNLOAD or @MAINT-AUTH-401-OTHER-SCHEME or @RESOLVER-AUTH-BEARER';
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The child's environment: no coverage collection and no tsx preloaded from the test run. */
-function childEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  delete env['NODE_V8_COVERAGE'];
-  delete env['NODE_OPTIONS'];
-  return env;
-}
-
-function runProcess(command: string, args: string[], cwd: string): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** Every file under `dir`, relative, `/`-separated, with a content hash: what "unchanged" compares. */
 function snapshot(dir: string): Map<string, string> {
@@ -175,40 +145,19 @@ test('the packed tarball installs into a fresh folder and runs there, writing on
   t.after(() => rm(base, { recursive: true, force: true }));
   assert.ok(relative(PACKAGE_ROOT, base).startsWith('..'), 'the temporary folder is outside the repository');
 
-  // 1. npm pack (prepack builds dist/); stdout is the JSON description, build output goes to stderr.
-  const packDir = join(base, 'pack');
-  await mkdir(packDir);
-  const packed = await runProcess(NPM, ['pack', '--json', '--pack-destination', packDir], PACKAGE_ROOT);
-  assert.equal(packed.code, 0, packed.stderr);
-  const [description] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as {
-    filename: string;
-    size: number;
-    files: { path: string }[];
-  }[];
-  assert.ok(description);
-  assertFileList(description.files.map((file) => file.path));
-  const tarball = join(packDir, description.filename);
-  t.diagnostic(
-    `tarball ${description.filename}: ${description.size} bytes, ${description.files.length} files`,
-  );
+  // 1. npm pack (prepack builds dist/) and the tarball's file list.
+  const packed = await pack(join(base, 'pack'));
+  assertFileList(packed.files);
+  t.diagnostic(`tarball ${packed.tarball}: ${packed.size} bytes, ${packed.files.length} files`);
 
   // 2. Install into a fresh project; dependencies come from the npm cache where it has them.
-  const project = join(base, 'user-project');
-  await mkdir(project);
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true }));
-  const started = Date.now();
-  const installed = await runProcess(
-    NPM,
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball],
-    project,
-  );
-  if (installed.code !== 0) {
-    t.skip(`npm install of the tarball is impossible here: ${installed.stderr.trim().split('\n').at(-1)}`);
+  const installed = await install(packed.tarball, join(base, 'user-project'));
+  if ('failed' in installed) {
+    t.skip(`npm install of the tarball is impossible here: ${installed.failed}`);
     return;
   }
-  t.diagnostic(`install took ${Date.now() - started} ms`);
-  const packageDir = join(project, 'node_modules', pkg.name);
-  const bin = join(project, 'node_modules', '.bin', 'pbx-conformance');
+  t.diagnostic(`install took ${Math.round(installed.installMs)} ms`);
+  const { project, packageDir, bin } = installed;
   assert.ok(!existsSync(join(project, 'node_modules', 'tsx')), 'tsx is not installed with the package');
   const before = snapshot(packageDir);
 
