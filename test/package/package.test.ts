@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -235,6 +235,23 @@ test('the packed tarball installs into a fresh folder and runs there, writing on
   );
   assert.equal(resolved.code, 0, resolved.stdout + resolved.stderr);
   assert.match(resolved.stdout, /Anna Schmidt/);
+
+  // 3e. The exports: the schemas and package.json resolve; there is no JavaScript API to import.
+  const resolvedExports = await runProcess(
+    process.execPath,
+    [
+      '-e',
+      `for (const id of ['pbx-conformance/schemas/target.schema.json', 'pbx-conformance/package.json', 'pbx-conformance']) {
+         try { console.log(require.resolve(id)); } catch (error) { console.log(error.code); }
+       }`,
+    ],
+    project,
+  );
+  assert.deepEqual(resolvedExports.stdout.trim().split('\n'), [
+    join(realpathSync(packageDir), 'dist', 'schemas', 'target.schema.json'),
+    join(realpathSync(packageDir), 'package.json'),
+    'ERR_PACKAGE_PATH_NOT_EXPORTED',
+  ]);
 
   // 4. Nothing was written into the installed package.
   assert.deepEqual(snapshot(packageDir), before);
