@@ -62,6 +62,6 @@ test('help and version go to stdout with exit 0', async () => {
   // The CLI's semver, the catalog's format and fingerprint, then one line per spec judged.
   assert.match(
     version.out(),
-    /^pbx-conformance \d+\.\d+\.\d+\ncatalog: features\/clauses\.yaml format \d+ sha256:[0-9a-f]{12}\nspecs judged:\n(  [a-z-]+\.md sha256:[0-9a-f]{12}\n)+$/,
+    /^pbx-conformance \d+\.\d+\.\d+\ncatalog: features\/clauses\.yaml format \d+ sha256:[0-9a-f]{12}\nspecs judged:\n( {2}[a-z-]+\.md sha256:[0-9a-f]{12}\n)+$/,
   );
 });
