@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { ResolverCheckOptions } from '../resolver-check/resolver-check-options.ts';
-import { runResolverCheck } from '../resolver-check/run-resolver-check.ts';
 import type { CliIo } from './cli-io.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -37,6 +36,8 @@ export function registerResolverCheck(program: Command, io: CliIo, done: (exitCo
     .option('--no-compare-formats', 'do not try the other two number formats')
     .option('--json', 'print the report as JSON (schemas/resolver-check-report.schema.json)')
     .action(async (options: ResolverCheckOptions) => {
+      // Loaded on demand, so `--help` and the other commands start without the resolver client.
+      const { runResolverCheck } = await import('../resolver-check/run-resolver-check.ts');
       done((await runResolverCheck(options, io)).exitCode);
     });
 }

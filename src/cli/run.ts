@@ -10,8 +10,8 @@ import {
   type SimulateOptions,
   simulateCommand,
 } from './simulate-command.ts';
-import { TOOL_VERSION } from './tool-version.ts';
-import { type VerifyOptions, verifyCommand } from './verify-command.ts';
+import { versionText } from './tool-version.ts';
+import type { VerifyOptions } from './verify-command.ts';
 
 /** Exit code of usage errors (unknown command or option, bad option value). */
 const USAGE_EXIT_CODE = 2;
@@ -26,7 +26,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     .description(
       'Conformance harness and protocol simulator for a PBX (data endpoint, XML-RPC, maintenance API, web resolver) and its fleet controller (REST, MCP)',
     )
-    .version(TOOL_VERSION)
+    .version(
+      versionText(),
+      '-V, --version',
+      'print the CLI version, the clause catalog and the spec revisions it judges',
+    )
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -45,11 +49,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     )
     .option(
       '--reports <dir>',
-      'directory for compatibility.json, compatibility.html and junit.xml (default: reports/)',
+      'directory for compatibility.json, compatibility.html and junit.xml (default: ./reports)',
     )
     .option('--quiet', 'no progress output, only the summary')
     .option('--parallel <n>', 'number of worker processes', parseWorkerCount)
     .action(async (options: VerifyOptions) => {
+      // Loaded on demand: Cucumber and the report code are most of the start-up time (issue 13).
+      const { verifyCommand } = await import('./verify-command.ts');
       exitCode = await verifyCommand(options, io);
     });
 

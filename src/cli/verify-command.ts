@@ -83,7 +83,7 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
       tagExpression: options.tags ?? null,
     },
   });
-  const dir = options.reports === undefined ? DEFAULT_REPORTS_DIR : resolveFrom(io.cwd, options.reports);
+  const dir = resolveFrom(io.cwd, options.reports ?? DEFAULT_REPORTS_DIR);
   const paths = await harness(writeReports(report, dir));
   if (!options.quiet) io.stdout.write('\n');
   io.stdout.write(formatSummary(report, paths, io.cwd));

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
 import type { Envelope } from '@cucumber/messages';
-import { PROJECT_ROOT } from '../catalog/project-paths.ts';
+import { PROJECT_ROOT, RUNNING_COMPILED, STEP_DEFINITION_PATHS } from '../catalog/project-paths.ts';
 
 export interface RunSuiteOptions {
   /** Target description file handed to the steps; absent = the embedded simulator. */
@@ -10,7 +10,7 @@ export interface RunSuiteOptions {
   tags?: string;
   /** Feature paths or globs relative to `cwd`; default `features/**\/*.feature`. */
   featurePaths?: string[];
-  /** Step definition paths or globs relative to `cwd`; default `steps/**\/*.ts`. */
+  /** Step definition paths or globs relative to `cwd`; default `steps/**\/*.ts` (`*.js` when compiled). */
   importPaths?: string[];
   /** Where features and steps are looked up; default the project root. */
   cwd?: string;
@@ -58,7 +58,7 @@ export async function runSuite(options: RunSuiteOptions = {}): Promise<SuiteRun>
       file: false,
       provided: {
         paths: options.featurePaths ?? ['features/**/*.feature'],
-        import: options.importPaths ?? ['steps/**/*.ts'],
+        import: options.importPaths ?? [...STEP_DEFINITION_PATHS],
         tags: options.tags ?? '',
         format: ['progress'],
         worldParameters,
@@ -91,10 +91,11 @@ export async function runSuite(options: RunSuiteOptions = {}): Promise<SuiteRun>
 /**
  * Parallel workers are forked with this process's execArgv. When TypeScript support was registered
  * programmatically (bin/pbx-conformance.js) rather than by `--import tsx`, the workers would not
- * load the `.ts` steps, so tsx is preloaded for them through NODE_OPTIONS.
+ * load the `.ts` steps, so tsx is preloaded for them through NODE_OPTIONS. The compiled package
+ * loads `.js` steps and needs no tsx.
  */
 function withTsxForWorkers(env: NodeJS.ProcessEnv, parallel: number): NodeJS.ProcessEnv {
-  if (parallel <= 0 || process.execArgv.some((arg) => arg.includes('tsx'))) return env;
+  if (parallel <= 0 || RUNNING_COMPILED || process.execArgv.some((arg) => arg.includes('tsx'))) return env;
   const tsx = import.meta.resolve('tsx');
   const existing = env['NODE_OPTIONS'] ?? '';
   return { ...env, NODE_OPTIONS: `${existing} --import ${tsx}`.trim() };

@@ -59,5 +59,9 @@ test('help and version go to stdout with exit 0', async () => {
 
   const version = captureIo(tmpdir());
   assert.equal(await run(['--version'], version), 0);
-  assert.match(version.out(), /^\d+\.\d+\.\d+\n$/);
+  // The CLI's semver, the catalog's format and fingerprint, then one line per spec judged.
+  assert.match(
+    version.out(),
+    /^pbx-conformance \d+\.\d+\.\d+\ncatalog: features\/clauses\.yaml format \d+ sha256:[0-9a-f]{12}\nspecs judged:\n( {2}[a-z-]+\.md sha256:[0-9a-f]{12}\n)+$/,
+  );
 });

@@ -1,11 +1,11 @@
-import { isIPv4 } from 'node:net';
+import { BlockList, isIPv4, isIPv6 } from 'node:net';
 
-/** One monitoring-hosts entry as a network: `address & mask(prefix) === network`. */
+/** One monitoring-hosts entry as a network (MON-AUTH-HOSTS-CIDR). */
 export interface Ipv4Range {
   /** The entry as written, for messages. */
   readonly entry: string;
-  /** Network address as an unsigned 32-bit integer, host bits cleared. */
-  readonly network: number;
+  /** Network address as a dotted quad, host bits cleared. */
+  readonly network: string;
   /** Prefix length 0..32; a bare address is /32. */
   readonly prefix: number;
 }
@@ -24,33 +24,29 @@ export class HostEntryError extends Error {
 }
 
 /**
- * Dotted-quad IPv4 text to an unsigned 32-bit integer, or `null`. Strict: four decimal octets
- * 0..255 without leading zeros (node:net `isIPv4`), so `010.0.0.1` cannot be read as octal by one
- * tool and as decimal by another.
- */
-export function ipv4ToInt(text: string): number | null {
-  if (!isIPv4(text)) return null;
-  return text.split('.').reduce((acc, octet) => acc * 256 + Number(octet), 0);
-}
-
-/**
- * Parses one entry: `a.b.c.d` or `a.b.c.d/n` with n in 0..32 (MON-AUTH-HOSTS-CIDR). Host bits
- * set in a range (`10.1.2.3/24`) are cleared rather than refused, as common firewalls do
- * (MON-UNSPEC-HOSTS-LIST). Nothing else is allowed, not even surrounding white space. Throws
- * `HostEntryError`.
+ * Parses one entry: `a.b.c.d` or `a.b.c.d/n` with n in 0..32 (MON-AUTH-HOSTS-CIDR). The address
+ * must pass node:net `isIPv4`: four decimal octets 0..255 without leading zeros, so `010.0.0.1`
+ * cannot be read as octal by one tool and as decimal by another (node:net `BlockList` itself would
+ * silently never match such an entry). Host bits set in a range (`10.1.2.3/24`) are cleared rather
+ * than refused, as common firewalls do (MON-UNSPEC-HOSTS-LIST). Nothing else is allowed, not even
+ * surrounding white space. Throws `HostEntryError`.
  */
 export function parseHostEntry(entry: string): Ipv4Range {
   const slash = entry.indexOf('/');
   const addressText = slash === -1 ? entry : entry.slice(0, slash);
-  const address = ipv4ToInt(addressText);
-  if (address === null) throw new HostEntryError(entry, `'${addressText}' is not an IPv4 address`);
-  if (slash === -1) return { entry, network: address, prefix: 32 };
+  if (!isIPv4(addressText)) throw new HostEntryError(entry, `'${addressText}' is not an IPv4 address`);
+  if (slash === -1) return { entry, network: addressText, prefix: 32 };
   const prefixText = entry.slice(slash + 1);
   if (!/^(?:[0-9]|[12][0-9]|3[0-2])$/.test(prefixText)) {
     throw new HostEntryError(entry, `prefix '${prefixText}' is not a number from 0 to 32`);
   }
   const prefix = Number(prefixText);
-  return { entry, network: (address & maskOf(prefix)) >>> 0, prefix };
+  // Octet i keeps its first `prefix - 8i` bits (0..8): no 32-bit shifts, so /0 and /32 need no case.
+  const network = addressText
+    .split('.')
+    .map((octet, i) => Number(octet) & (0xff00 >> Math.min(8, Math.max(0, prefix - 8 * i))) & 0xff)
+    .join('.');
+  return { entry, network, prefix };
 }
 
 /**
@@ -77,33 +73,22 @@ export function activeRanges(hosts: readonly { entry: string; active: boolean }[
 }
 
 /**
- * The peer address as IPv4 integer: plain dotted quad, or IPv4-mapped IPv6 (`::ffff:a.b.c.d`,
- * what a dual-stack socket reports for an IPv4 peer). Anything else (real IPv6, missing) is `null`.
- */
-export function peerIpv4(address: string | undefined): number | null {
-  if (address === undefined) return null;
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  return ipv4ToInt(mapped ? mapped[1]! : address);
-}
-
-/**
  * Whether a peer may be served: its IPv4 address lies in one of the ranges
- * (MON-AUTH-HOSTS-CIDR). A peer that is not IPv4 matches nothing (MON-IPV4-ONLY), and with no
- * ranges nobody matches (MON-AUTH-UNLISTED-CLOSED).
+ * (MON-AUTH-HOSTS-CIDR). node:net `BlockList` does the matching; it also applies IPv4 rules to
+ * IPv4-mapped IPv6 peers (`::ffff:a.b.c.d`, what a dual-stack socket reports for an IPv4 peer). A
+ * peer that is really IPv6, or missing, matches nothing (MON-IPV4-ONLY), and with no ranges nobody
+ * matches (MON-AUTH-UNLISTED-CLOSED).
  */
 export function isAllowed(address: string | undefined, ranges: readonly Ipv4Range[]): boolean {
-  const peer = peerIpv4(address);
-  if (peer === null) return false;
-  return ranges.some((range) => (peer & maskOf(range.prefix)) >>> 0 === range.network);
-}
-
-function maskOf(prefix: number): number {
-  // `<<` works on 32 bits, and a shift by 32 is a shift by 0: /0 needs its own case.
-  return prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
+  if (address === undefined) return false;
+  const type = isIPv4(address) ? 'ipv4' : isIPv6(address) ? 'ipv6' : null;
+  if (type === null) return false;
+  const allowed = new BlockList();
+  for (const range of ranges) allowed.addSubnet(range.network, range.prefix, 'ipv4');
+  return allowed.check(address, type);
 }
 
 /** A range as `a.b.c.d/n`, host bits cleared: one rule of the firewall the module opens. */
 export function rangeText(range: Ipv4Range): string {
-  const n = range.network;
-  return `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}/${range.prefix}`;
+  return `${range.network}/${range.prefix}`;
 }

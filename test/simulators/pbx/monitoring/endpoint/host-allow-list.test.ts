@@ -6,7 +6,7 @@ import {
   HostEntryError,
   isAllowed,
   parseHostEntry,
-  peerIpv4,
+  rangeText,
 } from '../../../../../simulators/pbx/monitoring/endpoint/host-allow-list.ts';
 
 const octets = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255));
@@ -24,13 +24,27 @@ function modelMatches(
 }
 
 test('parses a bare address as /32', () => {
-  assert.deepEqual(parseHostEntry('192.0.2.7'), { entry: '192.0.2.7', network: 0xc0000207, prefix: 32 });
+  assert.deepEqual(parseHostEntry('192.0.2.7'), { entry: '192.0.2.7', network: '192.0.2.7', prefix: 32 });
 });
 
 test('clears host bits of a CIDR range', () => {
   const range = parseHostEntry('10.1.2.3/24');
-  assert.equal(range.network, 0x0a010200);
+  assert.equal(range.network, '10.1.2.0');
   assert.equal(range.prefix, 24);
+  assert.equal(rangeText(parseHostEntry('10.1.2.255/23')), '10.1.2.0/23');
+  assert.equal(rangeText(parseHostEntry('255.255.255.255/0')), '0.0.0.0/0');
+  assert.equal(rangeText(parseHostEntry('255.255.255.255/32')), '255.255.255.255/32');
+  assert.equal(rangeText(parseHostEntry('192.0.2.7')), '192.0.2.7/32');
+});
+
+test('/0 allows every IPv4 peer, /32 exactly one', () => {
+  const all = [parseHostEntry('0.0.0.0/0')];
+  for (const peer of ['0.0.0.0', '255.255.255.255', '10.0.0.1']) assert.equal(isAllowed(peer, all), true);
+  const one = [parseHostEntry('192.0.2.7/32')];
+  assert.deepEqual(
+    ['192.0.2.7', '192.0.2.6', '192.0.2.8', '::ffff:192.0.2.7'].map((peer) => isAllowed(peer, one)),
+    [true, false, false, true],
+  );
 });
 
 test('refuses host names, IPv6, bad prefixes and leading zeros with the entry in the message', () => {
@@ -41,6 +55,11 @@ test('refuses host names, IPv6, bad prefixes and leading zeros with the entry in
     '10.0.0.0/',
     '10.0.0.0/08',
     '010.0.0.1',
+    '10.0.0.01/8',
+    '10.0.0.0/-1',
+    ' 10.0.0.1',
+    '10.0.0.1 ',
+    '10.0.0.1/24/8',
     '1.2.3',
     '',
   ]) {
@@ -68,14 +87,26 @@ test('ignores inactive entries and reports invalid active ones', () => {
   );
 });
 
-test('normalises IPv4-mapped IPv6 peers and refuses real IPv6 peers', () => {
-  assert.equal(peerIpv4('::ffff:127.0.0.1'), 0x7f000001);
-  assert.equal(peerIpv4('::FFFF:10.0.0.1'), 0x0a000001);
-  assert.equal(peerIpv4('::1'), null);
-  assert.equal(peerIpv4(undefined), null);
+test('MON-IPV4-ONLY: matches IPv4-mapped IPv6 peers and refuses real IPv6 and missing peers', () => {
+  const loopback = [parseHostEntry('127.0.0.1')];
+  assert.equal(isAllowed('::ffff:127.0.0.1', loopback), true);
+  assert.equal(isAllowed('::FFFF:127.0.0.1', loopback), true);
+  assert.equal(isAllowed('::ffff:7f00:1', loopback), true);
+  assert.equal(isAllowed('::ffff:127.0.0.2', loopback), false);
   const ranges = [parseHostEntry('0.0.0.0/0')];
   assert.equal(isAllowed('::ffff:198.51.100.9', ranges), true);
-  assert.equal(isAllowed('2001:db8::1', ranges), false);
+  for (const peer of [
+    '2001:db8::1',
+    '::1',
+    '::',
+    '::127.0.0.1',
+    '64:ff9b::127.0.0.1',
+    'localhost',
+    '',
+    undefined,
+  ]) {
+    assert.equal(isAllowed(peer, ranges), false, String(peer));
+  }
 });
 
 test('an empty list allows nobody', () => {
@@ -113,6 +144,18 @@ test('MON-AUTH-HOSTS-CIDR: every address inside a generated range matches it', (
       const inside = bits(base).slice(0, prefix) + bits(noise).slice(prefix);
       const peer = [0, 1, 2, 3].map((i) => Number.parseInt(inside.slice(i * 8, i * 8 + 8), 2));
       assert.equal(isAllowed(dotted(peer), [parseHostEntry(`${dotted(base)}/${prefix}`)]), true);
+    }),
+  );
+});
+
+test('MON-AUTH-HOSTS-CIDR: the firewall rule of a generated entry is its first prefix bits, the rest zero', () => {
+  fc.assert(
+    fc.property(octets, fc.integer({ min: 0, max: 32 }), (address, prefix) => {
+      const range = parseHostEntry(`${dotted(address)}/${prefix}`);
+      const cleared = bits(address).slice(0, prefix).padEnd(32, '0');
+      const network = [0, 1, 2, 3].map((i) => Number.parseInt(cleared.slice(i * 8, i * 8 + 8), 2));
+      assert.equal(rangeText(range), `${dotted(network)}/${prefix}`);
+      assert.deepEqual(parseHostEntry(rangeText(range)).network, range.network);
     }),
   );
 });

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// `npm run build` (run by `prepack`): compiles the TypeScript sources to dist/ and copies beside
+// them every file the compiled code finds through its own location (`new URL('../x', import.meta.url)`),
+// so dist/ mirrors the repository: dist/src, dist/simulators, dist/steps (JavaScript, plus their
+// JSON scenarios and Python files), dist/features and dist/schemas. Tests and benches are not built.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const dist = join(root, 'dist');
+
+/** Copied whole. */
+const RESOURCE_DIRS = ['features', 'schemas'];
+/** Searched for files that are not TypeScript (scenario JSON, the MKP's and the XML-RPC client's Python). */
+const CODE_DIRS = ['src', 'simulators', 'steps'];
+/** Development-only files among them: tsx's registration for Cucumber in the repository. */
+const SKIPPED = new Set(['steps/support/register-tsx.mjs']);
+
+rmSync(dist, { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
+  cwd: root,
+  stdio: 'inherit',
+});
+if (compiled.status !== 0) {
+  process.stderr.write('build: tsc failed\n');
+  process.exit(1);
+}
+
+for (const dir of RESOURCE_DIRS)
+  cpSync(join(root, dir), join(dist, dir), { recursive: true, filter: wanted });
+let copied = 0;
+for (const dir of CODE_DIRS) {
+  for (const file of walk(join(root, dir))) {
+    const path = relative(root, file).split('\\').join('/');
+    if (path.endsWith('.ts') || SKIPPED.has(path)) continue;
+    cpSync(file, join(dist, path));
+    copied += 1;
+  }
+}
+process.stderr.write(`build: dist/ written (${copied} resource files beside the JavaScript)\n`);
+
+/** Leftovers of local runs (Python caches, editor and OS files) never go into the package. */
+function wanted(source) {
+  const name = source.split(/[\\/]/).pop() ?? '';
+  return name !== '__pycache__' && !name.startsWith('.') && !name.endsWith('.pyc');
+}
+
+function* walk(dir) {
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (!wanted(path)) continue;
+    if (statSync(path).isDirectory()) yield* walk(path);
+    else yield path;
+  }
+}

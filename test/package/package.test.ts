@@ -1,0 +1,259 @@
+/**
+ * Issue 13, section 2: the package proved the way a user meets it. `npm pack` (which builds dist/
+ * through `prepack`), the tarball's file list, an install into a fresh folder outside the
+ * repository, and there: `--version`, `simulate --json` with a scenario file of that folder,
+ * `verify --target` on a small tag selection, `verify` against the embedded simulator from a
+ * sub-folder, and `resolver-check` with a provider file of that folder against a small endpoint.
+ * Every report lands in the user's folder; the installed package is left exactly as installed.
+ *
+ * Slow by nature (a tsc build and an npm install): one test, bounded by a generous timeout, with no
+ * timing assertion. Skipped, with the reason, only when the install itself cannot be done.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import { type TestContext, test } from 'node:test';
+import { PACKAGE_ROOT } from '../../src/catalog/project-paths.ts';
+import { childEnv, install, pack, runProcess } from './packed-install.ts';
+
+const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+};
+
+/** Scenarios of areas whose resources are found at run time (schemas, MKP Python files, fleet, resolver). */
+const TARGET_TAGS = '@FLEET-SITES-NOT-MODIFIED or @MON-AUTH-HOSTS-CIDR or @XMLRPC-AD-MINIMAL';
+const EMBEDDED_TAGS = '@MKP-DOWNLOAD or @MAINT-AUTH-401-OTHER-SCHEME or @RESOLVER-AUTH-BEARER';
+
+/** Every file under `dir`, relative, `/`-separated, with a content hash: what "unchanged" compares. */
+function snapshot(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else
+        files.set(
+          relative(dir, path).split(sep).join('/'),
+          createHash('sha256').update(readFileSync(path)).digest('hex'),
+        );
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+/** Repository files under `dir` (relative to the package root) with one of the extensions, leftovers skipped. */
+function repoFiles(dir: string, extensions: readonly string[]): string[] {
+  return [...snapshot(join(PACKAGE_ROOT, dir)).keys()]
+    .filter((file) => extensions.some((ext) => file.endsWith(ext)))
+    .filter((file) => !file.split('/').some((part) => part === '__pycache__' || part.startsWith('.')))
+    .map((file) => `${dir}/${file}`);
+}
+
+/** Asserts the tarball's file list: what a user needs is in it, and nothing of the development. */
+function assertFileList(files: readonly string[]): void {
+  const list = new Set(files);
+  const top = new Set(files.map((file) => file.split('/')[0]));
+  assert.deepEqual([...top].sort(), ['README.md', 'bin', 'dist', 'docs', 'package.json']);
+  assert.deepEqual(
+    files.filter((file) => file.startsWith('bin/')),
+    ['bin/pbx-conformance.js'],
+  );
+  // The compiled code: one .js per TypeScript module of src/, simulators/ and steps/, and no TypeScript.
+  for (const dir of ['src', 'simulators', 'steps']) {
+    for (const source of repoFiles(dir, ['.ts'])) {
+      assert.ok(list.has(`dist/${source.replace(/\.ts$/, '.js')}`), `compiled ${source} missing`);
+    }
+  }
+  // Resources the code finds beside itself, and the features and schemas.
+  for (const resource of [
+    ...repoFiles('features', ['.feature', '.yaml']),
+    ...repoFiles('schemas', ['.json', '.yaml']),
+    ...repoFiles('simulators/pbx/mkp/package', ['.py']),
+    ...repoFiles('simulators/pbx/scenarios', ['.json']),
+    ...repoFiles('steps/support/python', ['.py']),
+  ]) {
+    assert.ok(list.has(`dist/${resource}`), `${resource} missing`);
+  }
+  assert.ok(list.has('dist/features/clauses.yaml'));
+  // User documentation, not the contributors' design notes.
+  assert.ok(list.has('docs/simulator.md'));
+  assert.ok(!list.has('docs/design.md'));
+  for (const file of files) {
+    assert.doesNotMatch(file, /(^|\/)(test|bench|node_modules|coverage|reports)\//, file);
+    assert.doesNotMatch(file, /\.ts$|\.tsbuildinfo$|__pycache__|\.pyc$|register-tsx\.mjs$/, file);
+  }
+}
+
+/** Starts `simulate --json` in `cwd` and resolves with the child and its first stdout line. */
+function startSimulator(
+  bin: string,
+  cwd: string,
+  args: string[],
+): Promise<{ child: ChildProcess; target: string; stderr: () => string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'simulate', '--json', ...args], {
+      cwd,
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      const end = stdout.indexOf('\n');
+      if (end !== -1) resolve({ child, target: stdout.slice(0, end), stderr: () => stderr });
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      reject(new Error(`simulate exited ${code} before its target line: ${stderr}`)),
+    );
+  });
+}
+
+/** A customer endpoint that names every caller "Anna Schmidt". */
+async function lookupEndpoint(t: TestContext): Promise<string> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    res.end('{"name":"Anna Schmidt"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function assertReports(dir: string): void {
+  for (const file of ['compatibility.json', 'compatibility.html', 'junit.xml']) {
+    assert.ok(statSync(join(dir, file)).size > 0, `${file} in ${dir}`);
+  }
+}
+
+test('the packed tarball installs into a fresh folder and runs there, writing only into that folder', {
+  timeout: 900_000,
+}, async (t) => {
+  const base = await mkdtemp(join(tmpdir(), 'pbx-conformance-package-'));
+  t.after(() => rm(base, { recursive: true, force: true }));
+  assert.ok(relative(PACKAGE_ROOT, base).startsWith('..'), 'the temporary folder is outside the repository');
+
+  // 1. npm pack (prepack builds dist/) and the tarball's file list.
+  const packed = await pack(join(base, 'pack'));
+  assertFileList(packed.files);
+  t.diagnostic(`tarball ${packed.tarball}: ${packed.size} bytes, ${packed.files.length} files`);
+
+  // 2. Install into a fresh project; dependencies come from the npm cache where it has them.
+  const installed = await install(packed.tarball, join(base, 'user-project'));
+  if ('failed' in installed) {
+    t.skip(`npm install of the tarball is impossible here: ${installed.failed}`);
+    return;
+  }
+  t.diagnostic(`install took ${Math.round(installed.installMs)} ms`);
+  const { project, packageDir, bin } = installed;
+  assert.ok(!existsSync(join(project, 'node_modules', 'tsx')), 'tsx is not installed with the package');
+  const before = snapshot(packageDir);
+
+  // 3a. --version: the three versions.
+  const version = await runProcess(process.execPath, [bin, '--version'], project);
+  assert.equal(version.code, 0, version.stderr);
+  assert.match(
+    version.stdout,
+    new RegExp(
+      `^pbx-conformance ${pkg.version.replaceAll('.', '\\.')}\\ncatalog: .* sha256:[0-9a-f]{12}\\nspecs judged:\\n`,
+    ),
+  );
+
+  // 3b. simulate --json with a scenario file of the user's folder, then verify --target without --reports.
+  await copyFile(
+    join(packageDir, 'dist/simulators/pbx/scenarios/healthy.json'),
+    join(project, 'my-scenario.json'),
+  );
+  const simulator = await startSimulator(bin, project, [
+    '--scenario',
+    'my-scenario.json',
+    '--port',
+    '0',
+    '--pbx-count',
+    '1',
+  ]);
+  const closed = new Promise<number | null>((resolve) => simulator.child.on('close', resolve));
+  try {
+    await writeFile(join(project, 'target.json'), `${simulator.target}\n`);
+    const verified = await runProcess(
+      process.execPath,
+      [bin, 'verify', '--target', 'target.json', '--tags', TARGET_TAGS, '--quiet'],
+      project,
+    );
+    assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+    assert.match(verified.stdout, /reports: reports\/compatibility\.json/);
+  } finally {
+    simulator.child.kill('SIGTERM');
+  }
+  assert.equal(await closed, 0, simulator.stderr());
+  assertReports(join(project, 'reports'));
+  const report = JSON.parse(await readFile(join(project, 'reports', 'compatibility.json'), 'utf8')) as {
+    metadata: { target: string; targetFile: string };
+  };
+  assert.equal(report.metadata.target, 'simulator');
+  assert.equal(report.metadata.targetFile, join(project, 'target.json'));
+
+  // 3c. verify against the embedded simulator from a sub-folder: the reports land there.
+  const sub = join(project, 'ci', 'job');
+  await mkdir(sub, { recursive: true });
+  const embedded = await runProcess(
+    process.execPath,
+    [bin, 'verify', '--tags', EMBEDDED_TAGS, '--quiet'],
+    sub,
+  );
+  assert.equal(embedded.code, 0, embedded.stdout + embedded.stderr);
+  assert.match(embedded.stdout, /^target embedded: [1-9]\d* scenarios/m);
+  assertReports(join(sub, 'reports'));
+
+  // 3d. resolver-check with a provider file of the user's folder against a small endpoint.
+  const endpoint = await lookupEndpoint(t);
+  await writeFile(
+    join(project, 'provider.json'),
+    JSON.stringify({
+      id: 'crm',
+      type: 'HTTP',
+      url: `${endpoint}/lookup?tel={tel}`,
+      parsers: [{ matcher: '"name":"([^"]*)"', formatter: '\\1' }],
+    }),
+  );
+  const resolved = await runProcess(
+    process.execPath,
+    [bin, 'resolver-check', '--provider', 'provider.json', '--number', '030 1234567', '--json'],
+    project,
+  );
+  assert.equal(resolved.code, 0, resolved.stdout + resolved.stderr);
+  assert.match(resolved.stdout, /Anna Schmidt/);
+
+  // 3e. The exports: the schemas and package.json resolve; there is no JavaScript API to import.
+  const resolvedExports = await runProcess(
+    process.execPath,
+    [
+      '-e',
+      `for (const id of ['pbx-conformance/schemas/target.schema.json', 'pbx-conformance/package.json', 'pbx-conformance']) {
+         try { console.log(require.resolve(id)); } catch (error) { console.log(error.code); }
+       }`,
+    ],
+    project,
+  );
+  assert.deepEqual(resolvedExports.stdout.trim().split('\n'), [
+    join(realpathSync(packageDir), 'dist', 'schemas', 'target.schema.json'),
+    join(realpathSync(packageDir), 'package.json'),
+    'ERR_PACKAGE_PATH_NOT_EXPORTED',
+  ]);
+
+  // 4. Nothing was written into the installed package.
+  assert.deepEqual(snapshot(packageDir), before);
+  assert.ok(!existsSync(join(packageDir, 'reports')));
+});
