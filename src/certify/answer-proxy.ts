@@ -129,7 +129,10 @@ export function fetchRaw(
   timeoutMs = 15_000,
 ): Promise<string | null> {
   return new Promise((resolve) => {
-    const socket = connect({ host: address.host, port: address.port });
+    const socket = connect({ host: address.host, port: address.port, allowHalfOpen: true });
+    // Sending nothing and closing the sending side asks for the raw answer at once, without
+    // waiting out the endpoint's grace period for silent clients (MON-RAW-MODE).
+    socket.on('connect', () => socket.end());
     const chunks: Buffer[] = [];
     let done = false;
     const finish = (value: string | null) => {

@@ -95,10 +95,11 @@ function describeError(errors: ErrorObject[]): string {
     const key = (unknown.params as { additionalProperty: string }).additionalProperty;
     return `unknown key '${key}' at ${unknown.instancePath || '/'}`;
   }
-  const name = errors.find((e) => e.keyword === 'propertyNames' || e.keyword === 'pattern');
-  if (name?.keyword === 'propertyNames') {
-    const property = (name.params as { propertyName?: string }).propertyName;
-    return `scenario name '${property ?? '?'}' at ${name.instancePath || '/'} is not a scenario name (lower case, digits, '-')`;
+  // ajv reports a bad scenario name as a `pattern` error carrying the offending `propertyName`.
+  const named = errors.find((e) => (e as { propertyName?: string }).propertyName !== undefined);
+  if (named) {
+    const property = (named as { propertyName?: string }).propertyName;
+    return `scenario name '${property}' at ${named.instancePath || '/'} is not a scenario name (lower case, digits, '-')`;
   }
   const required = errors.find((e) => e.keyword === 'required');
   if (required) {

@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { connect } from 'node:net';
 import { type PbxHandle, start } from '../../simulators/pbx/index.ts';
 import type { PbxState } from '../../simulators/pbx/state/types.ts';
 import { xmlrpcAuthValue } from '../../simulators/pbx/xmlrpc/auth.ts';
@@ -44,10 +44,18 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
   const handle = await start({ scenario, host: CERTIFY_HOST, monitoringPort: 0, clock: { mode: 'frozen' } });
   const notes: Record<string, unknown> = {};
   let proxy: AnswerProxy | null = null;
+  let refusing: HeldPort | null = null;
   try {
-    const endpoint = await monitoringAddress(handle);
-    if (handle.urls.monitoring === null)
-      notes['endpoint'] = 'not listening in this scenario: the port refuses connections';
+    const listening = /^tcp:\/\/(.+):(\d+)$/.exec(handle.urls.monitoring ?? '');
+    // A scenario that leaves the endpoint stopped (e.g. `unlicensed`: no module licence) gets a
+    // port that refuses connections, as a stopped endpoint's port does.
+    if (!listening) {
+      refusing = await holdRefusingPort(handle.urls.web);
+      notes['endpoint'] = 'not listening in this scenario; {port} refuses connections';
+    }
+    const endpoint = listening
+      ? { host: listening[1] as string, port: Number(listening[2]) }
+      : { host: CERTIFY_HOST, port: (refusing as HeldPort).port };
     let address = endpoint;
     let transform: ((text: string) => string) | undefined;
     switch (setup.kind) {
@@ -55,7 +63,9 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
         break;
       case 'endpoint-down':
         await handle.control.setTile(false);
-        notes['endpoint'] = 'stopped (tile off): the port refuses connections';
+        refusing ??= await holdRefusingPort(handle.urls.web);
+        address = { host: CERTIFY_HOST, port: refusing.port };
+        notes['endpoint'] = 'stopped (tile off); {port} refuses connections';
         break;
       case 'host-unlisted':
         await handle.control.setMonitoringHosts([{ entry: '192.0.2.10/32', active: true }]);
@@ -95,49 +105,55 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
       login: DEFAULT_XMLRPC_CREDENTIALS.login,
       auth: xmlrpcAuthValue(DEFAULT_XMLRPC_CREDENTIALS.login, DEFAULT_XMLRPC_CREDENTIALS.password),
     };
+    const source = refusing && address.port === refusing.port ? address : endpoint;
     const served = async () => {
       // Read from the endpoint itself (a slow proxy would only add its delay).
-      const text = await fetchRaw(endpoint);
+      const text = await fetchRaw(source);
       return text !== null && transform ? (text.startsWith('<<<') ? transform(text) : text) : text;
     };
     const opened = proxy;
+    const held = refusing;
     return {
       values,
       notes,
       servedText: served,
       close: async () => {
+        held?.release();
         await opened?.close();
         await handle.close();
       },
     };
   } catch (error) {
+    refusing?.release();
     await proxy?.close();
     await handle.close();
     throw error;
   }
 }
 
-/**
- * The data endpoint's address; when the scenario leaves it stopped (e.g. `unlicensed`: no module
- * licence), a port that refuses connections, as a stopped endpoint's port does.
- */
-async function monitoringAddress(handle: PbxHandle): Promise<{ host: string; port: number }> {
-  const match = /^tcp:\/\/(.+):(\d+)$/.exec(handle.urls.monitoring ?? '');
-  if (match) return { host: match[1] as string, port: Number(match[2]) };
-  return { host: CERTIFY_HOST, port: await refusingPort(CERTIFY_HOST) };
+interface HeldPort {
+  port: number;
+  release: () => void;
 }
 
-/** An ephemeral port that was just free and is closed again, so connecting to it is refused. */
-async function refusingPort(host: string): Promise<number> {
-  const server = createServer();
+/**
+ * A port on 127.0.0.1 that refuses connections for as long as it is held: the local port of a
+ * connection the harness keeps open to the simulator's web server. Nothing listens on it, so a
+ * connect is refused; and while that connection holds the port, the kernel does not hand it to
+ * another listener, unlike a port that was merely freed (a stopped endpoint's port can be taken by
+ * any other process on a busy machine before the plug-in connects).
+ */
+async function holdRefusingPort(web: string): Promise<HeldPort> {
+  const url = new URL(web);
+  const socket = connect({ host: url.hostname, port: Number(url.port) });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, host, () => resolve());
+    socket.once('connect', () => resolve());
+    socket.once('error', reject);
   });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no free port to refuse with');
-  return address.port;
+  socket.on('error', () => {});
+  const port = socket.localPort;
+  if (port === undefined) throw new Error('no local port to refuse with');
+  return { port, release: () => socket.destroy() };
 }
 
 const NON_ASCII = ['Überwachung', 'Müller Büro', 'Straße', 'Größenprüfung', 'Zürich Süd', 'Ärztehaus'];
