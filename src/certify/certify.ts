@@ -151,7 +151,8 @@ async function runOnScenario(
       env: input.env,
       timeoutMs: input.timeoutMs,
     });
-    const servedText = await opened.servedText();
+    const served = await opened.servedText();
+    const servedText = served === null ? null : redactSecrets(served, opened.values);
     const check = checkRun(run, expectation, input.timeoutMs);
     return {
       run,

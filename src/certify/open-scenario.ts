@@ -46,6 +46,9 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
   let proxy: AnswerProxy | null = null;
   let refusing: HeldPort | null = null;
   try {
+    // The Linux sections come from the state, not from this machine: the same text on every
+    // machine, and no process list of the host (command lines) in the evidence.
+    await handle.control.patchState({ os: { linuxSectionsSource: 'synthetic' } });
     const listening = /^tcp:\/\/(.+):(\d+)$/.exec(handle.urls.monitoring ?? '');
     // A scenario that leaves the endpoint stopped (e.g. `unlicensed`: no module licence) gets a
     // port that refuses connections, as a stopped endpoint's port does.
