@@ -4,7 +4,8 @@ field read the PBX sections (docs/certify-plugin.md; field-line-shapes.md).
 
 It connects to the data endpoint (port 6556), sends nothing, reads until the server closes
 (8 s socket timeout), cuts a section out by its exact header line up to the next `<<<`, and
-reads `key value` lines by prefix. Standard library only.
+reads `key value` lines by prefix (FIELD-KEY-VALUE-LINES, FIELD-BACKUP-LINE,
+FIELD-ACCOUNTS-LINES). Standard library only.
 
 State: CRITICAL when the newest run of any backup target failed (its result key does not end
 with `successful`) or is older than --critical hours; WARNING when older than --warning hours or

@@ -2,8 +2,8 @@ import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
 
 /**
  * The extension scenario's content: what a newer PBX module may add to the agent text without
- * breaking readers (field-line-shapes.md: extensions are additive; readers ignore unknown
- * entries). Unknown sections (one whose name starts with a known section's name, so a reader that
+ * breaking readers (field-line-shapes.md: extensions are additive, FIELD-ADDITIVE-ONLY; keys stay
+ * prefix-free, FIELD-KEY-PREFIX-FREE; readers ignore unknown entries). Unknown sections (one whose name starts with a known section's name, so a reader that
  * cuts by prefix instead of by the exact header line trips over it) and extra `key value` lines
  * at the end of the PBX sections whose lines are `key value` facts or runs. No extra key starts
  * with a known key, and no known key starts with an extra one.

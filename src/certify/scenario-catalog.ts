@@ -45,7 +45,7 @@ export function scenarioCatalog(): CatalogScenario[] {
     {
       name: 'host-unlisted',
       description:
-        "The monitoring-hosts list does not hold the plug-in's address: the connection is accepted and closed without a byte.",
+        "The monitoring-hosts list does not hold the plug-in's address: the connection is accepted and closed without a byte (MON-AUTH-UNLISTED-CLOSED).",
       setup: { kind: 'host-unlisted' },
     },
     {
