@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { registerCertifyPlugin } from './certify-plugin-command.ts';
 import type { CliIo } from './cli-io.ts';
 import { registerEndpoint } from './endpoint-command.ts';
 import { HarnessError, oneLineMessage } from './harness-error.ts';
@@ -86,6 +87,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     exitCode = code;
   });
   registerEndpoint(program, io, (code) => {
+    exitCode = code;
+  });
+  registerCertifyPlugin(program, io, (code) => {
     exitCode = code;
   });
 

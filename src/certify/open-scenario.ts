@@ -1,0 +1,188 @@
+import { connect } from 'node:net';
+import { type PbxHandle, start } from '../../simulators/pbx/index.ts';
+import type { PbxState } from '../../simulators/pbx/state/types.ts';
+import { xmlrpcAuthValue } from '../../simulators/pbx/xmlrpc/auth.ts';
+import { DEFAULT_XMLRPC_CREDENTIALS } from '../cli/default-credentials.ts';
+import { AnswerProxy, fetchRaw } from './answer-proxy.ts';
+import type { PlaceholderValues } from './command-line.ts';
+import { applyAgentExtension, extendAgentText } from './extension-overlay.ts';
+import type { ScenarioSetup } from './scenario-catalog.ts';
+
+/** Where every listener of a certification run binds. */
+export const CERTIFY_HOST = '127.0.0.1';
+
+/** A scenario set up on its own fresh simulator, ready for one plug-in run. */
+export interface OpenScenario {
+  values: PlaceholderValues;
+  /** What the scenario did that the evidence should show (proxy, extension mode, …). */
+  notes: Record<string, unknown>;
+  /**
+   * The agent text a fetcher at `{host}:{port}` gets, read by the harness itself after the run
+   * (`null`: connection refused). Same clock, same state: the text the plug-in was served.
+   */
+  servedText(): Promise<string | null>;
+  close(): Promise<void>;
+}
+
+/** What the simulator starts from: a named scenario or a complete state (scenario files, generated states). */
+export type ScenarioBase = { scenario: string } | { state: PbxState };
+
+/**
+ * Starts a fresh simulator (frozen clock, ephemeral ports, 127.0.0.1) for `setup` through the
+ * TypeScript API, applies the scenario's field situation through its control plane (or a proxy
+ * where the simulator has no switch for it), and tells the placeholder values.
+ */
+export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): Promise<OpenScenario> {
+  const scenario =
+    base === undefined
+      ? setup.kind === 'named'
+        ? setup.scenario
+        : 'healthy'
+      : 'state' in base
+        ? base.state
+        : base.scenario;
+  const handle = await start({ scenario, host: CERTIFY_HOST, monitoringPort: 0, clock: { mode: 'frozen' } });
+  const notes: Record<string, unknown> = {};
+  let proxy: AnswerProxy | null = null;
+  let refusing: HeldPort | null = null;
+  try {
+    // The Linux sections come from the state, not from this machine: the same text on every
+    // machine, and no process list of the host (command lines) in the evidence.
+    await handle.control.patchState({ os: { linuxSectionsSource: 'synthetic' } });
+    const listening = /^tcp:\/\/(.+):(\d+)$/.exec(handle.urls.monitoring ?? '');
+    // A scenario that leaves the endpoint stopped (e.g. `unlicensed`: no module licence) gets a
+    // port that refuses connections, as a stopped endpoint's port does.
+    if (!listening) {
+      refusing = await holdRefusingPort(handle.urls.web);
+      notes['endpoint'] = 'not listening in this scenario; {port} refuses connections';
+    }
+    const endpoint = listening
+      ? { host: listening[1] as string, port: Number(listening[2]) }
+      : { host: CERTIFY_HOST, port: (refusing as HeldPort).port };
+    let address = endpoint;
+    let transform: ((text: string) => string) | undefined;
+    switch (setup.kind) {
+      case 'named':
+        break;
+      case 'endpoint-down':
+        await handle.control.setTile(false);
+        refusing ??= await holdRefusingPort(handle.urls.web);
+        address = { host: CERTIFY_HOST, port: refusing.port };
+        notes['endpoint'] = 'stopped (tile off); {port} refuses connections';
+        break;
+      case 'host-unlisted':
+        await handle.control.setMonitoringHosts([{ entry: '192.0.2.10/32', active: true }]);
+        notes['monitoringHosts'] = ['192.0.2.10/32'];
+        break;
+      case 'slow-answer':
+        proxy = new AnswerProxy({ upstream: endpoint, host: CERTIFY_HOST, delayMs: setup.delayMs });
+        address = await proxy.start();
+        notes['proxy'] = `holds the answer back ${setup.delayMs} ms`;
+        break;
+      case 'extension': {
+        const mode = await applyAgentExtension(handle.control);
+        notes['extension'] =
+          mode === 'state' ? 'set through the state (agentExtensions)' : 'added by the proxy';
+        if (mode === 'proxy') {
+          transform = extendAgentText;
+          proxy = new AnswerProxy({ upstream: endpoint, host: CERTIFY_HOST, transform });
+          address = await proxy.start();
+        }
+        break;
+      }
+      case 'render-error':
+        await handle.control.injectFault('render-error');
+        notes['fault'] = 'render-error';
+        break;
+      case 'non-ascii-names':
+        await patchNonAsciiNames(handle);
+        notes['names'] = 'module, instance and peer names with umlauts and ß';
+        break;
+    }
+    const web = new URL(handle.urls.web).origin;
+    const values: PlaceholderValues = {
+      host: address.host,
+      port: String(address.port),
+      web,
+      xmlrpc: `${web}/xml-rpc`,
+      login: DEFAULT_XMLRPC_CREDENTIALS.login,
+      auth: xmlrpcAuthValue(DEFAULT_XMLRPC_CREDENTIALS.login, DEFAULT_XMLRPC_CREDENTIALS.password),
+    };
+    const source = refusing && address.port === refusing.port ? address : endpoint;
+    const served = async () => {
+      // Read from the endpoint itself (a slow proxy would only add its delay).
+      const text = await fetchRaw(source);
+      return text !== null && transform ? (text.startsWith('<<<') ? transform(text) : text) : text;
+    };
+    const opened = proxy;
+    const held = refusing;
+    return {
+      values,
+      notes,
+      servedText: served,
+      close: async () => {
+        held?.release();
+        await opened?.close();
+        await handle.close();
+      },
+    };
+  } catch (error) {
+    refusing?.release();
+    await proxy?.close();
+    await handle.close();
+    throw error;
+  }
+}
+
+interface HeldPort {
+  port: number;
+  release: () => void;
+}
+
+/**
+ * A port on 127.0.0.1 that refuses connections for as long as it is held: the local port of a
+ * connection the harness keeps open to the simulator's web server. Nothing listens on it, so a
+ * connect is refused; and while that connection holds the port, the kernel does not hand it to
+ * another listener, unlike a port that was merely freed (a stopped endpoint's port can be taken by
+ * any other process on a busy machine before the plug-in connects).
+ */
+async function holdRefusingPort(web: string): Promise<HeldPort> {
+  const url = new URL(web);
+  const socket = connect({ host: url.hostname, port: Number(url.port) });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('error', reject);
+  });
+  socket.on('error', () => {});
+  const port = socket.localPort;
+  if (port === undefined) throw new Error('no local port to refuse with');
+  return { port, release: () => socket.destroy() };
+}
+
+const NON_ASCII = ['Überwachung', 'Müller Büro', 'Straße', 'Größenprüfung', 'Zürich Süd', 'Ärztehaus'];
+
+/**
+ * Renames modules, their instances and peers to non-ASCII names, keeping every other field of the
+ * simulator's current state (so the patch fits whatever the state's item shape is).
+ */
+async function patchNonAsciiNames(handle: PbxHandle): Promise<void> {
+  const state = (await handle.control.getState()) as unknown as {
+    modules: { name: string; instances: { name: string }[] }[];
+    peers: { name: string }[];
+  };
+  const pick = (index: number) => NON_ASCII[index % NON_ASCII.length] as string;
+  await handle.control.patchState({
+    modules: state.modules.map((module, index) => ({
+      ...module,
+      name: index === 0 ? pick(0) : `${module.name} ${pick(index)}`,
+      instances: module.instances.map((instance, i) => ({
+        ...instance,
+        name: `${pick(index + i + 1)}-${i}`,
+      })),
+    })),
+    peers: state.peers.map((peer, index) => ({
+      ...peer,
+      name: index % 2 === 0 ? `${pick(index).replace(/ /g, '-')}-${index}` : peer.name,
+    })),
+  });
+}

@@ -1,0 +1,112 @@
+import fc from 'fast-check';
+
+/**
+ * A scenario file (schemas/pbx-scenario.schema.json) drawn by fast-check for `certify-plugin
+ * --runs`: an overlay of the default state over what PBX plug-ins read (accounts, channels,
+ * phones, licence, database and Java figures, backup runs with every result key seen in the
+ * field, ages from minutes to months) with the sentinel -1 and 0 among the numbers, plus list
+ * sizes for the simulator's own generated peers, modules, trunks and active channels (`generate`).
+ * Lists are drawn through `generate` wherever the simulator has it, so the file stays valid when
+ * the state's item shapes grow. Shrinking goes towards the default state (empty overlay).
+ */
+export interface GeneratedScenarioFile {
+  name: string;
+  description: string;
+  state: Record<string, unknown>;
+  generate: Record<string, number>;
+}
+
+const count = fc.oneof(
+  { weight: 1, arbitrary: fc.constant(-1) },
+  { weight: 1, arbitrary: fc.constant(0) },
+  { weight: 4, arbitrary: fc.nat({ max: 500 }) },
+  { weight: 1, arbitrary: fc.nat({ max: 2 ** 40 }) },
+);
+
+const RESULT_KEYS = [
+  'de.vendor.backup.successful',
+  'de.vendor.backup.mountfail',
+  'de.vendor.backup.alreadyRunning',
+  'de.vendor.backup.mailtobig',
+  'de.vendor.backup.sftpRightProblem',
+];
+
+const LOCATIONS: Record<string, string[]> = {
+  HDD: [''],
+  USB: ['', 'sdb1'],
+  SMB: ['192.0.2.6:/Backup', '//nas.example/Sicherung Büro'],
+  SFTP: ['backup@192.0.2.7:/srv/pbx'],
+  MAIL: ['user@example.org'],
+  ALL: [''],
+};
+
+const backup = fc.constantFrom(...Object.keys(LOCATIONS)).chain((type) =>
+  fc.record({
+    type: fc.constant(type),
+    location: fc.constantFrom(...(LOCATIONS[type] as string[])),
+    message: fc.constantFrom('Backup completed successfully', 'Backup failed', 'Sicherung fehlgeschlagen'),
+    runs: fc.array(
+      fc.record({
+        ageMinutes: fc.oneof(fc.nat({ max: 60 * 48 }), fc.nat({ max: 60 * 24 * 120 })),
+        result: fc.constantFrom(...RESULT_KEYS),
+      }),
+      { maxLength: 4 },
+    ),
+    sizeBytes: fc.nat({ max: 2 ** 40 }),
+  }),
+);
+
+const channelName = fc.oneof(
+  fc.nat({ max: 0xffff }).map((n) => `SIP/${200 + (n % 60)}-${n.toString(16).padStart(8, '0')}`),
+  fc.nat({ max: 0xffff }).map((n) => `SIP/trunk-telekom-${n.toString(16).padStart(8, '0')}`),
+  fc.nat({ max: 0xffff }).map((n) => `DAHDI/i1/0791234567-${n.toString(16)}`),
+  fc.constantFrom('IAX2/remote-1234', 'Local/200@default-0000001;1'),
+);
+
+/** Parts of the overlay, each optional so that shrinking can drop it. */
+const overlayParts = fc.record(
+  {
+    accounts: fc.record(
+      { total: count, admin: count, active: count, available: count, ringing: count, unavailable: count },
+      { requiredKeys: [] },
+    ),
+    channels: fc.record(
+      { max: count, active: fc.array(channelName, { maxLength: 8 }), last5MinCalls: count },
+      { requiredKeys: [] },
+    ),
+    sip: fc.record(
+      { knownPhones: count, onlinePhones: count, ipChangedPhones: count, provisionedPhones: count },
+      { requiredKeys: [] },
+    ),
+    licence: fc.record({ maxUsers: count }, { requiredKeys: [] }),
+    appliance: fc.record({ maxUsers: count, maxConnections: count }, { requiredKeys: [] }),
+    security: fc.record({ blockedIps: count }, { requiredKeys: [] }),
+    database: fc.record({ databaseSize: count, cdrSize: count }, { requiredKeys: [] }),
+    java: fc.record(
+      { heapUsed: count, heapMax: count, nonHeapUsed: count, maxMemory: count },
+      { requiredKeys: [] },
+    ),
+    backups: fc.array(backup, { maxLength: 5 }),
+  },
+  { requiredKeys: [] },
+);
+
+const generateParts = fc.record(
+  {
+    peers: fc.nat({ max: 40 }),
+    modules: fc.nat({ max: 12 }),
+    sipProviders: fc.nat({ max: 6 }),
+    activeChannels: fc.nat({ max: 40 }),
+  },
+  { requiredKeys: [] },
+);
+
+/** A generated scenario file; `name` is set by the caller when it is written out. */
+export const generatedScenarioArbitrary: fc.Arbitrary<GeneratedScenarioFile> = fc
+  .tuple(overlayParts, generateParts)
+  .map(([state, generate]) => ({
+    name: 'generated',
+    description: 'A PBX state drawn by certify-plugin --runs.',
+    state: state as Record<string, unknown>,
+    generate: generate as Record<string, number>,
+  }));

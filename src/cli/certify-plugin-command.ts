@@ -1,0 +1,263 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, join, relative, resolve } from 'node:path';
+import { type Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_REPORTS_DIR } from '../catalog/project-paths.ts';
+import type { CertifyResult } from '../certify/certify.ts';
+import { shellQuote, splitCommandLine, unknownPlaceholders } from '../certify/command-line.ts';
+import type { Expectations } from '../certify/expectations.ts';
+import type { CliIo } from './cli-io.ts';
+import { HarnessError, oneLineMessage } from './harness-error.ts';
+import { TOOL_VERSION } from './tool-version.ts';
+
+export interface CertifyPluginOptions {
+  expectations?: string;
+  scenario?: string[];
+  scenarioFile?: string;
+  runs?: number;
+  seed?: number;
+  timeout?: number;
+  reports?: string;
+  name?: string;
+  listScenarios?: boolean;
+  quiet?: boolean;
+}
+
+/** Default time one plug-in run may take (the expectations file or --timeout may change it). */
+const DEFAULT_TIMEOUT_S = 30;
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+function parseCount(max: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) > max) throw new InvalidArgumentError(`expected 0 to ${max}`);
+    return Number(value);
+  };
+}
+
+function parseSeed(value: string): number {
+  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw new InvalidArgumentError('expected an integer');
+  return Number(value) | 0;
+}
+
+function parseSeconds(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || n <= 0 || n > 600)
+    throw new InvalidArgumentError('expected 0 < s <= 600');
+  return n;
+}
+
+/**
+ * `certify-plugin`: runs a vendor's check plug-in against every scenario of the built-in catalog
+ * (each on a fresh simulator), checks the monitoring-plugin convention and the vendor's
+ * expectations, optionally over generated states, and writes compatibility.json, .html and
+ * junit.xml (docs/certify-plugin.md). Exit 0 when every expectation and check holds, 1 when one
+ * fails, 2 on usage or harness errors.
+ */
+export function registerCertifyPlugin(program: Command, io: CliIo, done: (exitCode: number) => void): void {
+  program
+    .command('certify-plugin')
+    .description('certify a monitoring check plug-in against the simulated PBX (docs/certify-plugin.md)')
+    .argument(
+      '[command...]',
+      'the plug-in command with placeholders {host} {port} {web} {xmlrpc} {login} {auth}: several words after --, or one quoted string (split like a shell, without expansions)',
+    )
+    .option(
+      '--expectations <file>',
+      'expected states per scenario (YAML, schemas/plugin-expectations.schema.json)',
+    )
+    .option('--scenario <name>', 'run only this catalog scenario (repeatable)', collect)
+    .option('--scenario-file <file>', 'run a scenario file (e.g. a shrunk failure) instead of the catalog')
+    .option(
+      '--runs <n>',
+      'also run the plug-in on this many generated PBX states (fast-check)',
+      parseCount(100_000),
+    )
+    .option('--seed <n>', 'seed of the generated states (replays a run)', parseSeed)
+    .option('--timeout <s>', `longest one run may take (default ${DEFAULT_TIMEOUT_S} s)`, parseSeconds)
+    .option(
+      '--reports <dir>',
+      'directory for compatibility.json, compatibility.html, junit.xml (default: reports/)',
+    )
+    .option('--name <name>', "the plug-in's name in the reports (default: the executable's file name)")
+    .option('--list-scenarios', 'list the built-in scenarios and exit')
+    .option('--quiet', 'no progress output, only the summary')
+    .action(async (words: string[], options: CertifyPluginOptions) => {
+      done(await certifyPluginCommand(words, options, io));
+    });
+}
+
+export async function certifyPluginCommand(
+  words: string[],
+  options: CertifyPluginOptions,
+  io: CliIo,
+): Promise<number> {
+  const { scenarioCatalog } = await import('../certify/scenario-catalog.ts');
+  const catalog = scenarioCatalog();
+  if (options.listScenarios) {
+    for (const s of catalog) io.stdout.write(`${s.name.padEnd(20)} ${s.description}\n`);
+    return 0;
+  }
+  const argv = commandArgv(words);
+  const unknown = unknownPlaceholders(argv);
+  if (unknown.length > 0)
+    throw new HarnessError(
+      `unknown placeholder ${unknown.join(', ')} (known: {host} {port} {web} {xmlrpc} {login} {auth})`,
+    );
+  const { executableProblem } = await import('../certify/run-plugin.ts');
+  const problem = executableProblem(argv[0] as string, io.cwd, io.env);
+  if (problem) throw new HarnessError(problem);
+
+  let expectations: Expectations | null = null;
+  const expectationsPath = options.expectations === undefined ? null : resolve(io.cwd, options.expectations);
+  if (expectationsPath) {
+    const { loadExpectations } = await import('../certify/expectations.ts');
+    try {
+      expectations = await loadExpectations(expectationsPath, options.expectations);
+    } catch (error) {
+      throw new HarnessError(oneLineMessage(error));
+    }
+  }
+
+  let scenarioFile: { name: string; description: string; path: string } | undefined;
+  if (options.scenarioFile !== undefined) {
+    scenarioFile = await readScenarioFile(resolve(io.cwd, options.scenarioFile), options.scenarioFile);
+  }
+  const known = new Set([...catalog.map((s) => s.name), ...(scenarioFile ? [scenarioFile.name] : [])]);
+  for (const name of expectations?.scenarios.keys() ?? []) {
+    if (!known.has(name))
+      throw new HarnessError(
+        `expectations file ${options.expectations}: unknown scenario '${name}' (see certify-plugin --list-scenarios)`,
+      );
+  }
+  for (const name of options.scenario ?? []) {
+    if (!catalog.some((s) => s.name === name))
+      throw new HarnessError(`unknown scenario '${name}' (see certify-plugin --list-scenarios)`);
+  }
+  const wanted = new Set(options.scenario ?? (scenarioFile ? [] : catalog.map((s) => s.name)));
+  // A scenario with a plain twin needs the twin's state to compare with.
+  for (const s of catalog) if (wanted.has(s.name) && s.twin) wanted.add(s.twin);
+  const scenarios = catalog.filter((s) => wanted.has(s.name));
+
+  const reportsDir = options.reports === undefined ? DEFAULT_REPORTS_DIR : resolve(io.cwd, options.reports);
+  const timeoutS = options.timeout ?? expectations?.timeoutSeconds ?? DEFAULT_TIMEOUT_S;
+  const plugin = options.name ?? expectations?.plugin ?? defaultPluginName(argv);
+  const template = argv.map(shellQuote).join(' ');
+  const replayCommand = (file: string) =>
+    [
+      'pbx-conformance certify-plugin',
+      ...(options.expectations === undefined ? [] : [`--expectations ${shellQuote(options.expectations)}`]),
+      `--scenario-file ${shellQuote(relativeOrAbsolute(io.cwd, file))}`,
+      `-- ${template}`,
+    ].join(' ');
+
+  const { certifyPlugin } = await import('../certify/certify.ts');
+  const progress = options.quiet ? undefined : (line: string) => io.stderr.write(`certify-plugin: ${line}\n`);
+  const result = await certifyPlugin({
+    argv,
+    expectations,
+    scenarios,
+    ...(scenarioFile ? { scenarioFile } : {}),
+    runs: options.runs ?? 0,
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    timeoutMs: Math.round(timeoutS * 1000),
+    cwd: io.cwd,
+    env: io.env,
+    reportsDir,
+    replayCommand,
+    ...(progress ? { progress } : {}),
+  });
+
+  const servedFiles = await writeServedTexts(result, reportsDir);
+  const { toCompatibilityReport } = await import('../certify/report-adapter.ts');
+  const { writeReports } = await import('../report/write-reports.ts');
+  const report = toCompatibilityReport({
+    result,
+    plugin,
+    command: template,
+    expectationsFile: options.expectations ?? null,
+    toolVersion: TOOL_VERSION,
+    servedFiles,
+  });
+  const paths = await writeReports(report, reportsDir);
+  io.stdout.write(formatSummary(plugin, result, relativeOrAbsolute(io.cwd, paths.json)));
+  const failed = result.verdicts.some((v) => v.verdict === 'fail');
+  const unverifiable = result.verdicts.some((v) => v.verdict === 'not-verifiable');
+  return failed ? 1 : unverifiable ? 2 : 0;
+}
+
+/** The script's file name when the command starts with an interpreter, else the executable's. */
+function defaultPluginName(argv: string[]): string {
+  const [first = 'plugin', second] = argv;
+  const interpreter = /^(python[0-9.]*|perl|ruby|node|bash|sh|php|pwsh|java)$/.test(basename(first));
+  return interpreter && second !== undefined && !second.startsWith('-') ? basename(second) : basename(first);
+}
+
+function commandArgv(words: string[]): string[] {
+  let argv: string[];
+  try {
+    argv = words.length === 1 ? splitCommandLine(words[0] as string) : [...words];
+  } catch (error) {
+    throw new HarnessError(oneLineMessage(error));
+  }
+  if (argv.length === 0 || argv[0] === '')
+    throw new HarnessError(
+      'missing the plug-in command (e.g. certify-plugin -- ./check_pbx.py -H {host} -p {port})',
+    );
+  return argv;
+}
+
+async function readScenarioFile(
+  path: string,
+  label: string,
+): Promise<{ name: string; description: string; path: string }> {
+  if (!existsSync(path)) throw new HarnessError(`scenario file ${label} not found`);
+  const { loadScenarioFile } = await import('../../simulators/pbx/state/scenarios.ts');
+  try {
+    loadScenarioFile(path, Date.now());
+  } catch (error) {
+    throw new HarnessError(oneLineMessage(error));
+  }
+  const { readFile } = await import('node:fs/promises');
+  const file = JSON.parse(await readFile(path, 'utf8')) as { name: string; description: string };
+  return { name: file.name, description: file.description, path };
+}
+
+/** Writes each served agent text to `<reports>/served/<scenario>.txt`; returns the relative paths. */
+async function writeServedTexts(result: CertifyResult, reportsDir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const dir = join(reportsDir, 'served');
+  await mkdir(dir, { recursive: true });
+  for (const v of result.verdicts) {
+    const text = v.evidence?.servedText;
+    if (text === null || text === undefined) continue;
+    const file = join('served', `${v.scenario}.txt`);
+    await writeFile(join(reportsDir, file), text);
+    files.set(v.scenario, file);
+  }
+  return files;
+}
+
+function formatSummary(plugin: string, result: CertifyResult, jsonPath: string): string {
+  const lines = result.verdicts.map((v) => {
+    const mark = v.verdict === 'pass' ? 'pass' : v.verdict === 'fail' ? 'FAIL' : 'not verifiable';
+    const state = v.evidence?.state ?? (v.evidence?.timedOut ? 'timeout' : '-');
+    const why = v.reasons.length > 0 ? `: ${v.reasons.join('; ')}` : '';
+    return `  ${mark.padEnd(14)} ${v.scenario.padEnd(20)} ${String(state).padEnd(9)}${why}`;
+  });
+  const passed = result.verdicts.filter((v) => v.verdict === 'pass').length;
+  const replay = result.verdicts.find((v) => v.property?.['replay'])?.property?.['replay'];
+  return [
+    `certify-plugin ${plugin}: ${passed}/${result.verdicts.length} scenarios passed`,
+    ...lines,
+    ...(replay ? [`  shrunk failure, replay with: ${String(replay)}`] : []),
+    `  reports: ${jsonPath} (+ compatibility.html, junit.xml, served/)`,
+    '',
+  ].join('\n');
+}
+
+function relativeOrAbsolute(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel.startsWith('..') || rel === '' ? path : rel;
+}

@@ -1,0 +1,80 @@
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { run } from '../../src/cli/run.ts';
+import type { CompatibilityReport } from '../../src/report/model.ts';
+import { captureIo } from '../src/cli/capture-io.ts';
+
+export const EXAMPLES = join(import.meta.dirname, '..', '..', 'examples', 'plugins');
+
+/** A fresh directory removed after the test. */
+export async function tempDir(t: TestContext): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'certify-test-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Writes an executable throwaway plug-in into `dir`. */
+export async function throwawayPlugin(dir: string, name: string, source: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, source);
+  await chmod(path, 0o755);
+  return path;
+}
+
+/** A Python plug-in reading the agent text as a fetcher does, then running `body` on `text`. */
+export function pythonPlugin(body: string): string {
+  return [
+    '#!/usr/bin/env python3',
+    'import socket, sys',
+    's = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=8)',
+    'chunks = []',
+    'while True:',
+    '    c = s.recv(65536)',
+    '    if not c: break',
+    '    chunks.append(c)',
+    "text = b''.join(chunks).decode('utf-8', 'replace')",
+    body,
+    '',
+  ].join('\n');
+}
+
+export interface CliRun {
+  code: number;
+  out: string;
+  err: string;
+  report: () => Promise<CompatibilityReport>;
+}
+
+/** Runs `pbx-conformance certify-plugin …` in-process with `cwd`. */
+export async function certify(
+  cwd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<CliRun> {
+  const io = captureIo(cwd, { env });
+  const code = await run(['certify-plugin', '--quiet', ...args], io);
+  const reportsAt = args.indexOf('--reports');
+  const reports = reportsAt >= 0 ? join(cwd, args[reportsAt + 1] as string) : join(cwd, 'reports');
+  return {
+    code,
+    out: io.out(),
+    err: io.err(),
+    report: async () =>
+      JSON.parse(await readFile(join(reports, 'compatibility.json'), 'utf8')) as CompatibilityReport,
+  };
+}
+
+/** The verdict of one scenario in a certification report. */
+export function verdictOf(report: CompatibilityReport, scenario: string) {
+  const clause = report.interfaces.flatMap((i) => i.clauses).find((c) => c.section === scenario);
+  if (!clause) throw new Error(`no verdict for ${scenario}`);
+  const result = clause.scenarios[0];
+  return {
+    verdict: clause.verdict,
+    failure: result?.failure?.message ?? '',
+    run: result?.evidence.find((e) => e.exchange === 'plug-in run'),
+    served: result?.evidence.find((e) => e.exchange.startsWith('agent text served')),
+  };
+}
