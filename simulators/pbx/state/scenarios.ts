@@ -16,6 +16,8 @@ const SCHEMA_PATH = fileURLToPath(new URL('../../../schemas/pbx-scenario.schema.
 export interface ScenarioFile {
   name: string;
   description: string;
+  /** The worst state the MKP's check plug-ins report on its agent text (the description says it too). */
+  mkpWorstState?: 'OK' | 'WARN' | 'UNKNOWN' | 'CRIT';
   state?: Record<string, unknown>;
   generate?: GenerateSpec;
 }
@@ -53,6 +55,11 @@ export function listScenarios(): ScenarioInfo[] {
     .sort((a, b) =>
       a.name === DEFAULT_SCENARIO ? -1 : b.name === DEFAULT_SCENARIO ? 1 : a.name.localeCompare(b.name),
     );
+}
+
+/** The shipped scenario files as written (name, description, `mkpWorstState`, overlay), by name. */
+export function listScenarioFiles(): ScenarioFile[] {
+  return [...scenarioFiles().values()].map((path) => readScenario(path));
 }
 
 /** A user-supplied scenario file (same format as the shipped ones; its name may be anything valid). */

@@ -54,7 +54,8 @@ function expectedServices(state: PbxState): string[] {
     ...(state.raid ? ['RAID'] : []),
     'Accounts',
     'Channels',
-    ...state.backups.map((b) => `Backup ${backupItem(b)}`),
+    // A target that never ran has no line (one line per run, FIELD-BACKUP-LINE).
+    ...state.backups.filter((b) => b.runs.length > 0).map((b) => `Backup ${backupItem(b)}`),
     ...state.peers.map((p) => `Peer ${p.name}`),
     ...state.sipProviders.map((p) => `Trunk ${p.uri}`),
     'Modules',
@@ -118,7 +119,9 @@ test('the check states follow the agent data: offline peer, failed backup, lost 
   skip: noPython,
 }, () => {
   const healthy = discover(scenarioState('healthy'));
-  assert.equal(service(healthy, 'Peer 240').state, 2, 'a monitored peer that is offline');
+  assert.equal(service(healthy, 'Peer 240').state, 0, 'an offline peer that is not monitored');
+  assert.equal(service(discover(scenarioState('all-phones-offline')), 'Peer 201').state, 2, 'a monitored peer that is offline');
+  assert.equal(service(healthy, 'Peer 201').state, 0);
   assert.equal(service(healthy, 'Peer trunk-sipgate').state, 0, 'an unmonitored peer is not judged');
   assert.equal(service(healthy, 'Backup SMB 192.0.2.6:/Backup').state, 0);
   assert.equal(service(healthy, 'PBX Info').state, 0);
