@@ -1,7 +1,7 @@
 import { deepMerge, UnknownFieldError } from '../../shared/deep-merge.ts';
+import { agentExtensionProblems } from '../monitoring/render/agent-extensions.ts';
 import { RESOLVER_OVERLAY_RULES } from '../resolver/resolver-overlay-rules.ts';
 import { defaultState } from '../state/default-state.ts';
-import { agentExtensionProblems } from '../monitoring/render/agent-extensions.ts';
 import {
   type AgentExtensions,
   KEY_VALUE_SECTIONS,
@@ -42,7 +42,13 @@ const EXTENSIONS_TEMPLATE: AgentExtensions = {
  * Fields a complete element or object may leave out (optional in types.ts): the peer listing's
  * details and the verbatim RAID controller table have defaults.
  */
-const OPTIONAL = new Set(['peers[].port', 'peers[].dynamic', 'peers[].nat', 'peers[].acl', 'raid.controllerTable']);
+const OPTIONAL = new Set([
+  'peers[].port',
+  'peers[].dynamic',
+  'peers[].nat',
+  'peers[].acl',
+  'raid.controllerTable',
+]);
 
 /**
  * The shape every overlay is checked against: the default state (all of its arrays have at least

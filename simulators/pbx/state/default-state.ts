@@ -263,6 +263,8 @@ export function defaultState(now: number): PbxState {
 export function emptyAgentExtensions(): AgentExtensions {
   return {
     sections: [],
-    extraLines: Object.fromEntries(KEY_VALUE_SECTIONS.map((name) => [name, []])) as unknown as AgentExtensions['extraLines'],
+    extraLines: Object.fromEntries(
+      KEY_VALUE_SECTIONS.map((name) => [name, []]),
+    ) as unknown as AgentExtensions['extraLines'],
   };
 }

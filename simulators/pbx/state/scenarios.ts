@@ -229,8 +229,7 @@ function generatedBackup(i: number, now: number): BackupState {
   const hour = 3_600_000;
   return {
     type,
-    location:
-      type === 'HDD' || type === 'USB' ? `/mnt/disk${i}` : `192.0.2.${1 + (i % 250)}:/Backup/${i}`,
+    location: type === 'HDD' || type === 'USB' ? `/mnt/disk${i}` : `192.0.2.${1 + (i % 250)}:/Backup/${i}`,
     message: failed ? 'Backup failed: target not reachable' : 'Backup completed successfully',
     runs: [
       { time: now - (50 + i) * hour, result: 'de.vendor.backup.successful' },

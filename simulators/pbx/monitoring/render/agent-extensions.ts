@@ -8,7 +8,13 @@ import { PBX_SECTION_NAMES, sectionKeys } from './pbx-sections.ts';
 import { LINE_BREAKING } from './text-safety.ts';
 
 /** Section names an extra section may not take: the agent's own header, PBX and local sections. */
-const RESERVED_SECTIONS = new Set<string>(['monitor_agent', 'labels', 'local', 'check_mk', ...PBX_SECTION_NAMES]);
+const RESERVED_SECTIONS = new Set<string>([
+  'monitor_agent',
+  'labels',
+  'local',
+  'check_mk',
+  ...PBX_SECTION_NAMES,
+]);
 
 const SECTION_NAME = /^[A-Za-z0-9_]+$/;
 const EXTRA_LINE = /^([a-z][a-z0-9_]*) (.*)$/s;
@@ -39,7 +45,8 @@ export function agentExtensionProblems(extensions: AgentExtensions): string[] {
     const where = `agentExtensions.sections[${i}]`;
     if (typeof s.name !== 'string' || !SECTION_NAME.test(s.name))
       problems.push(`${where}.name must match [A-Za-z0-9_]+`);
-    else if (RESERVED_SECTIONS.has(s.name)) problems.push(`${where}.name '${s.name}' is one of the agent's own sections`);
+    else if (RESERVED_SECTIONS.has(s.name))
+      problems.push(`${where}.name '${s.name}' is one of the agent's own sections`);
     s.lines.forEach((line, j) => {
       const problem = lineProblem(line);
       if (problem) problems.push(`${where}.lines[${j}] ${problem}`);
@@ -60,7 +67,8 @@ export function agentExtensionProblems(extensions: AgentExtensions): string[] {
         return;
       }
       const other = taken.find((k) => clashes(k, key));
-      if (other !== undefined) problems.push(`${where}: key '${key}' clashes with the key '${other}' by prefix`);
+      if (other !== undefined)
+        problems.push(`${where}: key '${key}' clashes with the key '${other}' by prefix`);
       else taken.push(key);
     });
   }
@@ -87,6 +95,12 @@ export function validExtraLines(state: PbxState, name: KeyValueSection): string[
 export function renderExtraSections(state: PbxState): string {
   return (state.agentExtensions?.sections ?? [])
     .filter((s) => SECTION_NAME.test(s.name) && !RESERVED_SECTIONS.has(s.name))
-    .map((s) => `<<<${s.name}>>>\n${s.lines.filter((l) => !lineProblem(l)).map((l) => `${l}\n`).join('')}`)
+    .map(
+      (s) =>
+        `<<<${s.name}>>>\n${s.lines
+          .filter((l) => !lineProblem(l))
+          .map((l) => `${l}\n`)
+          .join('')}`,
+    )
     .join('');
 }

@@ -40,11 +40,16 @@ export function encodeQuoted(raw: string): string {
 
 /**
  * One field of a module line `<name>:<version>:<vendor>:<<instance>,…>` (FIELD-MODULES-LINE): as
- * `encodeValue`, and the separators `:` and `>` become `%3A` and `%3E`; with `instance` also `,`.
+ * `encodeValue`, and the separators `:` and `>` become `%3A` and `%3E`; with `instance` also `,`,
+ * and an empty instance name is `-` (a literal `-` becomes `%2D`).
  */
 export function encodeModuleField(raw: string, { instance = false } = {}): string {
   const text = encodeValue(raw).replace(/[:>]/g, (ch) => percent(ch));
-  return instance ? text.replace(/,/g, '%2C') : text;
+  if (!instance) return text;
+  // An instance without a name must not vanish from `<a,,b>` or look like no instance at all (`<>`).
+  if (raw === '') return '-';
+  if (raw === '-') return '%2D';
+  return text.replace(/,/g, '%2C');
 }
 
 function encodeCore(raw: string): string {

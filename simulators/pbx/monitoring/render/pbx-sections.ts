@@ -1,4 +1,5 @@
 import type { KeyValueSection, PbxState, PeerState, RaidState } from '../../state/types.ts';
+import { validExtraLines } from './agent-extensions.ts';
 import {
   encodeBareToken,
   encodeModuleField,
@@ -6,9 +7,8 @@ import {
   encodeToken,
   encodeValue,
 } from './agent-text-encoding.ts';
-import { validExtraLines } from './agent-extensions.ts';
 import { runsOldestFirst } from './backup-runs.ts';
-import { LINE_BREAKING, formatNumber, wellFormed } from './text-safety.ts';
+import { formatNumber, LINE_BREAKING, wellFormed } from './text-safety.ts';
 
 /** The PBX section headers in output order; headers never carry options (test-vectors.md). */
 export const PBX_SECTION_NAMES = [
@@ -29,7 +29,9 @@ export const PBX_SECTION_NAMES = [
  * field-line-shapes.md (FIELD-PBX-KEYS, FIELD-ACCOUNTS-LINES, FIELD-DATABASE-CONNECTIONS,
  * FIELD-JAVA-LINES). `raid_status` and `raid_diagnosis` appear only with a configured RAID.
  */
-export const FIELD_KEYS: Readonly<Record<'pbx' | 'pbx_accounts' | 'pbx_database' | 'pbx_java', readonly string[]>> = {
+export const FIELD_KEYS: Readonly<
+  Record<'pbx' | 'pbx_accounts' | 'pbx_database' | 'pbx_java', readonly string[]>
+> = {
   pbx: [
     'appliance_type',
     'appliance_serial_number',
@@ -244,7 +246,12 @@ function pbxLines(state: PbxState): string[] {
  */
 function raidLines(raid: RaidState): string[] {
   const table = raid.controllerTable ?? derivedControllerTable(raid);
-  return [kv('raid_status', ''), ...table.map(tableLine), '', kv('raid_diagnosis', raidDiagnosis(raid.status))];
+  return [
+    kv('raid_status', ''),
+    ...table.map(tableLine),
+    '',
+    kv('raid_diagnosis', raidDiagnosis(raid.status)),
+  ];
 }
 
 /** `HEALTHY` for a healthy RAID state, else the state as one upper-case word (`DEGRADED`). */
@@ -311,7 +318,10 @@ function backupLines(state: PbxState): string[] {
  */
 function channelLines(state: PbxState): string[] {
   const { max, active, last5MinCalls } = state.channels;
-  return [`${int(max)} max calls ${int(last5MinCalls)} last_5min_calls`, ...active.map((c) => encodeToken(c))];
+  return [
+    `${int(max)} max calls ${int(last5MinCalls)} last_5min_calls`,
+    ...active.map((c) => encodeToken(c)),
+  ];
 }
 
 /** `total_accounts <A>/0` and the five counts (FIELD-ACCOUNTS-LINES). */

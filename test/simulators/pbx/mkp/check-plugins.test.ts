@@ -120,7 +120,11 @@ test('the check states follow the agent data: offline peer, failed backup, lost 
 }, () => {
   const healthy = discover(scenarioState('healthy'));
   assert.equal(service(healthy, 'Peer 240').state, 0, 'an offline peer that is not monitored');
-  assert.equal(service(discover(scenarioState('all-phones-offline')), 'Peer 201').state, 2, 'a monitored peer that is offline');
+  assert.equal(
+    service(discover(scenarioState('all-phones-offline')), 'Peer 201').state,
+    2,
+    'a monitored peer that is offline',
+  );
   assert.equal(service(healthy, 'Peer 201').state, 0);
   assert.equal(service(healthy, 'Peer trunk-sipgate').state, 0, 'an unmonitored peer is not judged');
   assert.equal(service(healthy, 'Backup SMB 192.0.2.6:/Backup').state, 0);

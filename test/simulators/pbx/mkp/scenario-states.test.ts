@@ -40,13 +40,18 @@ test('every named scenario states the worst state the MKP plug-ins report, in it
       continue;
     }
     const said = /MKP[^.]*?\b(OK|WARN|UNKNOWN|CRIT)\b/.exec(file.description)?.[1];
-    if (said !== expected) problems.push(`${file.name}: the description says ${said ?? 'nothing'} about the MKP, mkpWorstState ${expected}`);
+    if (said !== expected)
+      problems.push(
+        `${file.name}: the description says ${said ?? 'nothing'} about the MKP, mkpWorstState ${expected}`,
+      );
     const all = services(file.name);
     const worst = all.reduce((w, s) => (RANK[s.state]! > RANK[w]! ? s.state : w), 0 as number);
     const actual = NAMES[worst];
     if (actual !== expected) {
       const culprits = all.filter((s) => s.state === worst).map((s) => s.name);
-      problems.push(`${file.name}: the plug-ins report ${actual} (${culprits.slice(0, 5).join(', ')}), expected ${expected}`);
+      problems.push(
+        `${file.name}: the plug-ins report ${actual} (${culprits.slice(0, 5).join(', ')}), expected ${expected}`,
+      );
     }
   }
   assert.deepEqual(problems, []);

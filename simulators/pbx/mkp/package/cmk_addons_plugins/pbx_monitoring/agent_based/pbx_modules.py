@@ -18,7 +18,7 @@ from cmk.agent_based.v2 import (
     State,
     StringTable,
 )
-from cmk_addons.plugins.pbx_monitoring.lib.agent_lines import decode_value
+from cmk_addons.plugins.pbx_monitoring.lib.agent_lines import decode_token, decode_value
 
 
 @dataclass
@@ -42,7 +42,7 @@ def parse_pbx_modules(string_table: StringTable) -> list[Module]:
                 name=decode_value(name),
                 version=decode_value(version),
                 vendor=decode_value(vendor),
-                instances=[decode_value(i) for i in inner.split(",")] if inner else [],
+                instances=[decode_token(i) for i in inner.split(",")] if inner else [],
             )
         )
     return modules
