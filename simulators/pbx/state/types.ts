@@ -301,8 +301,8 @@ export interface RaidState {
   devices: { name: string; state: string }[];
   /**
    * The RAID controller's own table lines (unit table, port table), written verbatim after
-   * `raid_status` in `<<<pbx>>>`. Optional: without it the simulator derives a controller-style
-   * table from `level`, `status` and `devices`.
+   * `raid_status` in `<<<pbx>>>`. Optional: without it (or empty) the simulator derives a
+   * controller-style table from `level`, `status` and `devices`.
    */
   controllerTable?: string[];
 }

@@ -245,7 +245,7 @@ function pbxLines(state: PbxState): string[] {
  * `raid_diagnosis HEALTHY` or the state in capitals (field-line-shapes.md).
  */
 function raidLines(raid: RaidState): string[] {
-  const table = raid.controllerTable ?? derivedControllerTable(raid);
+  const table = raid.controllerTable?.length ? raid.controllerTable : derivedControllerTable(raid);
   return [
     kv('raid_status', ''),
     ...table.map(tableLine),
