@@ -22,7 +22,7 @@ import {
   prefixProblems,
   registrationSummaryProblems,
   rowOf,
-  valueOf,
+  fieldValue,
 } from '../support/agent-field-lines.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { latestAgentText, latestJson } from '../support/latest-snapshots.ts';
@@ -117,7 +117,7 @@ Then(
     if (configured === undefined)
       this.evidence({ exchange: 'RAID keys', details: { skipped: 'the JSON snapshot has no raid field' } });
     assert.deepEqual(pbxKeyProblems(latestAgentText(this), configured), []);
-    const status = valueOf(rows(this, 'pbx'), 'sip_status_localhost');
+    const status = fieldValue(rows(this, 'pbx'), 'sip_status_localhost');
     const json = jsonField(latestJson(this), 'sipStatusLocalhost');
     if (typeof json === 'string')
       assert.equal(status, json, 'sip_status_localhost and sipStatusLocalhost differ');
@@ -138,7 +138,7 @@ Then(
         await control.invalidateSnapshot();
         const text = await fetchAgentText(this);
         assert.deepEqual(pbxKeyProblems(text, true), [], status);
-        seen[status] = valueOf(cutSection(text, 'pbx') ?? [], 'raid_diagnosis');
+        seen[status] = fieldValue(cutSection(text, 'pbx') ?? [], 'raid_diagnosis');
       }
       this.evidence({ exchange: 'raid_diagnosis', details: seen });
       assert.notEqual(seen['degraded'], 'HEALTHY', 'a degraded RAID is diagnosed HEALTHY');
@@ -159,13 +159,13 @@ Then(
       ['ip_changed_phones', 'ipChangedPhones'],
       ['license_max_users', 'licenseMaxUsers'],
     ] as const) {
-      const value = valueOf(pbx, key);
+      const value = fieldValue(pbx, key);
       const expected = asNumber(jsonField(json, field));
       if (expected === undefined) problems.push(`the JSON snapshot has no number ${field}`);
       else if (value === undefined || !/^-?\d+$/.test(value) || Number(value) !== expected)
         problems.push(`${key} ${JSON.stringify(value)} is not ${field} = ${expected}`);
     }
-    const version = valueOf(pbx, 'pbx_version');
+    const version = fieldValue(pbx, 'pbx_version');
     const expectedVersion = jsonField(json, 'pbxVersion');
     if (version === undefined || decoded(version) !== expectedVersion)
       problems.push(
@@ -266,14 +266,14 @@ Then(
     const accounts = rows(this, 'pbx_accounts');
     const json = latestJson(this);
     const problems: string[] = [];
-    const total = valueOf(accounts, 'total_accounts');
+    const total = fieldValue(accounts, 'total_accounts');
     const match = /^(-?\d+)\/0$/.exec(total ?? '');
     if (!match) problems.push(`total_accounts ${JSON.stringify(total)} is not <A>/0`);
     else if (Number(match[1]) !== asNumber(jsonField(json, 'accountsTotal')))
       problems.push(`total_accounts ${match[1]} is not accountsTotal`);
     for (const kind of ['admin', 'active', 'available', 'ringing', 'unavailable']) {
       const key = `${kind}_accounts`;
-      const value = valueOf(accounts, key);
+      const value = fieldValue(accounts, key);
       const field = `accounts${kind[0]!.toUpperCase()}${kind.slice(1)}`;
       if (value === undefined || !/^-?\d+$/.test(value))
         problems.push(`${key} ${JSON.stringify(value)} is not an integer`);
@@ -377,7 +377,7 @@ Then(
     const problems: string[] = [];
     const positions = counters.map((key) => database.findIndex((r) => r.startsWith(key)));
     counters.forEach((key, i) => {
-      const value = valueOf(database, key);
+      const value = fieldValue(database, key);
       if (value === undefined || !/^-?\d+$/.test(value))
         problems.push(`${key} ${JSON.stringify(value)} is not an integer`);
       if (positions[i] !== i) problems.push(`${key} is not row ${i + 1}`);
@@ -403,13 +403,13 @@ Then(
     for (const key of FIELD_SECTION_KEYS['pbx_java'] ?? [])
       if (rowOf(java, key) === undefined) problems.push(`no row starts with ${key}`);
     const pair = (key: string) => {
-      const m = /^(-?\d+)\/(-?\d+)$/.exec(valueOf(java, key) ?? '');
-      if (!m) problems.push(`${key} ${JSON.stringify(valueOf(java, key))} is not <used>/<max> in integers`);
+      const m = /^(-?\d+)\/(-?\d+)$/.exec(fieldValue(java, key) ?? '');
+      if (!m) problems.push(`${key} ${JSON.stringify(fieldValue(java, key))} is not <used>/<max> in integers`);
       return m ? [Number(m[1]), Number(m[2])] : [];
     };
     const [heapUsed, heapMax] = pair('java_heap_memory');
     const [nonHeapUsed] = pair('java_non_heap_memory');
-    const maxMemory = valueOf(java, 'java_max_memory');
+    const maxMemory = fieldValue(java, 'java_max_memory');
     if (!/^-?\d+$/.test(maxMemory ?? ''))
       problems.push(`java_max_memory ${JSON.stringify(maxMemory)} is not an integer`);
     const same = (what: string, actual: unknown, field: string) => {
@@ -421,8 +421,8 @@ Then(
     same('heap max', heapMax, 'javaHeapMax');
     same('non-heap used', nonHeapUsed, 'javaNonHeapUsed');
     same('java_max_memory', Number(maxMemory), 'javaMaxMemory');
-    same('java_vm_name', decoded(valueOf(java, 'java_vm_name') ?? ''), 'javaVmName');
-    same('java_version', decoded(valueOf(java, 'java_version') ?? ''), 'javaVersion');
+    same('java_vm_name', decoded(fieldValue(java, 'java_vm_name') ?? ''), 'javaVmName');
+    same('java_version', decoded(fieldValue(java, 'java_version') ?? ''), 'javaVersion');
     assert.deepEqual(problems, []);
   },
 );

@@ -106,7 +106,7 @@ export function rowOf(rows: readonly string[], key: string): string | undefined 
 }
 
 /** The value of `key`: the rest of its row after `key ` (`undefined` when no row starts with it). */
-export function valueOf(rows: readonly string[], key: string): string | undefined {
+export function fieldValue(rows: readonly string[], key: string): string | undefined {
   const row = rowOf(rows, key);
   return row === undefined ? undefined : row.slice(key.length + 1);
 }
@@ -204,10 +204,10 @@ export function bareIntegerProblems(text: string): { problems: string[]; checked
   for (const [name, keys] of Object.entries(INTEGER_KEYS)) {
     const rows = cutSection(text, name);
     if (!rows) continue;
-    for (const key of keys) check(`${name} ${key}`, valueOf(rows, key));
+    for (const key of keys) check(`${name} ${key}`, fieldValue(rows, key));
   }
   const accounts = cutSection(text, 'pbx_accounts');
-  const total = accounts && valueOf(accounts, 'total_accounts');
+  const total = accounts && fieldValue(accounts, 'total_accounts');
   if (total !== undefined) {
     const [a, b, ...more] = total.split('/');
     if (b !== '0' || more.length > 0)
@@ -216,7 +216,7 @@ export function bareIntegerProblems(text: string): { problems: string[]; checked
   }
   const java = cutSection(text, 'pbx_java');
   for (const key of ['java_heap_memory', 'java_non_heap_memory']) {
-    const value = java && valueOf(java, key);
+    const value = java && fieldValue(java, key);
     if (value === undefined) continue;
     const parts = value.split('/');
     if (parts.length !== 2) problems.push(`pbx_java ${key}: ${JSON.stringify(value)} is not <used>/<max>`);
@@ -259,12 +259,12 @@ export function pbxKeyProblems(text: string, raid?: boolean): string[] {
     ['debug_mode', ON_OFF, 'enabled or disabled'],
   ];
   for (const [key, shape, what] of shapes) {
-    const value = valueOf(rows, key);
+    const value = fieldValue(rows, key);
     if (value === undefined) problems.push(`pbx: no row starts with ${key}`);
     else if (!shape.test(value)) problems.push(`pbx: ${key} ${JSON.stringify(value)} is not ${what}`);
   }
   const status = rowOf(rows, 'raid_status');
-  const diagnosis = valueOf(rows, 'raid_diagnosis');
+  const diagnosis = fieldValue(rows, 'raid_diagnosis');
   if ((status === undefined) !== (diagnosis === undefined))
     problems.push('pbx: raid_status and raid_diagnosis do not appear together');
   if (diagnosis !== undefined && !/^[A-Z][A-Z0-9_]*$/.test(diagnosis))
