@@ -14,6 +14,7 @@ import {
   channelRows,
   cutSection,
   FIELD_SECTION_KEYS,
+  fieldValue,
   keyValueLineProblems,
   moduleRow,
   pbxKeyProblems,
@@ -22,7 +23,6 @@ import {
   prefixProblems,
   registrationSummaryProblems,
   rowOf,
-  fieldValue,
 } from '../support/agent-field-lines.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { latestAgentText, latestJson } from '../support/latest-snapshots.ts';
@@ -404,7 +404,8 @@ Then(
       if (rowOf(java, key) === undefined) problems.push(`no row starts with ${key}`);
     const pair = (key: string) => {
       const m = /^(-?\d+)\/(-?\d+)$/.exec(fieldValue(java, key) ?? '');
-      if (!m) problems.push(`${key} ${JSON.stringify(fieldValue(java, key))} is not <used>/<max> in integers`);
+      if (!m)
+        problems.push(`${key} ${JSON.stringify(fieldValue(java, key))} is not <used>/<max> in integers`);
       return m ? [Number(m[1]), Number(m[2])] : [];
     };
     const [heapUsed, heapMax] = pair('java_heap_memory');
