@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_SOURCE_DIR } from '../../../../simulators/pbx/mkp/monitoring-package.ts';
 import { renderAgentText } from '../../../../simulators/pbx/monitoring/render/agent-text.ts';
 import { listScenarios } from '../../../../simulators/pbx/state/scenarios.ts';
 import type { PbxState } from '../../../../simulators/pbx/state/types.ts';
 import { scenarioState, snapshotOf } from '../monitoring/render/snapshot-of.ts';
+import { pbxStateArbitrary } from '../monitoring/render/state-arbitrary.ts';
 import { hasCommand, run } from './system-tools.ts';
 
 const noPython = hasCommand('python3') ? false : 'python3 is not installed';
@@ -178,4 +180,20 @@ test('an unknown number (-1) is shown as unknown and gives no metric', { skip: n
   assert.ok(traffic.results.every((r) => r.summary?.endsWith('unknown')));
   assert.equal(service(result, 'Phones').state, 3);
   assert.equal(service(result, 'RTP Quality').metrics.length, 0);
+});
+
+test('the plug-ins parse and check generated states without an error (awkward names, -1, extensions)', {
+  skip: noPython,
+}, () => {
+  fc.assert(
+    fc.property(pbxStateArbitrary, (state) => {
+      state.agentExtensions.sections = [{ name: 'vendor_extra', lines: ['a b', 'c'] }];
+      state.agentExtensions.extraLines.pbx = ['vendor_key 1'];
+      state.agentExtensions.extraLines.pbx_java = ['vendor_gc 2/3'];
+      const result = discover(state);
+      assert.ok(result.sections.includes('pbx'));
+      for (const s of result.services) assert.ok(s.results.length > 0, `${s.name} has no result`);
+    }),
+    { numRuns: 15 },
+  );
 });

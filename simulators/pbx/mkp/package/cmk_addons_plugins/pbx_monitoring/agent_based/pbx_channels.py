@@ -99,7 +99,7 @@ def check_pbx_channels(section: ChannelsSection) -> CheckResult:
         shown = ", ".join(f"{name} {count}" for name, count in sorted(technologies.items()))
         yield Result(state=State.OK, summary=f"By technology: {shown}")
     for name, count in sorted(technologies.items()):
-        metric = "".join(ch if ch.isalnum() else "_" for ch in name.lower())
+        metric = "".join(ch if ch.isascii() and ch.isalnum() else "_" for ch in name.lower())
         yield Metric(f"channels_{metric}", float(count))
     for channel in section.channels:
         yield Result(state=State.OK, notice=f"Channel {channel}")

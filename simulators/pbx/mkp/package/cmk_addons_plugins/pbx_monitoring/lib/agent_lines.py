@@ -21,14 +21,18 @@ _KEY = re.compile(r"^[a-z][a-z0-9_]*$")
 UNKNOWN_SENTINEL = -1.0
 
 
+_LINE_BREAKING = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
+
+
 def decode_value(text: str) -> str:
-    """The text of a value (the grammar's value encoding)."""
-    return unquote(text)
+    """The text of a value (the grammar's value encoding), for service texts and items: decoded
+    line breaks and control characters become spaces, so a text stays on one line."""
+    return _LINE_BREAKING.sub(" ", unquote(text))
 
 
 def decode_token(text: str) -> str:
     """The text of one field of a listing line; ``-`` stands for the empty text."""
-    return "" if text == "-" else unquote(text)
+    return "" if text == "-" else decode_value(text)
 
 
 def key_lines(string_table: Sequence[Sequence[str]]) -> Iterator[tuple[str, list[str]]]:
