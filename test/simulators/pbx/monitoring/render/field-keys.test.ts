@@ -35,13 +35,15 @@ test('FIELD-KEY-PREFIX-FREE, FIELD-ADDITIVE-ONLY: no key of a section is a prefi
 
 test('FIELD-KEY-VALUE-LINES: every line of the key/value sections of every scenario is `key value` with a known key (besides the RAID table)', () => {
   for (const { name } of listScenarios()) {
-    const text = renderAgentText(snapshotOf(scenarioState(name)));
+    const state = scenarioState(name);
+    const text = renderAgentText(snapshotOf(state));
     const data = parsePbxSections(text);
     assert.deepEqual(data.problems, [], name);
     const agent = parseAgentText(text);
     for (const section of KEY_VALUE_SECTIONS) {
       const table = section === 'pbx' ? new Set(data.pbx?.raidTable ?? []) : new Set<string>();
-      const keys = new Set(sectionKeys(section));
+      const extra = state.agentExtensions.extraLines[section].map((l) => l.slice(0, l.indexOf(' ')));
+      const keys = new Set([...sectionKeys(section), ...extra]);
       for (const line of sectionLines(agent, section) ?? []) {
         if (line === '' || table.has(line)) continue;
         const key = line.slice(0, line.indexOf(' '));
@@ -129,4 +131,13 @@ test('FIELD-BARE-INTEGERS: -1 stays a bare integer and non-integers in counts ar
   ]);
   const java = sectionLines(parseAgentText(renderAgentText(snapshotOf(state))), 'pbx_java') ?? [];
   assert.ok(java.includes('java_heap_memory 1825361101/-1'), java.join('\n'));
+});
+
+test('agentExtensions: extra sections go with the Linux sections when the agent script fails; extra lines stay', () => {
+  const state = scenarioState('healthy-extended');
+  const failed = parseAgentText(renderAgentText(snapshotOf(state, { linuxScriptFails: true })));
+  assert.equal(sectionLines(failed, 'vendor_inventory'), undefined);
+  assert.ok(sectionLines(failed, 'pbx')?.includes('vendor_cluster_role primary'));
+  const ok = parseAgentText(renderAgentText(snapshotOf(state)));
+  assert.deepEqual(sectionLines(ok, 'vendor_inventory'), ['rack 4', 'slot 12', 'asset_tag PBX-0042']);
 });
