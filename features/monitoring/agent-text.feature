@@ -1,14 +1,18 @@
 Feature: The snapshot as agent text
   monitoring-endpoint-and-xmlrpc.md, "Resources and their fields / Snapshot as agent text": four blocks
-  in order (agent header, standard Linux sections, PBX sections, local checks). The line grammar inside
-  the PBX sections is not shown (MON-UNSPEC-LINE-GRAMMAR), nor the keys of the header lines
-  (MON-UNSPEC-AGENT-HEADER), nor which Linux sections appear (MON-UNSPEC-LINUX-SECTIONS). So the
-  scenarios cut sections by their exact header lines, as consumers do, and check what a section gives
-  by the values it carries: each value is compared with the same value in the JSON snapshot, or made
-  distinctive through the control plane where no other format carries it. The spec says only that
-  the lines are key/value lines, so each field's value must be on a line of its own (two fields with
+  in order (agent header, standard Linux sections, PBX sections, local checks). The spec lists the
+  content of the PBX sections; their line shapes are those of the earlier component and are proved
+  by the FIELD clauses (field-lines.feature, field-line-shapes.md). The keys of the header lines
+  (MON-UNSPEC-AGENT-HEADER) and which Linux sections appear (MON-UNSPEC-LINUX-SECTIONS) are not
+  stated. So these scenarios cut sections by their exact header lines, as consumers do, and check
+  what a section gives by the values it carries: each value is compared with the same value in the
+  JSON snapshot, or made distinctive through the control plane where no other format carries it.
+  The lines are key/value lines, so each field's value must be on a line of its own (two fields with
   equal values need two lines), a breakdown entry (`by_app`, `by_db`) on its own line with its label,
-  and a module's values on consecutive lines that name no other module. Where the target has a
+  and a module's values on consecutive lines that name no other module. The one exception is
+  `<<<pbx_channels>>>`, whose field shape (`<N> max calls`, then one channel per line) leaves the
+  first line as the only place for the calls of the last five minutes: there each value must be a
+  number of its own (equal values must appear twice). Where the target has a
   control plane the fields are first given pairwise-distinct values, so no field can pass on
   another's value; the shape of the JSON breakdown elements is not stated (MON-UNSPEC-JSON-PATHS), so
   every scalar value inside an element counts. Values of -1 are skipped:
@@ -92,7 +96,7 @@ Feature: The snapshot as agent text
   Scenario: pbx_channels gives maximum channels, active channels and calls in the last 5 minutes
     When a monitoring host requests "/checkmk"
     And a monitoring host requests "/json"
-    Then the section "<<<pbx_channels>>>" gives the values of the JSON fields
+    Then the section "<<<pbx_channels>>>" gives the values of the JSON fields, each as a number of its own
       | channelsMax | channelsLast5MinCalls |
     And the section "<<<pbx_channels>>>" gives the active channels of the JSON field "channelsActive"
 

@@ -1,6 +1,6 @@
 /**
  * The project's agent-text parser: Checkmk section grammar, local-check lines and the PBX
- * sections of the simulated PBX (docs/agent-text-grammar.md). Offered to plug-in vendors too.
+ * sections in the line shapes of the earlier monitoring component (docs/agent-text-grammar.md). Offered to plug-in vendors too.
  */
 export { decodeToken, decodeValue } from './decode-value.ts';
 export {
@@ -13,9 +13,12 @@ export {
 export { type LocalCheckLine, type LocalMetric, parseLocalLine } from './parse-local-line.ts';
 export {
   type BackupRunLine,
+  type ModuleLine,
   type NamedCount,
   type PbxSectionsData,
   type PeerLine,
   type PeerSummary,
   parsePbxSections,
+  peerLine,
+  type RegistrationLine,
 } from './parse-pbx-sections.ts';

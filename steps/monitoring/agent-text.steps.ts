@@ -191,6 +191,38 @@ Then(
   },
 );
 
+/**
+ * Each field's JSON value must be a numeric token of the section, and fields must not share a
+ * token: two fields with equal values need two occurrences. For `<<<pbx_channels>>>`, whose field
+ * shape puts the maximum and the calls of the last five minutes on one line.
+ */
+Then(
+  'the section {string} gives the values of the JSON fields, each as a number of its own',
+  function (this: PbxWorld, header: string, table: DataTable) {
+    const json = latestJson(this);
+    const lines = section(this, header).lines;
+    const tokens = lines.flatMap((line) =>
+      tokensOf(line)
+        .map(Number)
+        .filter((n) => Number.isFinite(n)),
+    );
+    const problems: string[] = [];
+    for (const field of table
+      .raw()
+      .flat()
+      .filter((f) => f !== '')) {
+      const value = asNumber(findJsonFields(json, field)[0]);
+      if (value === undefined) problems.push(`JSON has no number ${field}`);
+      else if (value !== -1) {
+        const at = tokens.indexOf(value);
+        if (at < 0) problems.push(`${field} = ${value} is not a number of its own in the section`);
+        else tokens.splice(at, 1);
+      }
+    }
+    assert.deepEqual(problems, [], `${header}:\n${lines.join('\n')}`);
+  },
+);
+
 Then(
   'the section {string} gives the value of the JSON field {string} or {string}',
   function (this: PbxWorld, header: string, first: string, second: string) {

@@ -20,7 +20,7 @@ export interface AgentTextView {
 /**
  * Splits agent text into sections with the project's parser (src/agent-text), the way consumers
  * in the field cut it (test-vectors.md: "cut a section out by its exact header line up to the next
- * `<<<`"). No line grammar inside the sections is assumed (MON-UNSPEC-LINE-GRAMMAR).
+ * `<<<`"). No line grammar inside the sections is assumed here (the FIELD steps check it).
  */
 export function viewAgentText(text: string): AgentTextView {
   const parsed = parseAgentText(text);

@@ -1,7 +1,7 @@
 /**
- * Matching values to the lines of an agent-text section without a line grammar
- * (MON-UNSPEC-LINE-GRAMMAR). The spec says only that PBX sections consist of key/value lines, so
- * one line carries one field's value: two fields that give the same value need two lines, and the
+ * Matching values to the lines of an agent-text section by value (the MON-TEXT clauses are about
+ * content; the FIELD steps check the line shapes). PBX sections consist of key/value lines, so one
+ * line carries one field's value: two fields that give the same value need two lines, and the
  * values of one module must come from lines of that module, not from its neighbours'.
  */
 import { textGives } from './snapshot-values.ts';

@@ -1,6 +1,7 @@
 /**
- * Helpers that compare values across the three formats without assuming a line grammar
- * (MON-UNSPEC-LINE-GRAMMAR) or JSON nesting (MON-UNSPEC-JSON-PATHS).
+ * Helpers that compare values across the three formats by value, not by line grammar (the MON-TEXT
+ * clauses are about content; the field's line shapes are checked by the FIELD steps), and without
+ * assuming JSON nesting (MON-UNSPEC-JSON-PATHS).
  */
 
 /** Every value stored under a key named `name`, at any depth of a JSON value. */
@@ -25,9 +26,12 @@ export function jsonField(value: unknown, name: string): unknown {
   return findJsonFields(value, name)[0];
 }
 
-const TOKEN_SPLIT = /[\s:=;|,()[\]{}<>"']+/;
+const TOKEN_SPLIT = /[\s:=;|,()[\]{}<>"'/]+/;
 
-/** The tokens of a line: split on blanks and the separators key/value lines commonly use. */
+/**
+ * The tokens of a line: split on blanks and the separators key/value lines commonly use, and on
+ * `/` (the field's `used/max` and `<A>/0` values).
+ */
 export function tokensOf(line: string): string[] {
   return line.split(TOKEN_SPLIT).filter((t) => t !== '');
 }

@@ -1,7 +1,14 @@
-import { UnknownFieldError } from '../../shared/deep-merge.ts';
+import { deepMerge, UnknownFieldError } from '../../shared/deep-merge.ts';
+import { agentExtensionProblems } from '../monitoring/render/agent-extensions.ts';
 import { RESOLVER_OVERLAY_RULES } from '../resolver/resolver-overlay-rules.ts';
 import { defaultState } from '../state/default-state.ts';
-import type { PbxState, RaidState } from '../state/types.ts';
+import {
+  type AgentExtensions,
+  KEY_VALUE_SECTIONS,
+  type KeyValueSection,
+  type PbxState,
+  type RaidState,
+} from '../state/types.ts';
 import { describeValue, isPlainObject, requireOneOf } from './control-input.ts';
 import { ControlInputError } from './control-input-error.ts';
 import {
@@ -19,13 +26,40 @@ const RAID_TEMPLATE: RaidState = {
   level: 'raid1',
   status: 'clean',
   devices: [{ name: 'sda', state: 'active' }],
+  controllerTable: ['Unit  UnitType  Status'],
 };
+
+/** The default has no extensions; this is the element shape of each of their lists. */
+const EXTENSIONS_TEMPLATE: AgentExtensions = {
+  sections: [{ name: 'vendor_extra', lines: ['line'] }],
+  extraLines: Object.fromEntries(KEY_VALUE_SECTIONS.map((name) => [name, ['vendor_key value']])) as Record<
+    KeyValueSection,
+    string[]
+  >,
+};
+
+/**
+ * Fields a complete element or object may leave out (optional in types.ts): the peer listing's
+ * details and the verbatim RAID controller table have defaults.
+ */
+const OPTIONAL = new Set([
+  'peers[].port',
+  'peers[].dynamic',
+  'peers[].nat',
+  'peers[].acl',
+  'raid.controllerTable',
+]);
 
 /**
  * The shape every overlay is checked against: the default state (all of its arrays have at least
  * one element, which serves as the element template) with the nullable fields filled in.
  */
-const TEMPLATE: PbxState = { ...defaultState(0), raid: RAID_TEMPLATE };
+const TEMPLATE: PbxState = {
+  ...defaultState(0),
+  raid: RAID_TEMPLATE,
+  peers: [{ ...defaultState(0).peers[0]!, port: 5060, dynamic: true, nat: false, acl: false }],
+  agentExtensions: EXTENSIONS_TEMPLATE,
+};
 
 /** Fields whose type allows `null` (types.ts). */
 const NULLABLE = new Set(['raid']);
@@ -73,6 +107,11 @@ export function checkStateOverlay(current: Readonly<PbxState>, overlay: unknown)
   if (!isPlainObject(overlay))
     throw new ControlInputError(`the state overlay must be a JSON object, got ${describeValue(overlay)}`);
   checkNode(TEMPLATE, current, overlay, '', '', false);
+  if ('agentExtensions' in overlay) {
+    const merged = deepMerge(current.agentExtensions, overlay['agentExtensions']);
+    const problems = agentExtensionProblems(merged);
+    if (problems.length > 0) throw new ControlInputError(problems.slice(0, 3).join('; '));
+  }
 }
 
 function checkNode(
@@ -110,7 +149,7 @@ function checkNode(
     for (const key of Object.keys(template)) {
       const path = field ? `${field}.${key}` : key;
       if (!(key in value)) {
-        if (whole)
+        if (whole && !OPTIONAL.has(rulePath ? `${rulePath}.${key}` : key))
           throw new ControlInputError(
             `${path} is missing (a replaced array element or object must be complete)`,
           );

@@ -1,5 +1,5 @@
 import { defaultResolverState } from '../resolver/resolver-state.ts';
-import type { PbxState } from './types.ts';
+import { type AgentExtensions, KEY_VALUE_SECTIONS, type PbxState } from './types.ts';
 
 /** sha512('Pass123') and sha512('secret'): the test-vector users (test-vectors.md). */
 const SHA512_PASS123 =
@@ -18,6 +18,7 @@ export function defaultState(now: number): PbxState {
       type: 'PBX-Appliance-M',
       serial: 'PBXM-2041-7731',
       manufacturer: 'Simulated Systems GmbH',
+      productName: 'SimServer 1U R2',
       hostname: 'pbx-sim-01',
       pbxVersion: '12.4.1.3',
       pbxBuildDate: '2026-09-14',
@@ -49,13 +50,22 @@ export function defaultState(now: number): PbxState {
       latestVersion: '12.4.1.3',
       availableVersions: ['12.4.1.3', '12.4.2.0', '13.0.0.1'],
     },
-    security: { passwordCheck: true, attackDetection: true, sipFloodProtection: true, blockedIps: 3 },
+    security: {
+      passwordCheck: true,
+      attackDetection: true,
+      sipFloodProtection: true,
+      blockedIps: 3,
+      whitelistedHosts: 12,
+    },
     sip: {
       localhostStatus: 'OK',
       knownPhones: 148,
       onlinePhones: 139,
       ipChangedPhones: 2,
       provisionedPhones: 148,
+      autoprovisioning: true,
+      acceptAllMacs: false,
+      automatedFirmwareUpdates: true,
     },
     traffic: { webSessions: 9, appConnections: 61, linkedCalls: 7, parkedCalls: 1, conferenceCalls: 1 },
     rtp: {
@@ -82,19 +92,38 @@ export function defaultState(now: number): PbxState {
         'SIP/214-0000012d',
         'SIP/trunk-sipgate-0000012e',
         'SIP/233-0000012f',
-        'SIP/trunk-telekom-00000130',
+        'DAHDI/i1/0307654321-1d4',
       ],
       last5MinCalls: 23,
     },
     accounts: { total: 155, admin: 4, active: 139, available: 96, ringing: 3, unavailable: 40 },
     peers: [
-      { name: '201', ipaddr: '10.20.1.21', lastms: 12, monitored: true, online: true },
-      { name: '202', ipaddr: '10.20.1.22', lastms: 9, monitored: true, online: true },
-      { name: '214', ipaddr: '10.20.1.34', lastms: 15, monitored: true, online: true },
-      { name: '233', ipaddr: '10.20.2.3', lastms: 22, monitored: true, online: true },
-      { name: '240', ipaddr: '(Unspecified)', lastms: -1, monitored: true, online: false },
-      { name: 'trunk-telekom', ipaddr: '217.0.18.4', lastms: 31, monitored: true, online: true },
-      { name: 'trunk-sipgate', ipaddr: '217.10.79.9', lastms: 27, monitored: false, online: true },
+      { name: '201', ipaddr: '10.20.1.21', lastms: 12, monitored: true, online: true, port: 5060 },
+      { name: '202', ipaddr: '10.20.1.22', lastms: 9, monitored: true, online: true, port: 5060 },
+      { name: '214', ipaddr: '10.20.1.34', lastms: 15, monitored: true, online: true, port: 5062 },
+      { name: '233', ipaddr: '10.20.2.3', lastms: 22, monitored: true, online: true, port: 5060, nat: true },
+      // A conference-room phone that is not qualified: its absence is not judged.
+      { name: '240', ipaddr: '(Unspecified)', lastms: -1, monitored: false, online: false, port: 0 },
+      {
+        name: 'trunk-telekom',
+        ipaddr: '217.0.18.4',
+        lastms: 31,
+        monitored: true,
+        online: true,
+        port: 5060,
+        dynamic: false,
+        acl: true,
+      },
+      {
+        name: 'trunk-sipgate',
+        ipaddr: '217.10.79.9',
+        // Not qualified by the engine, so it has no latency (its status column says Unmonitored).
+        lastms: -1,
+        monitored: false,
+        online: true,
+        port: 5060,
+        dynamic: false,
+      },
     ],
     sipProviders: [
       { uri: 'sip:+4930123456@tel.t-online.de', registered: true },
@@ -149,6 +178,8 @@ export function defaultState(now: number): PbxState {
       databaseSize: 2_147_483_648,
       cdrSize: 536_870_912,
       connections: {
+        opened: 184_223,
+        closed: 184_185,
         total: 38,
         active: 6,
         idle: 30,
@@ -168,10 +199,13 @@ export function defaultState(now: number): PbxState {
     },
     java: {
       vmName: 'OpenJDK 64-Bit Server VM',
+      vmVendor: 'Eclipse Adoptium',
+      vmVersion: '17.0.15+6',
       version: '17.0.15',
       heapUsed: 412_090_368,
       heapMax: 2_147_483_648,
       nonHeapUsed: 187_695_104,
+      nonHeapMax: -1,
       maxMemory: 2_147_483_648,
     },
     raid: null,
@@ -221,5 +255,16 @@ export function defaultState(now: number): PbxState {
       scheduledUpdate: { version: '', executeAt: '', dueAt: 0 },
     },
     resolver: defaultResolverState(),
+    agentExtensions: emptyAgentExtensions(),
+  };
+}
+
+/** No extra sections and no extra lines (the default of `agentExtensions`). */
+export function emptyAgentExtensions(): AgentExtensions {
+  return {
+    sections: [],
+    extraLines: Object.fromEntries(
+      KEY_VALUE_SECTIONS.map((name) => [name, []]),
+    ) as unknown as AgentExtensions['extraLines'],
   };
 }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { deepMerge } from '../../shared/deep-merge.ts';
 import type { ScenarioInfo } from '../control/control-api.ts';
+import { agentExtensionProblems } from '../monitoring/render/agent-extensions.ts';
 import { defaultState } from './default-state.ts';
 import type { BackupState, ModuleState, PbxState, PeerState, SipProviderState } from './types.ts';
 
@@ -15,6 +16,8 @@ const SCHEMA_PATH = fileURLToPath(new URL('../../../schemas/pbx-scenario.schema.
 export interface ScenarioFile {
   name: string;
   description: string;
+  /** The worst state the MKP's check plug-ins report on its agent text (the description says it too). */
+  mkpWorstState?: 'OK' | 'WARN' | 'UNKNOWN' | 'CRIT';
   state?: Record<string, unknown>;
   generate?: GenerateSpec;
 }
@@ -54,6 +57,11 @@ export function listScenarios(): ScenarioInfo[] {
     );
 }
 
+/** The shipped scenario files as written (name, description, `mkpWorstState`, overlay), by name. */
+export function listScenarioFiles(): ScenarioFile[] {
+  return [...scenarioFiles().values()].map((path) => readScenario(path));
+}
+
 /** A user-supplied scenario file (same format as the shipped ones; its name may be anything valid). */
 export function loadScenarioFile(path: string, now: number): PbxState {
   return applyScenario(readScenario(path), now, path);
@@ -62,8 +70,11 @@ export function loadScenarioFile(path: string, now: number): PbxState {
 function applyScenario(file: ScenarioFile, now: number, label: string): PbxState {
   try {
     const overlay = prepareOverlay(file.state ?? {}, now);
-    const state = deepMerge(defaultState(now), overlay);
-    return file.generate ? generateLists(state, file.generate, now) : state;
+    const merged = deepMerge(defaultState(now), overlay);
+    const state = file.generate ? generateLists(merged, file.generate, now) : merged;
+    const problems = agentExtensionProblems(state.agentExtensions);
+    if (problems.length > 0) throw new Error(problems.slice(0, 3).join('; '));
+    return state;
   } catch (error) {
     throw new Error(`scenario ${label} cannot be applied: ${(error as Error).message}`);
   }
@@ -150,8 +161,10 @@ export interface GenerateSpec {
 /**
  * Replaces the lists named in `spec` with deterministic generated items, so a scenario file for a
  * large installation stays small. The same spec and `now` always give the same state. Peers:
- * every 7th offline, every 11th unmonitored. Backups: the four target types in turn, three runs
- * each, every 13th target's last run failed. Modules: one to three instances each.
+ * every 7th offline, every 11th unmonitored (without latency, as the engine shows it). Backups:
+ * the four target types HDD, SMB, SFTP, USB in turn, three runs each, every 13th target's last run
+ * failed to mount. Modules: one to three instances each. Channels: every 5th an ISDN channel
+ * (`DAHDI/…`), the others SIP.
  */
 function generateLists(state: PbxState, spec: GenerateSpec, now: number): PbxState {
   const next = structuredClone(state);
@@ -160,9 +173,10 @@ function generateLists(state: PbxState, spec: GenerateSpec, now: number): PbxSta
   if (spec.backups !== undefined) next.backups = range(spec.backups).map((i) => generatedBackup(i, now));
   if (spec.sipProviders !== undefined) next.sipProviders = range(spec.sipProviders).map(generatedProvider);
   if (spec.activeChannels !== undefined) {
-    next.channels.active = range(spec.activeChannels).map(
-      (i) =>
-        `SIP/${i % 3 === 0 ? 'trunk-gen' : String(1000 + i)}-${(0x1000 + i).toString(16).padStart(8, '0')}`,
+    next.channels.active = range(spec.activeChannels).map((i) =>
+      i % 5 === 4
+        ? `DAHDI/i${1 + (i % 2)}/030${String(5_550_000 + i)}-${(0x100 + i).toString(16)}`
+        : `SIP/${i % 3 === 0 ? 'trunk-gen' : String(1000 + i)}-${(0x1000 + i).toString(16).padStart(8, '0')}`,
     );
   }
   if (spec.peers !== undefined) {
@@ -178,14 +192,18 @@ function range(count: number): number[] {
 
 function generatedPeer(i: number): PeerState {
   const online = i % 7 !== 6;
+  const monitored = i % 11 !== 10;
   return {
     name: String(1000 + i),
     ipaddr: online
       ? `10.${20 + Math.floor(i / 65_536)}.${Math.floor(i / 256) % 256}.${i % 256}`
       : '(Unspecified)',
-    lastms: online ? 5 + ((i * 37) % 80) : -1,
-    monitored: i % 11 !== 10,
+    lastms: online && monitored ? 5 + ((i * 37) % 80) : -1,
+    monitored,
     online,
+    port: online ? 5060 + (i % 3) * 2 : 0,
+    dynamic: true,
+    nat: i % 4 === 3,
   };
 }
 
@@ -205,13 +223,13 @@ function generatedModule(i: number): ModuleState {
 }
 
 function generatedBackup(i: number, now: number): BackupState {
-  const types = ['HDD', 'SMB', 'FTP', 'NFS'] as const;
+  const types = ['HDD', 'SMB', 'SFTP', 'USB'] as const;
   const type = types[i % types.length] ?? 'HDD';
   const failed = i % 13 === 12;
   const hour = 3_600_000;
   return {
     type,
-    location: type === 'HDD' ? `/mnt/disk${i}` : `192.0.2.${1 + (i % 250)}:/Backup/${i}`,
+    location: type === 'HDD' || type === 'USB' ? `/mnt/disk${i}` : `192.0.2.${1 + (i % 250)}:/Backup/${i}`,
     message: failed ? 'Backup failed: target not reachable' : 'Backup completed successfully',
     runs: [
       { time: now - (50 + i) * hour, result: 'de.vendor.backup.successful' },

@@ -93,7 +93,7 @@ export class PbxStore extends EventEmitter<PbxStoreEvents> {
 
   /** Applies a deep-partial overlay (control plane `PATCH /state`). Unknown fields throw. */
   patch(overlay: unknown): void {
-    this.current = deepMerge(this.current, overlay);
+    this.current = deepMerge(withOptionalFields(this.current), overlay);
     this.changed();
   }
 
@@ -167,4 +167,13 @@ export class PbxStore extends EventEmitter<PbxStoreEvents> {
     this.revisionCounter++;
     this.emit('change', this.current);
   }
+}
+
+/**
+ * The state with its optional object fields present, so an overlay may set them: a RAID without
+ * `controllerTable` gets `[]` (an empty table: the renderer derives one from the devices).
+ */
+function withOptionalFields(state: PbxState): PbxState {
+  if (!state.raid || state.raid.controllerTable !== undefined) return state;
+  return { ...state, raid: { ...state.raid, controllerTable: [] } };
 }

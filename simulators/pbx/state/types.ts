@@ -36,12 +36,48 @@ export interface PbxState {
   maintenance: MaintenanceSettings;
   /** Web resolver: country code, providers, address book, search log, caller-ID result (docs/resolver.md). */
   resolver: ResolverState;
+  /**
+   * Unknown extra content of the agent text (docs/simulator.md, "Agent-text extensions"): extra
+   * sections and extra `key value` lines inside the key/value PBX sections, so a plug-in can be
+   * shown that readers must ignore unknown entries (monitoring-endpoint-and-xmlrpc.md, Versioning).
+   * Empty by default; no other format shows it.
+   */
+  agentExtensions: AgentExtensions;
+}
+
+/** The PBX sections whose lines are all `key value` lines (and may take extra lines). */
+export const KEY_VALUE_SECTIONS = [
+  'pbx',
+  'pbx_accounts',
+  'pbx_database',
+  'pbx_db_connections',
+  'pbx_java',
+] as const;
+export type KeyValueSection = (typeof KEY_VALUE_SECTIONS)[number];
+
+export interface AgentExtensions {
+  /**
+   * Extra sections, written after the standard Linux sections and before `<<<pbx>>>`; `name`
+   * matches `[A-Za-z0-9_]+` and is none of the agent's own section names; each line is one line
+   * of text (no line break, no `<<<`).
+   */
+  sections: { name: string; lines: string[] }[];
+  /**
+   * Extra `key value` lines appended to a key/value PBX section. Each key (`[a-z][a-z0-9_]*`) is
+   * new: it is not a prefix of a key the section already writes, nor does one of those keys start
+   * it (FIELD-KEY-PREFIX-FREE, FIELD-ADDITIVE-ONLY).
+   */
+  extraLines: Record<KeyValueSection, string[]>;
 }
 
 export interface ApplianceState {
   type: string;
+  /** Serial number; `''` when unknown (written `n/a` in `<<<pbx>>>`). */
   serial: string;
+  /** System manufacturer as the hardware reports it (`system_manufacturer`). */
   manufacturer: string;
+  /** System product name as the hardware reports it (`system_product_name`). */
+  productName: string;
   hostname: string;
   pbxVersion: string;
   pbxBuildDate: string;
@@ -90,7 +126,10 @@ export interface SecurityState {
   passwordCheck: boolean;
   attackDetection: boolean;
   sipFloodProtection: boolean;
+  /** Hosts blocked by the attack detection (`blacklisted_hosts`, JSON `securityBlockedIps`). */
   blockedIps: number;
+  /** Hosts on the allow list of the attack detection (`whitelisted_hosts`). */
+  whitelistedHosts: number;
 }
 
 export interface SipState {
@@ -100,6 +139,12 @@ export interface SipState {
   onlinePhones: number;
   ipChangedPhones: number;
   provisionedPhones: number;
+  /** Phones provision themselves (`autoprovisioning`). */
+  autoprovisioning: boolean;
+  /** Autoprovisioning accepts every MAC address (`accept_all_macs`). */
+  acceptAllMacs: boolean;
+  /** Phone firmware updates run automatically (`automated_firmware_updates`). */
+  automatedFirmwareUpdates: boolean;
 }
 
 export interface TrafficState {
@@ -128,7 +173,10 @@ export interface RtpState {
 
 export interface ChannelsState {
   max: number;
-  /** One string per active channel, e.g. `SIP/trunk1-0000002a`. */
+  /**
+   * One engine channel name per active channel; the technology is its prefix up to `/`, e.g.
+   * `SIP/trunk1-0000002a`, `DAHDI/i1/0791234567-11d4` (channels by technology).
+   */
   active: string[];
   last5MinCalls: number;
 }
@@ -149,6 +197,19 @@ export interface PeerState {
   lastms: number;
   monitored: boolean;
   online: boolean;
+  /**
+   * Details of the telephony engine's peer listing (`<<<pbx_peers>>>`); optional, with defaults:
+   * `port` 5060 while online with an address, else 0; `dynamic` true; `nat` false; `acl` false.
+   * The status column is derived from `monitored`, `online` and `lastms` (`OK (21 ms)`,
+   * `UNKNOWN`, `UNREACHABLE`, `Unmonitored`), so it always agrees with the summary line.
+   */
+  port?: number;
+  /** Registers dynamically (the `D` column). */
+  dynamic?: boolean;
+  /** NAT handling on (the Forcerport and Comedia columns say `Yes`). */
+  nat?: boolean;
+  /** An ACL applies (the `A` column). */
+  acl?: boolean;
 }
 
 export interface SipProviderState {
@@ -201,6 +262,12 @@ export interface DatabaseState {
   databaseSize: number;
   cdrSize: number;
   connections: {
+    /**
+     * Connections opened and closed since start (`opened_connections`, `closed_connections` of
+     * `<<<pbx_database>>>`); `opened - closed` is the number open now, `total`.
+     */
+    opened: number;
+    closed: number;
     total: number;
     active: number;
     idle: number;
@@ -213,10 +280,17 @@ export interface DatabaseState {
 
 export interface JavaState {
   vmName: string;
+  /** `java.vm.vendor`. */
+  vmVendor: string;
+  /** `java.vm.version` (the VM build, e.g. `17.0.15+6-LTS`). */
+  vmVersion: string;
+  /** `java.version`. */
   version: string;
   heapUsed: number;
   heapMax: number;
   nonHeapUsed: number;
+  /** Maximum non-heap memory in bytes; -1 when unlimited (the JVM's own sentinel). */
+  nonHeapMax: number;
   maxMemory: number;
 }
 
@@ -225,6 +299,12 @@ export interface RaidState {
   /** e.g. `clean`, `degraded`, `rebuilding`. */
   status: string;
   devices: { name: string; state: string }[];
+  /**
+   * The RAID controller's own table lines (unit table, port table), written verbatim after
+   * `raid_status` in `<<<pbx>>>`. Optional: without it (or empty) the simulator derives a
+   * controller-style table from `level`, `status` and `devices`.
+   */
+  controllerTable?: string[];
 }
 
 export interface OsState {

@@ -1,15 +1,17 @@
 import { LINE_BREAKING, wellFormed } from './text-safety.ts';
 
 /**
- * How values are written into the PBX sections of the agent text (MON-UNSPEC-LINE-GRAMMAR; the
- * grammar is documented for plug-in vendors in docs/agent-text-grammar.md, "Value encoding").
+ * How values are written into the PBX sections of the agent text (docs/agent-text-grammar.md,
+ * "Value encoding"). The line shapes are those of the earlier monitoring component
+ * (field-line-shapes.md: FIELD-KEY-VALUE-LINES, FIELD-MODULES-LINE, …); the encoding only keeps
+ * arbitrary state text from breaking them.
  *
  * Values are percent-encoded, but only for the few characters that would break a line-based
- * reader, so ordinary values appear unchanged: `%` itself, every line-breaking character
- * (LINE_BREAKING) and `<` (so no value can contain `<<<`, the text consumers cut sections at).
- * A *value* (rest of a `key: value` line) also encodes leading and trailing spaces; a *token*
- * (one field of a space-separated line) also encodes every space and `[`, `]`, and is written `-`
- * when empty (a literal `-` becomes `%2D`).
+ * reader, so ordinary values (spaces inside, non-ASCII letters) appear unchanged: `%` itself,
+ * every line-breaking character (LINE_BREAKING) and `<` (so no value can contain `<<<`, the text
+ * consumers cut sections at). A *value* (rest of a `key value` line) also encodes leading and
+ * trailing spaces; a *token* (one field of a space-separated line) also encodes every space and
+ * `[`, `]`, and is written `-` when empty (a literal `-` becomes `%2D`).
  */
 export function encodeValue(raw: string): string {
   const text = encodeCore(raw);
@@ -26,6 +28,28 @@ export function encodeToken(raw: string): string {
 /** A token that may be empty, written as nothing (the location of `[HDD] 1623885428016 …`). */
 export function encodeBareToken(raw: string): string {
   return encodeCore(raw).replace(/[ [\]]/g, (ch) => percent(ch));
+}
+
+/**
+ * A value written in double quotes (`appliance_type "PBX Free"`, `owner "Example Inc."`): as
+ * `encodeValue`, and a `"` inside becomes `%22`, so the closing quote is the last character.
+ */
+export function encodeQuoted(raw: string): string {
+  return `"${encodeValue(raw).replace(/"/g, '%22')}"`;
+}
+
+/**
+ * One field of a module line `<name>:<version>:<vendor>:<<instance>,…>` (FIELD-MODULES-LINE): as
+ * `encodeValue`, and the separators `:` and `>` become `%3A` and `%3E`; with `instance` also `,`,
+ * and an empty instance name is `-` (a literal `-` becomes `%2D`).
+ */
+export function encodeModuleField(raw: string, { instance = false } = {}): string {
+  const text = encodeValue(raw).replace(/[:>]/g, (ch) => percent(ch));
+  if (!instance) return text;
+  // An instance without a name must not vanish from `<a,,b>` or look like no instance at all (`<>`).
+  if (raw === '') return '-';
+  if (raw === '-') return '%2D';
+  return text.replace(/,/g, '%2C');
 }
 
 function encodeCore(raw: string): string {

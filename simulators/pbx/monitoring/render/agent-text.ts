@@ -1,4 +1,5 @@
 import type { Snapshot } from '../snapshot.ts';
+import { renderExtraSections } from './agent-extensions.ts';
 import { encodeValue } from './agent-text-encoding.ts';
 import { localChecks } from './local-checks.ts';
 import { formatLocalLine } from './local-line.ts';
@@ -29,7 +30,8 @@ export const LOCAL_HEADER = '<<<local:sep(0)>>>';
  * Linux sections (absent when the agent script failed), PBX sections, local checks, in this order
  * (MON-TEXT-BLOCK-ORDER, MON-TEXT-AGENT-VERSION, MON-TEXT-AGENT-OS-HOSTNAME, MON-TEXT-LABELS,
  * MON-TEXT-LINUX-SECTIONS, MON-TEXT-LINUX-SCRIPT-FAILURE, MON-LOCAL-LINE-SHAPE). LF line ends, and
- * the text ends with a newline.
+ * the text ends with a newline. Extra sections of `agentExtensions` (docs/simulator.md) come after the
+ * Linux sections, before `<<<pbx>>>`, and like them are absent when the agent script fails.
  *
  * The header keys are those of Checkmk's own `check_mk` section (MON-UNSPEC-AGENT-HEADER):
  * `Version:`, `AgentOS:`, `Hostname:`. The hostname is value-encoded like the PBX sections, which
@@ -47,7 +49,9 @@ export function renderAgentText(snapshot: Snapshot): string {
   const local = localChecks(state, snapshot.takenAt)
     .map((check) => `${formatLocalLine(check)}\n`)
     .join('');
-  return `${header}${ensureNewline(snapshot.linuxSections ?? '')}${renderPbxSections(state)}${LOCAL_HEADER}\n${local}`;
+  // Extra sections stand for output of the agent script's plug-ins: they go when the script fails.
+  const extra = snapshot.linuxSections === null ? '' : renderExtraSections(state);
+  return `${header}${ensureNewline(snapshot.linuxSections ?? '')}${extra}${renderPbxSections(state)}${LOCAL_HEADER}\n${local}`;
 }
 
 function ensureNewline(text: string): string {

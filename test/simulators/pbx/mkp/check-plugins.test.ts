@@ -3,11 +3,13 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { PACKAGE_SOURCE_DIR } from '../../../../simulators/pbx/mkp/monitoring-package.ts';
 import { renderAgentText } from '../../../../simulators/pbx/monitoring/render/agent-text.ts';
 import { listScenarios } from '../../../../simulators/pbx/state/scenarios.ts';
 import type { PbxState } from '../../../../simulators/pbx/state/types.ts';
 import { scenarioState, snapshotOf } from '../monitoring/render/snapshot-of.ts';
+import { pbxStateArbitrary } from '../monitoring/render/state-arbitrary.ts';
 import { hasCommand, run } from './system-tools.ts';
 
 const noPython = hasCommand('python3') ? false : 'python3 is not installed';
@@ -54,7 +56,8 @@ function expectedServices(state: PbxState): string[] {
     ...(state.raid ? ['RAID'] : []),
     'Accounts',
     'Channels',
-    ...state.backups.map((b) => `Backup ${backupItem(b)}`),
+    // A target that never ran has no line (one line per run, FIELD-BACKUP-LINE).
+    ...state.backups.filter((b) => b.runs.length > 0).map((b) => `Backup ${backupItem(b)}`),
     ...state.peers.map((p) => `Peer ${p.name}`),
     ...state.sipProviders.map((p) => `Trunk ${p.uri}`),
     'Modules',
@@ -118,7 +121,13 @@ test('the check states follow the agent data: offline peer, failed backup, lost 
   skip: noPython,
 }, () => {
   const healthy = discover(scenarioState('healthy'));
-  assert.equal(service(healthy, 'Peer 240').state, 2, 'a monitored peer that is offline');
+  assert.equal(service(healthy, 'Peer 240').state, 0, 'an offline peer that is not monitored');
+  assert.equal(
+    service(discover(scenarioState('all-phones-offline')), 'Peer 201').state,
+    2,
+    'a monitored peer that is offline',
+  );
+  assert.equal(service(healthy, 'Peer 201').state, 0);
   assert.equal(service(healthy, 'Peer trunk-sipgate').state, 0, 'an unmonitored peer is not judged');
   assert.equal(service(healthy, 'Backup SMB 192.0.2.6:/Backup').state, 0);
   assert.equal(service(healthy, 'PBX Info').state, 0);
@@ -171,4 +180,20 @@ test('an unknown number (-1) is shown as unknown and gives no metric', { skip: n
   assert.ok(traffic.results.every((r) => r.summary?.endsWith('unknown')));
   assert.equal(service(result, 'Phones').state, 3);
   assert.equal(service(result, 'RTP Quality').metrics.length, 0);
+});
+
+test('the plug-ins parse and check generated states without an error (awkward names, -1, extensions)', {
+  skip: noPython,
+}, () => {
+  fc.assert(
+    fc.property(pbxStateArbitrary, (state) => {
+      state.agentExtensions.sections = [{ name: 'vendor_extra', lines: ['a b', 'c'] }];
+      state.agentExtensions.extraLines.pbx = ['vendor_key 1'];
+      state.agentExtensions.extraLines.pbx_java = ['vendor_gc 2/3'];
+      const result = discover(state);
+      assert.ok(result.sections.includes('pbx'));
+      for (const s of result.services) assert.ok(s.results.length > 0, `${s.name} has no result`);
+    }),
+    { numRuns: 15 },
+  );
 });

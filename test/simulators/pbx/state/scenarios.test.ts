@@ -178,3 +178,11 @@ test('the scenario schema knows every field of the default state, so any field c
   walk(defaultState(NOW), schema.definitions['stateOverlay'] ?? {}, '');
   assert.deepEqual(missing, [], 'add these fields to schemas/pbx-scenario.schema.json');
 });
+
+test('healthy-extended is healthy plus agent-text extensions only', () => {
+  const extended = resolveScenario('healthy-extended', NOW);
+  const healthy = resolveScenario('healthy', NOW);
+  assert.ok(extended.agentExtensions.sections.length > 0);
+  assert.ok(extended.agentExtensions.extraLines.pbx.length > 0);
+  assert.deepEqual({ ...extended, agentExtensions: healthy.agentExtensions }, healthy);
+});

@@ -33,7 +33,6 @@ function render(state: PbxState): string {
 function expectedBackups(state: PbxState) {
   return state.backups.flatMap((b) => {
     const runs = [...b.runs].map((r, i) => ({ r, i })).sort((x, y) => x.r.time - y.r.time || x.i - y.i);
-    if (runs.length === 0) return [{ type: wf(b.type), location: wf(b.location), time: -1, result: '' }];
     return runs.map(({ r }) => ({
       type: wf(b.type),
       location: wf(b.location),
@@ -76,23 +75,30 @@ test('MON-TEXT-PBX, MON-TEXT-PBX-BACKUPS, MON-TEXT-PBX-CHANNELS, MON-TEXT-PBX-AC
       assert.ok(facts);
       assert.equal(facts.get('hostname'), wf(state.appliance.hostname));
       assert.equal(facts.get('appliance_type'), wf(state.appliance.type));
-      assert.equal(facts.get('serial_number'), wf(state.appliance.serial));
+      assert.equal(
+        facts.get('appliance_serial_number'),
+        state.appliance.serial === '' ? 'n/a' : wf(state.appliance.serial),
+      );
       assert.equal(facts.get('pbx_version'), wf(state.appliance.pbxVersion));
-      assert.equal(facts.get('license_owner'), wf(state.licence.owner));
-      assert.equal(facts.get('debug_mode'), String(state.appliance.debugMode));
-      assert.equal(Number(facts.get('phones_known')), state.sip.knownPhones);
-      assert.equal(Number(facts.get('phones_online')), state.sip.onlinePhones);
+      assert.equal(facts.get('owner'), wf(state.licence.owner));
+      assert.equal(facts.get('engine_uptime'), wf(state.appliance.engineUptime));
+      assert.equal(facts.get('debug_mode'), state.appliance.debugMode ? 'enabled' : 'disabled');
+      assert.equal(Number(facts.get('known_phones')), state.sip.knownPhones);
+      assert.equal(Number(facts.get('online_phones')), state.sip.onlinePhones);
       assert.equal(Number(facts.get('rtp_jitter_avg_ms')), state.rtp.avgJitterMs);
       assert.equal(Number(facts.get('rtp_mos_avg')), state.rtp.estimatedMos);
       if (state.raid) {
         assert.equal(facts.get('raid_level'), wf(state.raid.level));
-        assert.equal(facts.get('raid_status'), wf(state.raid.status));
+        assert.equal(facts.get('raid_state'), wf(state.raid.status));
+        assert.equal(facts.get('raid_status'), '');
+        assert.match(facts.get('raid_diagnosis') ?? '', /^[A-Z0-9_]+$/);
         assert.deepEqual(
           data.pbx?.raidDevices,
           state.raid.devices.map((d) => ({ name: wf(d.name), state: wf(d.state) })),
         );
       } else {
         assert.equal(facts.has('raid_status'), false);
+        assert.equal(facts.has('raid_diagnosis'), false);
         assert.deepEqual(data.pbx?.raidDevices, []);
       }
       assert.deepEqual(data.backups, expectedBackups(state));
@@ -104,9 +110,24 @@ test('MON-TEXT-PBX, MON-TEXT-PBX-BACKUPS, MON-TEXT-PBX-CHANNELS, MON-TEXT-PBX-AC
       });
       assert.deepEqual(data.accounts, { ...state.accounts });
       assert.deepEqual(
-        data.peers?.peers,
-        state.peers.map((p) => ({ ...p, name: wf(p.name), ipaddr: wf(p.ipaddr) })),
+        data.peers?.peers.map((p) => ({
+          name: p.name,
+          ipaddr: p.ipaddr,
+          monitored: p.monitored,
+          online: p.online,
+        })),
+        state.peers.map((p) => ({
+          name: wf(p.name),
+          ipaddr: wf(p.ipaddr),
+          monitored: p.monitored,
+          online: p.monitored ? p.online : null,
+        })),
       );
+      // The latency shows only in the status `OK (<ms> ms)` of a monitored peer that is online.
+      data.peers?.peers.forEach((p, i) => {
+        const peer = state.peers[i]!;
+        assert.equal(p.lastms, peer.monitored && peer.online && peer.lastms >= 0 ? peer.lastms : -1);
+      });
       const tally = (monitored: boolean, online: boolean) =>
         state.peers.filter((p) => p.monitored === monitored && p.online === online).length;
       assert.deepEqual(data.peers?.summary, {
@@ -117,24 +138,28 @@ test('MON-TEXT-PBX, MON-TEXT-PBX-BACKUPS, MON-TEXT-PBX-CHANNELS, MON-TEXT-PBX-AC
         unmonitoredOffline: tally(false, false),
       });
       assert.deepEqual(
-        data.sipProviders,
-        state.sipProviders.map((p, index) => ({ index, uri: wf(p.uri), registered: p.registered })),
+        data.sipProviders?.registrations.map((r) => ({ uri: r.uri, registered: r.registered })),
+        state.sipProviders.map((p) => ({ uri: wf(p.uri), registered: p.registered })),
       );
+      assert.equal(data.sipProviders?.summaryCount, state.sipProviders.length);
       assert.deepEqual(
         data.modules,
         state.modules.map((m) => ({
           name: wf(m.name),
-          id: wf(m.id),
           version: wf(m.version),
           vendor: wf(m.vendor),
           instances: m.instances.map((i) => wf(i.name)),
         })),
       );
+      const c = state.database.connections;
       assert.deepEqual(data.database, {
+        openedConnections: c.opened,
+        closedConnections: c.closed,
+        activeConnections: c.active,
+        idleConnections: c.idle,
         databaseSize: state.database.databaseSize,
         cdrSize: state.database.cdrSize,
       });
-      const c = state.database.connections;
       assert.deepEqual(data.dbConnections, {
         total: c.total,
         active: c.active,
@@ -146,10 +171,13 @@ test('MON-TEXT-PBX, MON-TEXT-PBX-BACKUPS, MON-TEXT-PBX-CHANNELS, MON-TEXT-PBX-AC
       });
       assert.deepEqual(data.java, {
         vmName: wf(state.java.vmName),
+        vmVendor: wf(state.java.vmVendor),
+        vmVersion: wf(state.java.vmVersion),
         version: wf(state.java.version),
         heapUsed: state.java.heapUsed,
         heapMax: state.java.heapMax,
         nonHeapUsed: state.java.nonHeapUsed,
+        nonHeapMax: state.java.nonHeapMax,
         maxMemory: state.java.maxMemory,
       });
     }),
@@ -199,7 +227,7 @@ test('MON-TEXT-AGENT-OS-HOSTNAME, MON-TEXT-LABELS: the agent header reads back f
       assert.ok(header.includes('Version: 2.5.0p6'));
       const hostLine = header.find((l) => l.startsWith('Hostname: ')) ?? '';
       assert.equal(
-        parsePbxSections(`<<<pbx>>>\nhostname: ${hostLine.slice(10)}\n`).pbx?.facts.get('hostname'),
+        parsePbxSections(`<<<pbx>>>\nhostname ${hostLine.slice(10)}\n`).pbx?.facts.get('hostname'),
         wf(state.appliance.hostname),
       );
       const labels = sectionLines(agent, 'labels') ?? [];

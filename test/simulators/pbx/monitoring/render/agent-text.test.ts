@@ -72,16 +72,52 @@ test('when the agent script fails the Linux sections are missing and everything 
   assert.ok((sectionLines(parseAgentText(text), 'local')?.length ?? 0) > 10);
 });
 
-test('RAID lines appear in <<<pbx>>> only when RAID is configured', () => {
+test('RAID lines appear in <<<pbx>>> only when RAID is configured: raid_status, the controller table, raid_diagnosis', () => {
   const healthy = parsePbxSections(renderAgentText(scenarioSnapshot('healthy')));
   assert.equal(healthy.pbx?.facts.has('raid_status'), false);
+  assert.equal(healthy.pbx?.facts.has('raid_diagnosis'), false);
   assert.equal(healthy.pbx?.facts.has('raid_level'), false);
   const degraded = parsePbxSections(renderAgentText(scenarioSnapshot('raid-degraded')));
-  assert.equal(degraded.pbx?.facts.get('raid_status'), 'degraded');
+  assert.deepEqual(degraded.problems, []);
+  assert.equal(degraded.pbx?.facts.get('raid_status'), '');
+  assert.equal(degraded.pbx?.facts.get('raid_diagnosis'), 'DEGRADED');
+  assert.equal(degraded.pbx?.facts.get('raid_state'), 'degraded');
   assert.equal(degraded.pbx?.facts.get('raid_level'), 'raid1');
+  assert.ok(degraded.pbx?.raidTable.some((l) => /^u0 +RAID-1 +DEGRADED/.test(l)));
+  assert.ok(degraded.pbx?.raidTable.some((l) => /^p1 +FAULTY +u0 +sdb1$/.test(l)));
   assert.deepEqual(degraded.pbx?.raidDevices, [
     { name: 'sda1', state: 'active' },
     { name: 'sdb1', state: 'faulty' },
+  ]);
+});
+
+test('<<<pbx>>> starts with the earlier keys in the order of field-line-shapes.md, key, one space, value', () => {
+  const lines = sectionLines(parseAgentText(renderAgentText(scenarioSnapshot('healthy'))), 'pbx') ?? [];
+  assert.deepEqual(lines.slice(0, 24), [
+    'appliance_type "PBX-Appliance-M"',
+    'appliance_serial_number PBXM-2041-7731',
+    'appliance_max_users 250',
+    'appliance_max_connections 120',
+    'system_manufacturer Simulated Systems GmbH',
+    'system_product_name SimServer 1U R2',
+    'pbx_version 12.4.1.3',
+    'pbx_build_date 2026-09-14T00:00:00.000Z',
+    'owner "Example Trading AG"',
+    'license_max_users 250',
+    'password_check enabled',
+    'attack_detection enabled',
+    'blacklisted_hosts 3',
+    'whitelisted_hosts 12',
+    'autoprovisioning true',
+    'accept_all_macs false',
+    'automated_firmware_updates true',
+    'sip_status_localhost OK',
+    'known_phones 148',
+    'online_phones 139',
+    'ip_changed_phones 2',
+    'engine_uptime  14 days, 2 hours, 11 minutes',
+    'debug_mode disabled',
+    'hostname pbx-sim-01',
   ]);
 });
 
@@ -90,16 +126,18 @@ test('<<<pbx>>> gives appliance, version, licence, security, SIP health, phones,
   assert.ok(facts);
   const expected: Record<string, string> = {
     appliance_type: 'PBX-Appliance-M',
-    serial_number: 'PBXM-2041-7731',
+    appliance_serial_number: 'PBXM-2041-7731',
     pbx_version: '12.4.1.3',
-    license_owner: 'Example Trading AG',
-    license_valid: 'true',
-    security_password_check: 'true',
-    security_attack_detection: 'true',
-    sip_localhost_status: 'OK',
-    phones_known: '148',
-    phones_online: '139',
-    phones_ip_changed: '2',
+    owner: 'Example Trading AG',
+    license_state: 'valid',
+    password_check: 'enabled',
+    attack_detection: 'enabled',
+    sip_flood_protection: 'enabled',
+    sip_status_localhost: 'OK',
+    known_phones: '148',
+    online_phones: '139',
+    ip_changed_phones: '2',
+    engine_uptime: '14 days, 2 hours, 11 minutes',
     web_sessions: '9',
     app_connections: '61',
     calls_connected: '7',
@@ -113,7 +151,7 @@ test('<<<pbx>>> gives appliance, version, licence, security, SIP health, phones,
     rtp_mos_avg: '4.31',
     rtp_mos_median: '4.35',
     rtp_mos_min: '3.9',
-    debug_mode: 'false',
+    debug_mode: 'disabled',
   };
   for (const [key, value] of Object.entries(expected)) assert.equal(facts.get(key), value, key);
 });
@@ -127,16 +165,37 @@ test('<<<pbx_backups>>> has one line per run in the shape [TYPE]location epoch-m
   assert.match(lines[0] ?? '', /^\[HDD\] \d+ de\.vendor\.backup\.successful$/);
 });
 
-test('<<<pbx_peers>>> ends with the engine summary line that plug-ins find by " sip peers "', () => {
+test('<<<pbx_peers>>> is the engine listing and ends with the summary line that plug-ins find by " sip peers "', () => {
   const lines = sectionLines(parseAgentText(renderAgentText(scenarioSnapshot('healthy'))), 'pbx_peers') ?? [];
-  assert.equal(lines.at(-1), '7 sip peers [Monitored: 5 online, 1 offline Unmonitored: 1 online, 0 offline]');
+  assert.equal(lines.at(-1), '7 sip peers [Monitored: 5 online, 0 offline Unmonitored: 1 online, 1 offline]');
   assert.equal(lines.filter((l) => l.includes(' sip peers ')).length, 1);
-  assert.equal(lines[0], '201 10.20.1.21 12 monitored online');
+  assert.match(lines[0] ?? '', /^201 +10\.20\.1\.21 +D +No +No +5060 +OK \(12 ms\)$/);
+  assert.match(lines[4] ?? '', /^240 +\(Unspecified\) +D +No +No +0 +Unmonitored$/);
+});
+
+test('<<<pbx_channels>>> is "<N> max calls" and one channel name per line', () => {
+  const lines =
+    sectionLines(parseAgentText(renderAgentText(scenarioSnapshot('healthy'))), 'pbx_channels') ?? [];
+  assert.equal(lines[0], '60 max calls 23 last_5min_calls');
+  assert.equal(lines.length, 8);
+  assert.deepEqual(
+    lines.slice(1).map((l) => l.split('/')[0]),
+    ['SIP', 'SIP', 'SIP', 'SIP', 'SIP', 'SIP', 'DAHDI'],
+  );
 });
 
 test('the other PBX sections carry the spec content of the healthy state', () => {
-  const data = parsePbxSections(renderAgentText(scenarioSnapshot('healthy')));
+  const text = renderAgentText(scenarioSnapshot('healthy'));
+  const data = parsePbxSections(text);
   assert.deepEqual(data.problems, []);
+  assert.deepEqual(sectionLines(parseAgentText(text), 'pbx_accounts'), [
+    'total_accounts 155/0',
+    'admin_accounts 4',
+    'active_accounts 139',
+    'available_accounts 96',
+    'ringing_accounts 3',
+    'unavailable_accounts 40',
+  ]);
   assert.deepEqual(data.accounts, {
     total: 155,
     admin: 4,
@@ -148,21 +207,37 @@ test('the other PBX sections carry the spec content of the healthy state', () =>
   assert.equal(data.channels?.max, 60);
   assert.equal(data.channels?.active, 7);
   assert.equal(data.channels?.last5MinCalls, 23);
-  assert.deepEqual(data.sipProviders?.[0], {
-    index: 0,
+  assert.deepEqual(data.sipProviders?.registrations[0], {
     uri: 'sip:+4930123456@tel.t-online.de',
+    username: '+4930123456',
+    state: 'Registered',
     registered: true,
   });
+  assert.equal(data.sipProviders?.summaryCount, 2);
+  assert.deepEqual(
+    sectionLines(parseAgentText(text), 'pbx_modules')?.[2],
+    'WebResolver:26.8.14:Simulated Systems GmbH:<CRM Lookup,ERP Lookup>',
+  );
   assert.deepEqual(data.modules?.[2]?.instances, ['CRM Lookup', 'ERP Lookup']);
   assert.equal(data.modules?.[2]?.vendor, 'Simulated Systems GmbH');
-  assert.deepEqual(data.database, { databaseSize: 2_147_483_648, cdrSize: 536_870_912 });
+  assert.deepEqual(data.database, {
+    openedConnections: 184_223,
+    closedConnections: 184_185,
+    activeConnections: 6,
+    idleConnections: 30,
+    databaseSize: 2_147_483_648,
+    cdrSize: 536_870_912,
+  });
   assert.equal(data.dbConnections?.idleInTx, 2);
   assert.deepEqual(data.dbConnections?.byDb, [
     { name: 'pbx', count: 30 },
     { name: 'cdr', count: 8 },
   ]);
   assert.equal(data.java?.vmName, 'OpenJDK 64-Bit Server VM');
+  assert.equal(data.java?.vmVendor, 'Eclipse Adoptium');
   assert.equal(data.java?.heapMax, 2_147_483_648);
+  assert.equal(data.java?.nonHeapMax, -1);
+  assert.ok(sectionLines(parseAgentText(text), 'pbx_java')?.includes('java_non_heap_memory 187695104/-1'));
 });
 
 test('the local section has every service of the spec, each line in the test-vectors grammar', () => {

@@ -20,10 +20,11 @@ from cmk_addons.plugins.pbx_monitoring.lib.agent_lines import (
     boolean,
     decode_token,
     describe,
-    fact_lines,
-    facts,
+    key_values,
     lower_levels_state,
     number,
+    switch,
+    unquote_text,
     upper_levels_state,
 )
 
@@ -39,14 +40,25 @@ class PbxSection:
     def flag(self, key: str) -> bool | None:
         return boolean(self.facts.get(key))
 
+    def on(self, key: str) -> bool | None:
+        return switch(self.facts.get(key))
+
+    def text(self, key: str, default: str = "unknown") -> str:
+        value = unquote_text(self.facts.get(key))
+        return default if value is None or value == "" else value
+
+
+def _raid_device(token: str) -> tuple[str, str]:
+    name, _, state = token.partition("=")
+    return decode_token(name), decode_token(state)
+
 
 def parse_pbx(string_table: StringTable) -> PbxSection:
-    devices = [
-        (decode_token(" ".join(fields[:-1])), decode_token(fields[-1]))
-        for key, fields in fact_lines(string_table)
-        if key == "raid_device" and len(fields) >= 2
-    ]
-    return PbxSection(facts=facts(string_table), raid_devices=devices)
+    """``key value`` lines; the RAID controller's table lines after ``raid_status`` are skipped
+    (their first word is no key of this section), the devices come from ``raid_devices``."""
+    values = key_values(string_table)
+    devices = [_raid_device(token) for token in values.get("raid_devices", "").split() if "=" in token]
+    return PbxSection(facts=values, raid_devices=devices)
 
 
 agent_section_pbx = AgentSection(name="pbx", parse_function=parse_pbx)
@@ -64,41 +76,43 @@ def check_pbx_info(section: PbxSection) -> CheckResult:
     yield Result(
         state=State.OK,
         summary=(
-            f"{f.get('appliance_type', 'unknown appliance')}, serial {f.get('serial_number', 'unknown')}, "
-            f"version {f.get('pbx_version', 'unknown')} (build date {f.get('pbx_build_date', 'unknown')})"
+            f"{section.text('appliance_type', 'unknown appliance')}, "
+            f"serial {section.text('appliance_serial_number')}, "
+            f"version {section.text('pbx_version')} (build date {section.text('pbx_build_date')})"
         ),
     )
-    licence = section.flag("license_valid")
-    if licence is False:
+    licence = f.get("license_state")
+    if licence == "invalid":
         yield Result(state=State.CRIT, summary="Module licence is not valid")
-    elif licence is None:
+    elif licence != "valid":
         yield Result(state=State.UNKNOWN, summary="Module licence state unknown")
     yield Result(
         state=State.OK,
         notice=(
-            f"Licence owner: {f.get('license_owner', 'unknown')}, "
+            f"Licence owner: {section.text('owner')}, "
             f"licensed users: {describe(section.num('license_max_users'))}, "
-            f"valid until {f.get('license_valid_until', 'unknown')}"
+            f"valid until {section.text('license_valid_until')}"
         ),
     )
     yield Result(
         state=State.OK,
-        notice=f"Update contract valid until {f.get('update_contract_valid_until', 'unknown')}",
+        notice=f"Update contract valid until {section.text('update_contract_valid_until')}",
     )
     if f.get("update_kind") in ("major", "minor"):
         yield Result(
             state=State.OK,
-            notice=f"{f['update_kind'].capitalize()} update available: {f.get('latest_version', 'unknown')}",
+            notice=f"{f['update_kind'].capitalize()} update available: {section.text('update_latest_version')}",
         )
     yield Result(
         state=State.OK,
         notice=(
-            f"Maximum users: {describe(section.num('max_users'))}, "
-            f"maximum connections: {describe(section.num('max_connections'))}"
+            f"Maximum users: {describe(section.num('appliance_max_users'))}, "
+            f"maximum connections: {describe(section.num('appliance_max_connections'))}"
         ),
     )
-    if manufacturer := f.get("manufacturer"):
-        yield Result(state=State.OK, notice=f"Manufacturer: {manufacturer}")
+    if manufacturer := f.get("system_manufacturer"):
+        product = f.get("system_product_name")
+        yield Result(state=State.OK, notice=f"Hardware: {manufacturer} {product or ''}".strip())
     uptime_ms = section.num("uptime_linux_ms")
     if uptime_ms is not None:
         yield Result(state=State.OK, notice=f"System up for {render.timespan(uptime_ms / 1000)}")
@@ -120,10 +134,10 @@ check_plugin_pbx_info = CheckPlugin(
 
 
 def check_pbx_phones(section: PbxSection) -> CheckResult:
-    known = section.num("phones_known")
-    online = section.num("phones_online")
-    changed = section.num("phones_ip_changed")
-    provisioned = section.num("phones_provisioned")
+    known = section.num("known_phones")
+    online = section.num("online_phones")
+    changed = section.num("ip_changed_phones")
+    provisioned = section.num("provisioned_phones")
     if known is None or online is None:
         yield Result(state=State.UNKNOWN, summary="Phone counts unknown")
     elif known > 0 and online == 0:
@@ -155,7 +169,7 @@ check_plugin_pbx_phones = CheckPlugin(
 
 
 def check_pbx_sip_health(section: PbxSection) -> CheckResult:
-    status = section.facts.get("sip_localhost_status")
+    status = section.facts.get("sip_status_localhost")
     if status is None or status == "":
         yield Result(state=State.UNKNOWN, summary="SIP status of the local registrar unknown")
         return
@@ -175,26 +189,28 @@ check_plugin_pbx_sip_health = CheckPlugin(
 # --- Security -----------------------------------------------------------------------------------
 
 _SECURITY_SWITCHES = (
-    ("security_password_check", "Password check"),
-    ("security_attack_detection", "Attack detection"),
-    ("security_sip_flood_protection", "SIP flood protection"),
+    ("password_check", "Password check"),
+    ("attack_detection", "Attack detection"),
+    ("sip_flood_protection", "SIP flood protection"),
 )
 
 
 def check_pbx_security(section: PbxSection) -> CheckResult:
     """A protection that is switched off is a warning; the blocked addresses are informational."""
     for key, label in _SECURITY_SWITCHES:
-        value = section.flag(key)
+        value = section.on(key)
         if value is True:
             yield Result(state=State.OK, summary=f"{label}: on")
         elif value is False:
             yield Result(state=State.WARN, summary=f"{label}: off")
         else:
             yield Result(state=State.UNKNOWN, summary=f"{label}: unknown")
-    blocked = section.num("security_blocked_ips")
+    blocked = section.num("blacklisted_hosts")
     yield Result(state=State.OK, summary=f"Blocked IP addresses: {describe(blocked)}")
     if blocked is not None:
         yield Metric("blocked_ips", blocked)
+    allowed = section.num("whitelisted_hosts")
+    yield Result(state=State.OK, notice=f"Allowed hosts: {describe(allowed)}")
 
 
 check_plugin_pbx_security = CheckPlugin(
@@ -301,7 +317,7 @@ check_plugin_pbx_rtp_quality = CheckPlugin(
 
 def check_pbx_debug_mode(section: PbxSection) -> CheckResult:
     """Debug mode slows the PBX and fills its logs: on is a warning."""
-    value = section.flag("debug_mode")
+    value = section.on("debug_mode")
     if value is True:
         yield Result(state=State.WARN, summary="Debug mode is on")
     elif value is False:
@@ -338,18 +354,24 @@ def _raid_state(text: str) -> State:
 
 
 def discover_pbx_raid(section: PbxSection) -> DiscoveryResult:
-    """Only a PBX with a configured RAID writes ``raid_level`` and ``raid_status``."""
-    if "raid_level" in section.facts or "raid_status" in section.facts:
+    """Only a PBX with a configured RAID writes ``raid_status`` and ``raid_diagnosis``."""
+    if "raid_status" in section.facts or "raid_diagnosis" in section.facts:
         yield Service()
 
 
 def check_pbx_raid(section: PbxSection) -> CheckResult:
-    level = section.facts.get("raid_level", "unknown level")
-    status = section.facts.get("raid_status")
-    if status is None:
-        yield Result(state=State.UNKNOWN, summary=f"{level}: no RAID status")
+    """``raid_diagnosis HEALTHY`` is OK; otherwise the state word decides (unknown words: WARN,
+    as plug-ins in the field warn on anything but ``HEALTHY``)."""
+    level = section.text("raid_level", "RAID")
+    diagnosis = section.facts.get("raid_diagnosis")
+    status = section.facts.get("raid_state") or (diagnosis or "")
+    if diagnosis is None:
+        yield Result(state=State.UNKNOWN, summary=f"{level}: no RAID diagnosis")
+    elif diagnosis == "HEALTHY":
+        yield Result(state=State.OK, summary=f"{level}: {status or 'healthy'}")
     else:
-        yield Result(state=_raid_state(status), summary=f"{level}: {status}")
+        state = _raid_state(status)
+        yield Result(state=State.WARN if state == State.UNKNOWN else state, summary=f"{level}: {status}")
     for name, device_state in section.raid_devices:
         yield Result(state=_raid_state(device_state), notice=f"Device {name}: {device_state}")
 

@@ -1,4 +1,8 @@
-"""Section ``<<<pbx_accounts>>>``: the service Accounts (user accounts by kind and presence)."""
+"""Section ``<<<pbx_accounts>>>``: the service Accounts (user accounts by kind and presence).
+
+``total_accounts 155/0``, ``admin_accounts 4``, ``active_accounts …``, ``available_accounts …``,
+``ringing_accounts …``, ``unavailable_accounts …``.
+"""
 
 from collections.abc import Mapping
 
@@ -13,7 +17,7 @@ from cmk.agent_based.v2 import (
     State,
     StringTable,
 )
-from cmk_addons.plugins.pbx_monitoring.lib.agent_lines import describe, facts, number
+from cmk_addons.plugins.pbx_monitoring.lib.agent_lines import describe, key_values, number
 
 _COUNTS = (
     ("total", "Total"),
@@ -26,8 +30,12 @@ _COUNTS = (
 
 
 def parse_pbx_accounts(string_table: StringTable) -> Mapping[str, float | None]:
-    values = facts(string_table)
-    return {key: number(values.get(key)) for key, _label in _COUNTS}
+    """``total_accounts <A>/0`` (the trailing ``/0`` is stripped) and ``<kind>_accounts N``."""
+    values = key_values(string_table)
+    total = values.get("total_accounts")
+    if total is not None and total.endswith("/0"):
+        values["total_accounts"] = total[:-2]
+    return {key: number(values.get(f"{key}_accounts")) for key, _label in _COUNTS}
 
 
 agent_section_pbx_accounts = AgentSection(name="pbx_accounts", parse_function=parse_pbx_accounts)

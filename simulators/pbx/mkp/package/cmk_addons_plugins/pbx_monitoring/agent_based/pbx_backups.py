@@ -1,7 +1,8 @@
 """Section ``<<<pbx_backups>>>``: one service ``Backup <target>`` per backup target.
 
-One line per run, ``[<TYPE>]<location> <epoch ms> <result key>``; a target that never ran has one
-line with time ``-1`` and result ``-``. The item is the type and, when there is one, a space and
+One line per run, ``[<TYPE>]<location> <epoch ms> <result key>``, e.g.
+``[SMB]192.0.2.6:/Backup 1556666025340 de.vendor.backup.mountfail``; a target that never ran has
+no line. The item is the type and, when there is one, a space and
 the location (``Backup HDD``, ``Backup SMB 192.0.2.6:/Backup``), as in the module's local check.
 """
 

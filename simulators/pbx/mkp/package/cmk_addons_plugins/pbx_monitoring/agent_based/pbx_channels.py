@@ -1,6 +1,11 @@
-"""Section ``<<<pbx_channels>>>``: the service Channels (active channels against the maximum)."""
+"""Section ``<<<pbx_channels>>>``: the service Channels (active channels against the maximum).
 
-from dataclasses import dataclass
+First line ``<N> max calls`` (N the channel maximum; the module adds ``<M> last_5min_calls``),
+then one active channel name per line, e.g. ``SIP/4461.phone-0000567d`` or
+``DAHDI/i1/0791234567-11d4``; the channels are counted by technology (the prefix up to ``/``).
+"""
+
+from dataclasses import dataclass, field
 
 from cmk.agent_based.v2 import (
     AgentSection,
@@ -15,10 +20,8 @@ from cmk.agent_based.v2 import (
     render,
 )
 from cmk_addons.plugins.pbx_monitoring.lib.agent_lines import (
-    decode_value,
+    decode_token,
     describe,
-    fact_lines,
-    facts,
     number,
     upper_levels_state,
 )
@@ -32,22 +35,29 @@ class ChannelsSection:
     max: float | None
     active: float | None
     last_5min_calls: float | None
-    channels: list[str]
+    channels: list[str] = field(default_factory=list)
+
+    def by_technology(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for channel in self.channels:
+            technology = channel.split("/", 1)[0] if "/" in channel else "other"
+            counts[technology] = counts.get(technology, 0) + 1
+        return counts
 
 
 def parse_pbx_channels(string_table: StringTable) -> ChannelsSection:
-    values = facts(string_table)
-    channels = [
-        decode_value(" ".join(fields)) for key, fields in fact_lines(string_table) if key == "channel"
-    ]
-    active = number(values.get("active"))
-    if active is None and channels:
-        active = float(len(channels))
+    maximum = last_5min = None
+    channels: list[str] = []
+    for index, line in enumerate(string_table):
+        if index == 0 and len(line) >= 3 and line[1:3] == ["max", "calls"]:
+            maximum = number(line[0])
+            if len(line) >= 5 and line[4] == "last_5min_calls":
+                last_5min = number(line[3])
+            continue
+        if line:
+            channels.append(decode_token(" ".join(line)))
     return ChannelsSection(
-        max=number(values.get("max")),
-        active=active,
-        last_5min_calls=number(values.get("last_5min_calls")),
-        channels=channels,
+        max=maximum, active=float(len(channels)), last_5min_calls=last_5min, channels=channels
     )
 
 
@@ -84,6 +94,13 @@ def check_pbx_channels(section: ChannelsSection) -> CheckResult:
     yield Result(state=State.OK, summary=f"Calls in the last 5 minutes: {describe(section.last_5min_calls)}")
     if section.last_5min_calls is not None:
         yield Metric("calls_last_5min", section.last_5min_calls)
+    technologies = section.by_technology()
+    if technologies:
+        shown = ", ".join(f"{name} {count}" for name, count in sorted(technologies.items()))
+        yield Result(state=State.OK, summary=f"By technology: {shown}")
+    for name, count in sorted(technologies.items()):
+        metric = "".join(ch if ch.isascii() and ch.isalnum() else "_" for ch in name.lower())
+        yield Metric(f"channels_{metric}", float(count))
     for channel in section.channels:
         yield Result(state=State.OK, notice=f"Channel {channel}")
 

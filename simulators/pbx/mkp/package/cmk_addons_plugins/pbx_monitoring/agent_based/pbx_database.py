@@ -1,5 +1,12 @@
 """Sections ``<<<pbx_database>>>`` and ``<<<pbx_db_connections>>>``: the service Database
-(database and call-record sizes, connections against the maximum)."""
+(database and call-record sizes, connections against the maximum).
+
+``<<<pbx_database>>>``: ``opened_connections``, ``closed_connections``, ``active_connections``,
+``idle_connections`` (the earlier component's counters), then ``database_size`` and ``cdr_size``.
+``<<<pbx_db_connections>>>``: ``total_connections``, ``active_connections``, ``idle_connections``,
+``idle_in_transaction_connections``, ``max_connections``, and ``by_app <name> <count>`` /
+``by_db <name> <count>`` lines.
+"""
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -19,8 +26,8 @@ from cmk.agent_based.v2 import (
 from cmk_addons.plugins.pbx_monitoring.lib.agent_lines import (
     decode_token,
     describe,
-    fact_lines,
-    facts,
+    key_lines,
+    key_values,
     number,
     upper_levels_state,
 )
@@ -29,9 +36,19 @@ from cmk_addons.plugins.pbx_monitoring.lib.agent_lines import (
 CONNECTION_LEVELS = (80.0, 90.0)
 
 
+_DATABASE_KEYS = (
+    "database_size",
+    "cdr_size",
+    "opened_connections",
+    "closed_connections",
+    "active_connections",
+    "idle_connections",
+)
+
+
 def parse_pbx_database(string_table: StringTable) -> Mapping[str, float | None]:
-    values = facts(string_table)
-    return {key: number(values.get(key)) for key in ("database_size", "cdr_size")}
+    values = key_values(string_table)
+    return {key: number(values.get(key)) for key in _DATABASE_KEYS}
 
 
 agent_section_pbx_database = AgentSection(name="pbx_database", parse_function=parse_pbx_database)
@@ -45,13 +62,13 @@ class DbConnections:
 
 
 def parse_pbx_db_connections(string_table: StringTable) -> DbConnections:
-    values = facts(string_table)
+    values = key_values(string_table)
     groups: dict[str, list[tuple[str, float | None]]] = {"by_app": [], "by_db": []}
-    for key, fields in fact_lines(string_table):
+    for key, fields in key_lines(string_table):
         if key in groups and len(fields) >= 2:
             groups[key].append((decode_token(" ".join(fields[:-1])), number(fields[-1])))
     keys = ("total", "active", "idle", "idle_in_transaction", "max")
-    counts = {key: number(values.get(key)) for key in keys}
+    counts = {key: number(values.get(f"{key}_connections")) for key in keys}
     return DbConnections(counts=counts, by_app=groups["by_app"], by_db=groups["by_db"])
 
 
@@ -79,6 +96,10 @@ def check_pbx_database(
             yield Result(state=State.OK, summary=f"{label}: {shown}")
             if value is not None:
                 yield Metric(key, value)
+        opened, closed = (section_pbx_database.get(k) for k in ("opened_connections", "closed_connections"))
+        yield Result(
+            state=State.OK, notice=f"Connections opened: {describe(opened)}, closed: {describe(closed)}"
+        )
     if section_pbx_db_connections is None:
         return
     counts = section_pbx_db_connections.counts

@@ -15,7 +15,7 @@ from cmk.agent_based.v2 import (
     StringTable,
     render,
 )
-from cmk_addons.plugins.pbx_monitoring.lib.agent_lines import facts, number, upper_levels_state
+from cmk_addons.plugins.pbx_monitoring.lib.agent_lines import key_values, number, upper_levels_state, used_max
 
 #: Heap usage levels in percent of the maximum heap.
 HEAP_LEVELS = (80.0, 90.0)
@@ -24,17 +24,28 @@ HEAP_LEVELS = (80.0, 90.0)
 @dataclass(frozen=True)
 class JavaSection:
     vm_name: str
+    vm_vendor: str
     version: str
     memory: Mapping[str, float | None]
 
 
 def parse_pbx_java(string_table: StringTable) -> JavaSection:
-    values = facts(string_table)
+    """``java_vm_name``, ``java_vm_vendor``, ``java_vm_version``, ``java_version``,
+    ``java_heap_memory <used>/<max>``, ``java_non_heap_memory <used>/<max>`` (max ``-1`` is
+    unlimited) and ``java_max_memory <bytes>``."""
+    values = key_values(string_table)
+    heap_used, heap_max = used_max(values.get("java_heap_memory"))
+    non_heap_used, non_heap_max = used_max(values.get("java_non_heap_memory"))
     return JavaSection(
-        vm_name=values.get("vm_name", ""),
-        version=values.get("version", ""),
+        vm_name=values.get("java_vm_name", ""),
+        vm_vendor=values.get("java_vm_vendor", ""),
+        version=values.get("java_version", ""),
         memory={
-            key: number(values.get(key)) for key in ("heap_used", "heap_max", "non_heap_used", "max_memory")
+            "heap_used": heap_used,
+            "heap_max": heap_max,
+            "non_heap_used": non_heap_used,
+            "non_heap_max": non_heap_max,
+            "max_memory": number(values.get("java_max_memory")),
         },
     )
 
@@ -73,10 +84,14 @@ def check_pbx_java(section: JavaSection) -> CheckResult:
         if used is not None:
             yield Metric("mem_heap", used)
     non_heap = section.memory.get("non_heap_used")
-    yield Result(state=State.OK, summary=f"Non-heap: {_bytes(non_heap)}")
+    non_heap_max = section.memory.get("non_heap_max")
+    limit = f" of {_bytes(non_heap_max)}" if non_heap_max is not None else ""
+    yield Result(state=State.OK, summary=f"Non-heap: {_bytes(non_heap)}{limit}")
     if non_heap is not None:
         yield Metric("mem_nonheap", non_heap)
     yield Result(state=State.OK, notice=f"Maximum memory: {_bytes(section.memory.get('max_memory'))}")
+    if section.vm_vendor:
+        yield Result(state=State.OK, notice=f"VM vendor: {section.vm_vendor}")
 
 
 check_plugin_pbx_java = CheckPlugin(

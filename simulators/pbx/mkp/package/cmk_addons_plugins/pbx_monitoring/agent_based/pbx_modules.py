@@ -1,7 +1,7 @@
 """Section ``<<<pbx_modules>>>``: the service Modules (installed modules and their instances).
 
-Groups of facts, each opened by ``module:``, then ``id``, ``version``, ``vendor`` and one
-``instance`` per instance. The state of each instance is the module's local check
+One line per module, ``<name>:<version>:<vendor>:<<instance>,<instance>,…>``, e.g.
+``Voicemail:70:Example GmbH:<>``. The state of each instance is the module's local check
 ``PBX Module <instance>``; this service lists what is installed.
 """
 
@@ -18,13 +18,12 @@ from cmk.agent_based.v2 import (
     State,
     StringTable,
 )
-from cmk_addons.plugins.pbx_monitoring.lib.agent_lines import decode_value, fact_lines
+from cmk_addons.plugins.pbx_monitoring.lib.agent_lines import decode_token, decode_value
 
 
 @dataclass
 class Module:
     name: str
-    id: str = ""
     version: str = ""
     vendor: str = ""
     instances: list[str] = field(default_factory=list)
@@ -32,14 +31,20 @@ class Module:
 
 def parse_pbx_modules(string_table: StringTable) -> list[Module]:
     modules: list[Module] = []
-    for key, fields in fact_lines(string_table):
-        value = decode_value(" ".join(fields))
-        if key == "module":
-            modules.append(Module(name=value))
-        elif modules and key in ("id", "version", "vendor"):
-            setattr(modules[-1], key, value)
-        elif modules and key == "instance":
-            modules[-1].instances.append(value)
+    for line in string_table:
+        parts = " ".join(line).split(":", 3)
+        if len(parts) != 4 or not (parts[3].startswith("<") and parts[3].endswith(">")):
+            continue
+        name, version, vendor, instances = parts
+        inner = instances[1:-1]
+        modules.append(
+            Module(
+                name=decode_value(name),
+                version=decode_value(version),
+                vendor=decode_value(vendor),
+                instances=[decode_token(i) for i in inner.split(",")] if inner else [],
+            )
+        )
     return modules
 
 

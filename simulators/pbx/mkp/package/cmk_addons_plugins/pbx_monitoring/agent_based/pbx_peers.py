@@ -1,7 +1,9 @@
 """Section ``<<<pbx_peers>>>``: one service ``Peer <name>`` per SIP peer.
 
-Peer lines are ``<name> <ipaddr> <lastms> monitored|unmonitored online|offline``; the telephony
-engine's summary line ``N sip peers [Monitored: …]`` follows and is not a peer.
+The telephony engine's peer listing: one fixed-width line per peer,
+``<name> <ip> <flags …> <port> <status>`` with a status such as ``OK (21 ms)``, ``LAGGED (310 ms)``,
+``UNKNOWN``, ``UNREACHABLE`` or ``Unmonitored``; then the summary line
+``N sip peers [Monitored: …]``, which is not a peer. A header line ``Name/username …`` is skipped.
 """
 
 from collections.abc import Mapping
@@ -28,9 +30,30 @@ class Peer:
     lastms: float | None
     monitored: bool
     online: bool
+    #: The engine's status word: OK, LAGGED, UNKNOWN, UNREACHABLE or Unmonitored.
+    status: str
 
 
 Section = Mapping[str, Peer]
+
+
+def _peer(line: list[str]) -> tuple[str, Peer] | None:
+    if len(line) >= 5 and line[-1] == "ms)" and line[-2].startswith("("):
+        status, lastms, rest = line[-3], number(line[-2][1:]), line[2:-3]
+    elif len(line) >= 3:
+        status, lastms, rest = line[-1], None, line[2:-1]
+    else:
+        return None
+    if not rest:
+        return None
+    peer = Peer(
+        ipaddr=decode_token(line[1]),
+        lastms=lastms,
+        monitored=status != "Unmonitored",
+        online=status in ("OK", "LAGGED"),
+        status=status,
+    )
+    return decode_token(line[0]), peer
 
 
 def parse_pbx_peers(string_table: StringTable) -> Section:
@@ -38,15 +61,11 @@ def parse_pbx_peers(string_table: StringTable) -> Section:
     for line in string_table:
         if len(line) >= 3 and line[1] == "sip" and line[2] == "peers":
             continue
-        if len(line) < 5 or line[-2] not in ("monitored", "unmonitored"):
+        if line and line[0] == "Name/username":
             continue
-        name = decode_token(" ".join(line[:-4]))
-        peers[name] = Peer(
-            ipaddr=decode_token(line[-4]),
-            lastms=number(line[-3]),
-            monitored=line[-2] == "monitored",
-            online=line[-1] == "online",
-        )
+        parsed = _peer(list(line))
+        if parsed is not None:
+            peers[parsed[0]] = parsed[1]
     return peers
 
 
@@ -65,11 +84,13 @@ def check_pbx_peers(item: str, section: Section) -> CheckResult:
     if peer is None:
         return
     if not peer.monitored:
-        yield Result(state=State.OK, summary=f"Not monitored ({'online' if peer.online else 'offline'})")
+        yield Result(state=State.OK, summary="Not monitored")
+    elif peer.status == "LAGGED":
+        yield Result(state=State.WARN, summary=f"Lagged, latency {describe(peer.lastms, ' ms')}")
     elif peer.online:
         yield Result(state=State.OK, summary=f"Online, latency {describe(peer.lastms, ' ms')}")
     else:
-        yield Result(state=State.CRIT, summary="Offline")
+        yield Result(state=State.CRIT, summary=f"Offline ({peer.status})")
     yield Result(state=State.OK, summary=f"Address {peer.ipaddr or 'unknown'}")
     if peer.lastms is not None:
         yield Metric("rtt", peer.lastms / 1000.0)

@@ -1,6 +1,8 @@
 """Section ``<<<pbx_sip_provider>>>``: one service ``Trunk <URI>`` per SIP trunk.
 
-One line per trunk, ``<index> <uri> registered|unregistered``.
+The engine's registration listing: per trunk ``<uri> <username> <refresh> <State>`` (State
+``Registered`` when registered), then the summary ``N SIP registrations.``; a header line
+``Host …`` is skipped.
 """
 
 from collections.abc import Mapping
@@ -23,8 +25,11 @@ Section = Mapping[str, bool]
 def parse_pbx_sip_provider(string_table: StringTable) -> Section:
     trunks: dict[str, bool] = {}
     for line in string_table:
-        if len(line) >= 3 and line[-1] in ("registered", "unregistered"):
-            trunks[decode_token(" ".join(line[1:-1]))] = line[-1] == "registered"
+        if len(line) < 2 or line[0] == "Host":
+            continue
+        if line[-1] == "registrations." and line[-2] == "SIP":
+            continue
+        trunks[decode_token(line[0])] = line[-1] == "Registered"
     return trunks
 
 
