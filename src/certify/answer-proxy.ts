@@ -10,11 +10,6 @@ export interface AnswerProxyOptions {
    * (the "slow answer" field situation). The upstream is asked at once, so only the delay differs.
    */
   delayMs?: number;
-  /**
-   * Rewrite a complete raw answer before it goes out (the extension scenario). Only answers that
-   * start with `<<<` (the agent text) are rewritten; HTTP answers and `ERROR:` lines pass unchanged.
-   */
-  transform?: (answer: string) => string;
 }
 
 /**
@@ -55,7 +50,7 @@ export class AnswerProxy {
   }
 
   private relay(client: Socket): void {
-    const { upstream: target, delayMs = 0, transform } = this.options;
+    const { upstream: target, delayMs = 0 } = this.options;
     const upstream = connect({ host: target.host, port: target.port, allowHalfOpen: true });
     this.track(client);
     this.track(upstream);
@@ -65,17 +60,6 @@ export class AnswerProxy {
     let forwardedAny = false;
     const flush = () => {
       if (!released || client.destroyed) return;
-      if (transform) {
-        if (!upstreamEnded) return;
-        const answer = Buffer.concat(held);
-        held.length = 0;
-        const text = answer.toString('utf8');
-        const out = text.startsWith('<<<') ? Buffer.from(transform(text), 'utf8') : answer;
-        if (out.length > 0) client.write(out);
-        forwardedAny ||= out.length > 0;
-        client.end();
-        return;
-      }
       for (const chunk of held) client.write(chunk);
       forwardedAny ||= held.length > 0;
       held.length = 0;

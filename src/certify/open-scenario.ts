@@ -5,7 +5,7 @@ import { xmlrpcAuthValue } from '../../simulators/pbx/xmlrpc/auth.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../cli/default-credentials.ts';
 import { AnswerProxy, fetchRaw } from './answer-proxy.ts';
 import type { PlaceholderValues } from './command-line.ts';
-import { applyAgentExtension, extendAgentText } from './extension-overlay.ts';
+import { applyAgentExtension } from './extension-overlay.ts';
 import type { ScenarioSetup } from './scenario-catalog.ts';
 
 /** Where every listener of a certification run binds. */
@@ -60,7 +60,6 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
       ? { host: listening[1] as string, port: Number(listening[2]) }
       : { host: CERTIFY_HOST, port: (refusing as HeldPort).port };
     let address = endpoint;
-    let transform: ((text: string) => string) | undefined;
     switch (setup.kind) {
       case 'named':
         break;
@@ -79,17 +78,10 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
         address = await proxy.start();
         notes['proxy'] = `holds the answer back ${setup.delayMs} ms`;
         break;
-      case 'extension': {
-        const mode = await applyAgentExtension(handle.control);
-        notes['extension'] =
-          mode === 'state' ? 'set through the state (agentExtensions)' : 'added by the proxy';
-        if (mode === 'proxy') {
-          transform = extendAgentText;
-          proxy = new AnswerProxy({ upstream: endpoint, host: CERTIFY_HOST, transform });
-          address = await proxy.start();
-        }
+      case 'extension':
+        await applyAgentExtension(handle.control);
+        notes['extension'] = 'unknown sections and extra key value lines (agentExtensions)';
         break;
-      }
       case 'render-error':
         await handle.control.injectFault('render-error');
         notes['fault'] = 'render-error';
@@ -111,8 +103,7 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
     const source = refusing && address.port === refusing.port ? address : endpoint;
     const served = async () => {
       // Read from the endpoint itself (a slow proxy would only add its delay).
-      const text = await fetchRaw(source);
-      return text !== null && transform ? (text.startsWith('<<<') ? transform(text) : text) : text;
+      return fetchRaw(source);
     };
     const opened = proxy;
     const held = refusing;

@@ -2,118 +2,62 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { type TestContext, test } from 'node:test';
 import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
+import { start } from '../../simulators/pbx/index.ts';
+import { sectionKeys } from '../../simulators/pbx/monitoring/render/pbx-sections.ts';
 import { AnswerProxy, fetchRaw } from '../../src/certify/answer-proxy.ts';
-import {
-  AGENT_EXTENSION,
-  applyAgentExtension,
-  extendAgentText,
-} from '../../src/certify/extension-overlay.ts';
+import { AGENT_EXTENSION, applyAgentExtension } from '../../src/certify/extension-overlay.ts';
 
-/** Keys of the PBX sections in the field's line shapes (field-line-shapes.md) and in the simulator today. */
-const KNOWN_KEYS = [
-  'appliance_type',
-  'appliance_serial_number',
-  'appliance_max_users',
-  'appliance_max_connections',
-  'system_manufacturer',
-  'system_product_name',
-  'pbx_version',
-  'pbx_build_date',
-  'owner',
-  'license_max_users',
-  'raid_status',
-  'raid_diagnosis',
-  'password_check',
-  'attack_detection',
-  'blacklisted_hosts',
-  'whitelisted_hosts',
-  'autoprovisioning',
-  'accept_all_macs',
-  'automated_firmware_updates',
-  'sip_status_localhost',
-  'known_phones',
-  'online_phones',
-  'ip_changed_phones',
-  'engine_uptime',
-  'debug_mode',
-  'total_accounts',
-  'admin_accounts',
-  'active_accounts',
-  'available_accounts',
-  'ringing_accounts',
-  'unavailable_accounts',
-  'opened_connections',
-  'closed_connections',
-  'active_connections',
-  'idle_connections',
-  'java_vm_name',
-  'java_vm_vendor',
-  'java_vm_version',
-  'java_version',
-  'java_heap_memory',
-  'java_non_heap_memory',
-  'java_max_memory',
-  'database_size',
-  'cdr_size',
-];
-
-test('the extension is additive: no extra key starts with a known key or is the start of one', () => {
-  const extraKeys = Object.values(AGENT_EXTENSION.extraLines).flatMap((lines) =>
-    lines.map((l) => l.split(' ')[0] ?? ''),
-  );
-  for (const extra of extraKeys) {
-    for (const known of KNOWN_KEYS) {
-      assert.ok(!extra.startsWith(known) && !known.startsWith(extra), `${extra} vs ${known}`);
+test('the extension is additive: no extra key starts with a key a section writes, nor the other way round', () => {
+  for (const [section, lines] of Object.entries(AGENT_EXTENSION.extraLines)) {
+    const known = sectionKeys(section as keyof typeof AGENT_EXTENSION.extraLines);
+    for (const extra of lines.map((l) => l.split(' ')[0] ?? '')) {
+      for (const key of known) {
+        assert.ok(!extra.startsWith(key) && !key.startsWith(extra), `${section}: ${extra} vs ${key}`);
+      }
     }
   }
 });
 
-test('extra lines go to the end of their section, unknown sections after <<<pbx>>> and at the end', () => {
-  const text =
-    '<<<monitor_agent>>>\nVersion: 1\n<<<pbx>>>\npbx_version 1.2.3.4\n<<<pbx_backups>>>\n[HDD] 1 de.vendor.backup.successful\n<<<pbx_channels>>>\n2 max calls\n';
-  assert.equal(
-    extendAgentText(text),
-    [
-      '<<<monitor_agent>>>',
-      'Version: 1',
-      '<<<pbx>>>',
-      'pbx_version 1.2.3.4',
-      'zz_extension_flag enabled',
-      'zz_extension_counter 42',
-      '<<<pbx_backups_offsite>>>',
-      'offsite_targets 0',
-      'offsite_last_sync -1',
-      '<<<pbx_backups>>>',
-      '[HDD] 1 de.vendor.backup.successful',
-      'zz_backup_schedule daily 02:00',
-      'zz_backup_retention_days 30',
-      '<<<pbx_channels>>>',
-      '2 max calls',
-      '<<<pbx_future_feature>>>',
-      'future_feature_enabled true',
-      'future_feature_count 3',
-      '',
-    ].join('\n'),
-  );
+test('the simulator takes the extension through its state and renders it; the plain lines stay as they were', async (t) => {
+  const pbx = await start({
+    scenario: 'healthy',
+    host: '127.0.0.1',
+    monitoringPort: 0,
+    clock: { mode: 'frozen' },
+  });
+  t.after(() => pbx.close());
+  await pbx.control.patchState({ os: { linuxSectionsSource: 'synthetic' } });
+  const before = await fetchRaw(endpointOf(pbx.urls.monitoring));
+  await applyAgentExtension(pbx.control);
+  await pbx.control.invalidateSnapshot();
+  const after = await fetchRaw(endpointOf(pbx.urls.monitoring));
+  assert.ok(before !== null && after !== null);
+  assert.match(after, /^<<<pbx_backups_offsite>>>\noffsite_targets 0\noffsite_last_sync -1$/m);
+  assert.match(after, /^zz_extension_flag enabled$/m);
+  const withoutExtension = after
+    .split('\n')
+    .filter(
+      (line) =>
+        !/^(zz_|offsite_|future_feature_)|^<<<(pbx_backups_offsite|pbx_future_feature)>>>$/.test(line),
+    )
+    .join('\n');
+  assert.equal(withoutExtension, before);
 });
 
-test('a simulator that refuses the agentExtensions field gets the extension from the proxy', async () => {
-  const patches: unknown[] = [];
+test('a simulator that refuses the extension makes the set-up fail (a harness error, not a verdict)', async () => {
   const refusing = {
-    patchState: async (o: unknown) => {
-      patches.push(o);
+    patchState: async () => {
       throw new Error('unknown field agentExtensions');
     },
   };
-  assert.equal(await applyAgentExtension(refusing as unknown as PbxControl), 'proxy');
-  const accepting = {
-    patchState: async (o: unknown) => {
-      patches.push(o);
-    },
-  };
-  assert.equal(await applyAgentExtension(accepting as unknown as PbxControl), 'state');
-  assert.deepEqual(patches, [{ agentExtensions: AGENT_EXTENSION }, { agentExtensions: AGENT_EXTENSION }]);
+  await assert.rejects(applyAgentExtension(refusing as unknown as PbxControl), /agentExtensions/);
 });
+
+function endpointOf(url: string | null): { host: string; port: number } {
+  if (url === null) throw new Error('the data endpoint is not listening');
+  const parsed = new URL(url);
+  return { host: parsed.hostname, port: Number(parsed.port) };
+}
 
 async function upstream(
   t: TestContext,
@@ -127,29 +71,21 @@ async function upstream(
   return address.port;
 }
 
-async function proxyTo(
-  t: TestContext,
-  port: number,
-  options: { delayMs?: number; transform?: (s: string) => string } = {},
-) {
+async function proxyTo(t: TestContext, port: number, options: { delayMs?: number } = {}) {
   const proxy = new AnswerProxy({ upstream: { host: '127.0.0.1', port }, host: '127.0.0.1', ...options });
   const address = await proxy.start();
   t.after(() => proxy.close());
   return address;
 }
 
-test('the proxy relays the answer, held back or rewritten', async (t) => {
+test('the proxy relays the answer, held back', async (t) => {
   const port = await upstream(t, (s) => s.end('<<<pbx>>>\npbx_version 1\n'));
   assert.equal(await fetchRaw(await proxyTo(t, port, { delayMs: 50 })), '<<<pbx>>>\npbx_version 1\n');
-  assert.equal(
-    await fetchRaw(await proxyTo(t, port, { transform: (s) => s.toUpperCase() })),
-    '<<<PBX>>>\nPBX_VERSION 1\n',
-  );
 });
 
-test('the proxy leaves ERROR lines alone and closes without a byte where the upstream did', async (t) => {
+test('the proxy relays ERROR lines and closes without a byte where the upstream did', async (t) => {
   const error = await upstream(t, (s) => s.end('ERROR: broken\n'));
-  assert.equal(await fetchRaw(await proxyTo(t, error, { transform: () => 'rewritten' })), 'ERROR: broken\n');
+  assert.equal(await fetchRaw(await proxyTo(t, error)), 'ERROR: broken\n');
   const silent = await upstream(t, (s) => s.destroy());
   assert.equal(await fetchRaw(await proxyTo(t, silent)), '');
 });
