@@ -18,7 +18,7 @@ export const AGENT_EXTENSION: AgentExtensions = {
   ],
   extraLines: {
     pbx: ['zz_extension_flag enabled', 'zz_extension_counter 42'],
-    pbx_accounts: ['zz_guest_accounts 0'],
+    pbx_accounts: ['zz_guest_policy open'],
     pbx_database: ['zz_vacuum_last_run 1623885428016'],
     pbx_db_connections: [],
     pbx_java: ['zz_gc_pauses_ms 12'],

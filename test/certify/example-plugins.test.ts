@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { scenarioCatalog } from '../../src/certify/scenario-catalog.ts';
 import { certify, EXAMPLES, tempDir, verdictOf } from './support.ts';
 
 /*
@@ -12,18 +13,8 @@ import { certify, EXAMPLES, tempDir, verdictOf } from './support.ts';
 const EXPECTATIONS = join(EXAMPLES, 'check_pbx_backups.yaml');
 const plugin = (file: string) => ['--', join(EXAMPLES, file), '-H', '{host}', '-p', '{port}'];
 
-/**
- * Whether the simulator writes `<<<pbx_accounts>>>` in the field's line shapes
- * (field-line-shapes.md: `total_accounts <A>/0`), judged from the text it served on `healthy`.
- */
-function fieldAccountsShape(served: string): boolean {
-  const at = served.indexOf('<<<pbx_accounts>>>\n');
-  if (at < 0) return false;
-  const body = served.slice(at + '<<<pbx_accounts>>>\n'.length).split('\n<<<')[0] ?? '';
-  return body.split('\n').some((line) => /^total_accounts \d+\/0$/.test(line));
-}
-
 test('the example plug-in certifies on the whole catalog and the three reports are written', async (t) => {
+  const scenarios = scenarioCatalog().length;
   const dir = await tempDir(t);
   const result = await certify(dir, [
     '--expectations',
@@ -34,42 +25,30 @@ test('the example plug-in certifies on the whole catalog and the three reports a
   ]);
   const report = await result.report();
   const healthy = verdictOf(report, 'healthy');
-  const served = await readFile(join(dir, 'out', 'served', 'healthy.txt'), 'utf8');
   const failures = report.interfaces.flatMap((i) => i.clauses).filter((c) => c.verdict !== 'pass');
-  if (fieldAccountsShape(served)) {
-    assert.deepEqual(
-      failures.map((c) => `${c.section}: ${c.scenarios[0]?.failure?.message ?? c.reason}`),
-      [],
-    );
-    assert.equal(result.code, 0, result.out + result.err);
-  } else {
-    // Until helper FIELD's line shapes are merged the simulator writes `total: 42`, so the one
-    // expectation that needs the field's `total_accounts` line cannot hold yet; everything else must.
-    t.diagnostic(
-      'pending the field line shapes: the accounts perfdata expectation on healthy is expected to fail',
-    );
-    assert.deepEqual(
-      failures.map((c) => `${c.section}: ${c.scenarios[0]?.failure?.message}`),
-      ["healthy: perfdata label 'accounts' missing"],
-    );
-    assert.equal(result.code, 1);
-  }
+  assert.deepEqual(
+    failures.map((c) => `${c.section}: ${c.scenarios[0]?.failure?.message ?? c.reason}`),
+    [],
+  );
+  assert.equal(result.code, 0, result.out + result.err);
+  const served = await readFile(join(dir, 'out', 'served', 'healthy.txt'), 'utf8');
+  assert.match(served, /^total_accounts \d+\/0$/m, 'the served text is in the field line shapes');
   assert.equal(healthy.run?.details?.['state'], 'OK');
   // One verdict per catalog scenario, all with their evidence.
-  assert.equal(report.interfaces[0]?.clauses.length, 18);
+  assert.equal(report.interfaces[0]?.clauses.length, scenarios);
   assert.equal(report.interfaces[0]?.id, 'CHECKPBXBACKUPS');
   for (const name of ['compatibility.json', 'compatibility.html', 'junit.xml']) {
     const text = await readFile(join(dir, 'out', name), 'utf8');
     assert.ok(text.includes('CHECKPBXBACKUPS-EXTENSION'), name);
   }
   const junit = await readFile(join(dir, 'out', 'junit.xml'), 'utf8');
-  assert.match(junit, /tests="18"/);
+  assert.match(junit, new RegExp(`tests="${scenarios}"`));
   const down = verdictOf(report, 'endpoint-down');
   assert.equal(down.served?.response, '(connection refused)');
   assert.match(String(down.run?.response), /Connection refused/);
   assert.equal(verdictOf(report, 'host-unlisted').served?.response, '(closed without a byte)');
   assert.match(String(verdictOf(report, 'render-error').served?.response), /^ERROR: /);
-  assert.match(String(verdictOf(report, 'extension').served?.response), /zz_backup_schedule daily/);
+  assert.match(String(verdictOf(report, 'extension').served?.response), /zz_guest_policy open/);
   assert.match(String(verdictOf(report, 'non-ascii-names').served?.response), /Überwachung/);
 });
 
@@ -98,7 +77,7 @@ test('the copy that crashes on an extra line fails certification with evidence',
   assert.match(extension.failure, /^crash: a Python traceback in its output/m);
   assert.match(extension.failure, /differs from its plain twin healthy/);
   assert.match(String(extension.run?.details?.['stderr']), /ValueError/);
-  assert.match(String(extension.served?.response), /zz_backup_schedule daily 02:00/);
+  assert.match(String(extension.served?.response), /zz_guest_policy open/);
   assert.equal(verdictOf(report, 'backup-failed').verdict, 'pass');
   assert.match(result.out, /FAIL\s+extension/);
 });

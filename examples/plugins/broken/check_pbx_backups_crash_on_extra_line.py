@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""BROKEN COPY (crashes on an extra line) of check_pbx_backups: a check plug-in for the PBX's backups, written the way plug-ins in the
+"""BROKEN COPY (crashes on an extra accounts line) of check_pbx_backups: a check plug-in for the PBX's backups, written the way plug-ins in the
 field read the PBX sections (docs/certify-plugin.md; field-line-shapes.md).
 
 It connects to the data endpoint (port 6556), sends nothing, reads until the server closes
@@ -78,11 +78,16 @@ def backup_runs(lines):
     """
     newest = {}
     for row in lines:
-        if not row:
+        if not row.startswith("["):
             continue
-        # BROKEN: every non-empty line is taken for a run; an unknown extra line crashes it.
-        target, stamp, key = row.split(" ")
-        when = int(stamp)
+        parts = row.rsplit(" ", 2)
+        if len(parts) != 3:
+            continue
+        target, stamp, key = parts
+        try:
+            when = int(stamp)
+        except ValueError:
+            continue
         if target not in newest or when > newest[target][0]:
             newest[target] = (when, key)
     return newest
@@ -114,13 +119,18 @@ def main():
 
     perfdata = []
     accounts_lines = section(text, "pbx_accounts") or []
-    accounts = lookup(accounts_lines, "total_accounts")
-    if accounts is not None and accounts.endswith("/0"):
-        accounts = accounts[:-2]
+    # BROKEN: every line of the section is taken for a known counter (`key <int>` or
+    # `key <int>/0`); an unknown extra line of a newer version crashes it.
+    counters = {}
+    for row in accounts_lines:
+        if row:
+            key, value = row.split(" ", 1)
+            counters[key] = int(value.split("/")[0])
+    accounts = counters.get("total_accounts")
     accounts_text = ""
-    if accounts is not None and accounts.isdigit():
-        perfdata.append("'accounts'=%s;;;0" % accounts)
-        accounts_text = ", %s accounts" % accounts
+    if accounts is not None:
+        perfdata.append("'accounts'=%d;;;0" % accounts)
+        accounts_text = ", %d accounts" % accounts
 
     newest = backup_runs(lines)
     now_ms = time.time() * 1000
