@@ -144,7 +144,9 @@ const RAID_HEALTHY = new Set(['clean', 'active', 'optimal', 'ok', 'online', 'hea
 
 /**
  * The PBX sections of the agent text, `<<<pbx>>>` to `<<<pbx_java>>>` (MON-TEXT-PBX,
- * MON-TEXT-PBX-RAID, MON-TEXT-PBX-BACKUPS … MON-TEXT-PBX-JAVA), in the line shapes of the earlier
+ * MON-TEXT-PBX-RAID, MON-TEXT-PBX-BACKUPS, MON-TEXT-PBX-CHANNELS, MON-TEXT-PBX-ACCOUNTS,
+ * MON-TEXT-PBX-PEERS, MON-TEXT-PBX-SIP-PROVIDER, MON-TEXT-PBX-MODULES, MON-TEXT-PBX-DATABASE,
+ * MON-TEXT-PBX-DB-CONNECTIONS, MON-TEXT-PBX-JAVA), in the line shapes of the earlier
  * monitoring component that check plug-ins in the field parse (field-line-shapes.md;
  * FIELD-KEY-VALUE-LINES, FIELD-KEY-PREFIX-FREE, FIELD-BARE-INTEGERS, FIELD-PBX-KEYS,
  * FIELD-PBX-VALUES-MATCH, FIELD-BACKUP-LINE, FIELD-CHANNELS-MAX-LINE, FIELD-ACCOUNTS-LINES,
@@ -312,7 +314,7 @@ function backupLines(state: PbxState): string[] {
 
 /**
  * `<N> max calls`, then one active channel name per line and nothing else
- * (FIELD-CHANNELS-MAX-LINE). The calls of the last five minutes, the spec's newer content, extend
+ * (MON-TEXT-PBX-CHANNELS, FIELD-CHANNELS-MAX-LINE). The calls of the last five minutes, the spec's newer content, extend
  * the first line: `60 max calls 23 last_5min_calls` (readers of the earlier line take its first
  * number; a line of its own would count as a channel).
  */
@@ -324,7 +326,7 @@ function channelLines(state: PbxState): string[] {
   ];
 }
 
-/** `total_accounts <A>/0` and the five counts (FIELD-ACCOUNTS-LINES). */
+/** `total_accounts <A>/0` and the five counts (MON-TEXT-PBX-ACCOUNTS, FIELD-ACCOUNTS-LINES). */
 function accountLines(state: PbxState): string[] {
   const a = state.accounts;
   return [
@@ -348,7 +350,7 @@ export function peerStatusText(peer: PeerState): string {
  * The telephony engine's SIP peer listing: one fixed-width line per peer
  * `<name> <ip> <Dyn> <Forcerport> <Comedia> <ACL> <port> <status>`, then the summary line
  * `N sip peers [Monitored: a online, b offline Unmonitored: c online, d offline]` whose counts
- * come from the same peers (FIELD-PEERS-SUMMARY). Name and address are tokens (no spaces), so no
+ * come from the same peers (MON-TEXT-PBX-PEERS, FIELD-PEERS-SUMMARY). Name and address are tokens (no spaces), so no
  * peer line can contain ` sip peers `.
  */
 export function peerLines(peers: readonly PeerState[]): string[] {
@@ -378,7 +380,7 @@ export function peerLines(peers: readonly PeerState[]): string[] {
 
 /**
  * The engine's registration listing: per trunk `<uri> <username> <refresh> <State>` in fixed
- * columns, then `N SIP registrations.` (FIELD-SIP-PROVIDER-SUMMARY).
+ * columns, then `N SIP registrations.` (MON-TEXT-PBX-SIP-PROVIDER, FIELD-SIP-PROVIDER-SUMMARY).
  */
 function registrationLines(state: PbxState): string[] {
   const lines = state.sipProviders.map((p) => {
@@ -394,7 +396,7 @@ function registrationLines(state: PbxState): string[] {
   return lines;
 }
 
-/** `<name>:<version>:<vendor>:<<instance>,<instance>,…>` per module (FIELD-MODULES-LINE). */
+/** `<name>:<version>:<vendor>:<<instance>,<instance>,…>` per module (MON-TEXT-PBX-MODULES, FIELD-MODULES-LINE). */
 function moduleLines(state: PbxState): string[] {
   return state.modules.map((m) => {
     const instances = m.instances.map((i) => encodeModuleField(i.name, { instance: true })).join(',');
@@ -402,7 +404,7 @@ function moduleLines(state: PbxState): string[] {
   });
 }
 
-/** The four earlier connection counters, then the sizes (FIELD-DATABASE-CONNECTIONS). */
+/** The four earlier connection counters, then the sizes (MON-TEXT-PBX-DATABASE, FIELD-DATABASE-CONNECTIONS). */
 function databaseLines(state: PbxState): string[] {
   const { connections: c } = state.database;
   return [
@@ -415,7 +417,7 @@ function databaseLines(state: PbxState): string[] {
   ];
 }
 
-/** The spec's connection figures with `by_app <name> <count>` and `by_db <name> <count>` lines. */
+/** The spec's connection figures with `by_app <name> <count>` and `by_db <name> <count>` lines (MON-TEXT-PBX-DB-CONNECTIONS). */
 function dbConnectionLines(state: PbxState): string[] {
   const c = state.database.connections;
   return [
