@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { CliIo } from './cli-io.ts';
 import { registerEndpoint } from './endpoint-command.ts';
-import { HarnessError, oneLineMessage } from './harness-error.ts';
+import { EXIT_CODES_HELP, EXIT_HARNESS_ERROR, HarnessError, oneLineMessage } from './harness-error.ts';
 import { parsePort, parseWorkerCount } from './parse-options.ts';
 import { registerResolverCheck } from './resolver-check-command.ts';
 import {
@@ -33,7 +33,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       writeErr: (text) => io.stderr.write(text),
       outputError: () => {},
     })
-    .showSuggestionAfterError(true);
+    .showSuggestionAfterError(true)
+    .addHelpText('after', `\n${EXIT_CODES_HELP}`);
 
   program
     .command('verify')
@@ -94,7 +95,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       return USAGE_EXIT_CODE;
     }
     io.stderr.write(`pbx-conformance: ${oneLineMessage(error)}\n`);
-    return error instanceof HarnessError ? error.exitCode : 1;
+    // Conformance failures are returned as exit codes, never thrown: anything thrown is the harness's.
+    return error instanceof HarnessError ? error.exitCode : EXIT_HARNESS_ERROR;
   }
 }
 
