@@ -4,6 +4,10 @@
  * ephemeral range, and a few on 0.0.0.0, which block that port on every loopback address) and
  * opens and closes client connections to them without pause, so the ports the OS hands out and
  * the ports next to them are often taken, as on a CI machine running other suites.
+ * Unless CHURN_DENSE=0, it first also takes every second port of the kernel's ephemeral range on
+ * 127.0.0.1 (as a machine with thousands of outgoing connections does), so that no two
+ * consecutive ports there are free: the situation in which the old fixture reported
+ * `found no 2 consecutive free ports with 1 free after them on 127.0.0.1`.
  * Runs until killed.
  */
 import { connect, createServer, type Server } from 'node:net';
@@ -11,6 +15,7 @@ import { connect, createServer, type Server } from 'node:net';
 const LISTENERS = Number(process.env['CHURN_LISTENERS'] ?? 1500);
 const WILDCARD_SHARE = 0.1;
 const servers: Server[] = [];
+const dense: Server[] = [];
 
 function randomPort(): number {
   return 1_025 + Math.floor(Math.random() * 64_000);
@@ -57,6 +62,29 @@ async function churnClients(): Promise<void> {
   }
 }
 
+async function takeEverySecondEphemeralPort(): Promise<void> {
+  let [low, high] = [32_768, 60_999];
+  try {
+    [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number) as [number, number];
+  } catch {
+    // keep Linux's default range
+  }
+  for (let port = low + 1; port <= high; port += 2) {
+    await new Promise<void>((resolve) => {
+      const server = createServer((socket) => socket.destroy());
+      server.on('error', () => resolve());
+      server.listen({ host: '127.0.0.1', port }, () => {
+        dense.push(server);
+        resolve();
+      });
+    });
+  }
+}
+
+if (process.env['CHURN_DENSE'] !== '0') await takeEverySecondEphemeralPort();
 void churnListeners();
 void churnClients();
-process.stdout.write('churning\n');
+process.stdout.write(`churning (${dense.length} ports of the ephemeral range held)\n`);

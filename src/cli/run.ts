@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { CliIo } from './cli-io.ts';
 import { registerEndpoint } from './endpoint-command.ts';
 import { EXIT_CODES_HELP, EXIT_HARNESS_ERROR, HarnessError, oneLineMessage } from './harness-error.ts';
-import { parsePort, parseWorkerCount } from './parse-options.ts';
+import { parsePercent, parsePort, parseWorkerCount } from './parse-options.ts';
 import { registerResolverCheck } from './resolver-check-command.ts';
 import {
   DEFAULT_PBX_COUNT,
@@ -50,6 +50,19 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     )
     .option('--quiet', 'no progress output, only the summary')
     .option('--parallel <n>', 'number of worker processes', parseWorkerCount)
+    .option(
+      '--baseline <file>',
+      'expected-failures file (YAML list of {clause, reason, until?}) anywhere, instead of features/expected-failures/<target>.yaml',
+    )
+    .option(
+      '--require <prefix...>',
+      'clause-id prefixes (e.g. MAINT, MON-AUTH) whose testable clauses must all be verified',
+    )
+    .option(
+      '--fail-under <percent>',
+      'fail when fewer than this share of the testable clauses of the named interfaces pass',
+      parsePercent,
+    )
     .action(async (options: VerifyOptions) => {
       exitCode = await verifyCommand(options, io);
     });

@@ -104,6 +104,8 @@ export interface BaselineSummary {
   unexpectedPasses: string[];
   /** Listed but neither passed nor failed in this run (filtered out, not verifiable, …). */
   listedNotRun: string[];
+  /** Listed with an `until` day that has passed: these entries excuse nothing any more. */
+  expired: string[];
 }
 
 export interface ScenarioCounts {
