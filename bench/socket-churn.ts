@@ -10,6 +10,7 @@
  * `found no 2 consecutive free ports with 1 free after them on 127.0.0.1`.
  * Runs until killed.
  */
+import { readFileSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 
 const LISTENERS = Number(process.env['CHURN_LISTENERS'] ?? 1500);

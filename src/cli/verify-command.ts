@@ -112,6 +112,7 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
       toolVersion: TOOL_VERSION,
       catalogVersion: catalog.version,
       tagExpression: options.tags ?? null,
+      webUrl: target?.pbx.webUrl ?? null,
     },
     gates: {
       namedInterfaces: targetInterfaces(target, catalogPrefixes(catalog)),

@@ -91,6 +91,8 @@ export interface RunMetadata {
   catalogVersion: number;
   cucumberVersion: string | null;
   tagExpression: string | null;
+  /** `{base_url}` of a remote target's PBX web server, for the reproduce commands of failures. */
+  webUrl?: string | null;
 }
 
 export interface BaselineSummary {
