@@ -97,6 +97,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     exitCode = code;
   });
 
+  // Every command's --help ends with the exit codes (commands registered above included).
+  for (const command of program.commands) command.addHelpText('after', `\n${EXIT_CODES_HELP}`);
+
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
