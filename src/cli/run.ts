@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { CliIo } from './cli-io.ts';
 import { registerEndpoint } from './endpoint-command.ts';
 import { EXIT_CODES_HELP, EXIT_HARNESS_ERROR, HarnessError, oneLineMessage } from './harness-error.ts';
-import { parsePercent, parsePort, parseWorkerCount } from './parse-options.ts';
+import { parsePercent, parsePort, parseRepeat, parseWorkerCount } from './parse-options.ts';
 import { registerResolverCheck } from './resolver-check-command.ts';
 import {
   DEFAULT_PBX_COUNT,
@@ -62,6 +62,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       '--fail-under <percent>',
       'fail when fewer than this share of the testable clauses of the named interfaces pass',
       parsePercent,
+    )
+    .option(
+      '--repeat <n>',
+      'run the selection n times; each clause is stable pass, stable fail or flaky (a flaky clause fails the run, never retried silently)',
+      parseRepeat,
     )
     .action(async (options: VerifyOptions) => {
       exitCode = await verifyCommand(options, io);

@@ -49,6 +49,8 @@ export interface VerifyOptions {
   require?: string[];
   /** Least share (percent) of passing clauses among the testable clauses of the named interfaces. */
   failUnder?: number;
+  /** Runs the selection this many times and classifies each clause as stable pass, stable fail or flaky. */
+  repeat?: number;
 }
 
 /**
@@ -84,31 +86,41 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
     await checkReachable(target, options.probe ?? tcpProbe, io);
     await checkAccepted(target, options.credentials ?? checkCredentials, io);
   }
-  const run: SuiteRun = await harness(
-    runSuite({
-      ...options.suite,
-      ...(targetFile === undefined ? {} : { targetFile }),
-      ...(options.tags === undefined ? {} : { tags: options.tags }),
-      stdout: io.stdout,
-      stderr: io.stderr,
-      env: io.env,
-      quiet: options.quiet ?? false,
-      parallel: options.parallel ?? 0,
-    }),
-  );
-  if (run.parseErrors.length > 0) {
-    throw new HarnessError(`feature file does not parse: ${run.parseErrors[0]}`);
+  const repeat = options.repeat ?? 1;
+  const runs: SuiteRun[] = [];
+  for (let round = 1; round <= repeat; round++) {
+    if (repeat > 1 && !options.quiet) io.stdout.write(`run ${round} of ${repeat}\n`);
+    const run: SuiteRun = await harness(
+      runSuite({
+        ...options.suite,
+        ...(targetFile === undefined ? {} : { targetFile }),
+        ...(options.tags === undefined ? {} : { tags: options.tags }),
+        stdout: io.stdout,
+        stderr: io.stderr,
+        env: io.env,
+        quiet: options.quiet ?? false,
+        parallel: options.parallel ?? 0,
+      }),
+    );
+    if (run.parseErrors.length > 0) {
+      throw new HarnessError(`feature file does not parse: ${run.parseErrors[0]}`);
+    }
+    runs.push(run);
   }
+  const first = runs[0];
+  const last = runs[runs.length - 1];
+  if (first === undefined || last === undefined) throw new HarnessError('--repeat must be at least 1');
   const report = buildModel({
-    envelopes: run.envelopes,
+    envelopes: runs.flatMap((run) => run.envelopes),
+    ...(runs.length > 1 ? { repeatedRuns: runs.map((run) => run.envelopes) } : {}),
     catalog,
     expectedFailures,
     ...(options.suite?.featurePaths ? {} : { provedInFeatures: await clausesInFeatures() }),
     metadata: {
       target: targetName,
       targetFile: targetFile ?? null,
-      startedAt: run.startedAt,
-      finishedAt: run.finishedAt,
+      startedAt: first.startedAt,
+      finishedAt: last.finishedAt,
       toolVersion: TOOL_VERSION,
       catalogVersion: catalog.version,
       tagExpression: options.tags ?? null,

@@ -11,7 +11,9 @@ import {
   type RunMetadata,
   type ScenarioCounts,
   type ScenarioResult,
+  type Stability,
   type UntracedScenario,
+  type Verdict,
 } from './model.ts';
 import { collectScenarioResults } from './scenario-results.ts';
 
@@ -26,6 +28,11 @@ export interface BuildModelInput {
    * with no scenario in this run is `not-run` (left out by a tag filter), not `not-covered`.
    */
   provedInFeatures?: ReadonlySet<string>;
+  /**
+   * The message streams of each round of `verify --repeat N` (N > 1); `envelopes` then holds them
+   * all. Each clause gets its verdict per round and a stability: stable pass, stable fail or flaky.
+   */
+  repeatedRuns?: ReadonlyArray<readonly Envelope[]>;
   /** Coverage gates of the run (`verify --require`, `--fail-under`, the interfaces the target names). */
   gates?: CoverageGates;
 }
@@ -96,6 +103,33 @@ export function buildModel(input: BuildModelInput): CompatibilityReport {
     return result;
   });
 
+  const flaky: string[] = [];
+  if (input.repeatedRuns && input.repeatedRuns.length > 1) {
+    const rounds = input.repeatedRuns.map((envelopes) => {
+      const { repeatedRuns: _, gates: __, ...single } = input;
+      const verdicts = new Map<string, Verdict>();
+      for (const face of buildModel({ ...single, envelopes }).interfaces) {
+        for (const clause of face.clauses) verdicts.set(clause.id, clause.verdict);
+      }
+      return verdicts;
+    });
+    for (const clause of clauses) {
+      const verdicts = rounds.map((round) => round.get(clause.id) ?? clause.verdict);
+      const distinct = new Set(verdicts);
+      if (distinct.size === 1 && (verdicts[0] === 'not-run' || verdicts[0] === 'not-covered')) continue;
+      const stability: Stability =
+        distinct.size > 1
+          ? 'flaky'
+          : verdicts[0] === 'pass'
+            ? 'stable-pass'
+            : verdicts[0] === 'fail'
+              ? 'stable-fail'
+              : 'stable-other';
+      clause.repeat = { verdicts, stability };
+      if (stability === 'flaky') flaky.push(clause.id);
+    }
+  }
+
   const comparison = compareBaseline(clauses, input.expectedFailures.entries);
   for (const clause of clauses) {
     const baseline = comparison.byClause.get(clause.id);
@@ -138,6 +172,11 @@ export function buildModel(input: BuildModelInput): CompatibilityReport {
     );
   }
 
+  if (flaky.length > 0) {
+    reasons.push(
+      `${flaky.length} clause(s) flaky across ${input.repeatedRuns?.length ?? 0} runs (verdicts differ between runs): ${flaky.join(', ')}`,
+    );
+  }
   reasons.push(...coverageReasons(interfaces, clauses, input.gates ?? {}));
   const expired = input.expectedFailures.expired ?? [];
   const expiredFailing = expired.filter((entry) => comparison.unexpectedFailures.includes(entry.clause));

@@ -51,6 +51,12 @@ export interface ScenarioResult {
   notVerifiableReason?: string;
 }
 
+/**
+ * Across the rounds of `verify --repeat N`: the same verdict every time (`stable-other`: always
+ * not verifiable, say), or `flaky` when the rounds disagree. A flaky clause fails the run.
+ */
+export type Stability = 'stable-pass' | 'stable-fail' | 'flaky' | 'stable-other';
+
 /** How a clause relates to the target's expected-failures list ("known gaps can only shrink"). */
 export type BaselineStatus = 'expected-failure' | 'unexpected-failure' | 'unexpected-pass' | 'listed-not-run';
 
@@ -66,6 +72,8 @@ export interface ClauseResult {
   verdict: Verdict;
   /** For `not-verifiable`: why (the distinct reasons the steps attached, joined). */
   reason?: string;
+  /** With `verify --repeat N`: the verdict of each round and what they add up to. */
+  repeat?: { verdicts: Verdict[]; stability: Stability };
   /** Only set for clauses the baseline concerns: listed, or failing without being listed. */
   baseline?: { status: BaselineStatus; reason?: string };
   scenarios: ScenarioResult[];

@@ -29,7 +29,7 @@ th{background:#f5f5f7;font-weight:600}td.num{text-align:right;font-variant-numer
 .outcome{padding:.7rem 1rem;border-radius:6px;margin:1rem 0;font-weight:600}.outcome ul{font-weight:400;margin:.3rem 0 0}
 .outcome.ok{background:#e3f5e1;border:1px solid #7bc47f}.outcome.bad{background:#fde7e7;border:1px solid #e08080}
 .badge{display:inline-block;min-width:6.5em;text-align:center;border-radius:4px;padding:.05rem .4rem;font-size:.8rem;font-weight:600;color:#fff}
-.v-pass{background:#2e7d32}.v-fail{background:#c62828}.v-not-verifiable{background:#b26a00}.v-not-run{background:#fff;color:#6b6b70;border:1px dashed #8a8f98}.v-not-covered{background:#6b6b70}.v-not-testable{background:#9e9ea3}
+.v-pass{background:#2e7d32}.v-fail{background:#c62828}.v-not-verifiable{background:#b26a00}.v-not-run{background:#fff;color:#6b6b70;border:1px dashed #8a8f98}.v-not-covered{background:#6b6b70}.v-not-testable{background:#9e9ea3}.v-flaky{background:#6a1b9a}
 .clause{border:1px solid #e5e5e5;border-left:5px solid #9e9ea3;border-radius:4px;padding:.5rem .8rem;margin:.5rem 0}
 .clause.pass{border-left-color:#2e7d32}.clause.fail{border-left-color:#c62828}.clause.not-verifiable{border-left-color:#b26a00}.clause.not-run{border-left-style:dashed}
 .id{font-family:ui-monospace,Menlo,Consolas,monospace;font-weight:600}.cite,.meta{color:#55555a;font-size:.85rem}
@@ -73,7 +73,7 @@ export function renderHtml(report: CompatibilityReport): string {
   const clauses = report.interfaces.flatMap((i) => i.clauses);
   // Unexpected failures before the expected ones (the baseline lists those).
   const failures = clauses
-    .filter((c) => c.verdict === 'fail')
+    .filter((c) => c.verdict === 'fail' || c.repeat?.stability === 'flaky')
     .sort(
       (a, b) =>
         Number(a.baseline?.status === 'expected-failure') - Number(b.baseline?.status === 'expected-failure'),
@@ -81,7 +81,9 @@ export function renderHtml(report: CompatibilityReport): string {
   const notVerifiable = clauses.filter((c) => c.verdict === 'not-verifiable');
   const rest = report.interfaces.map((i) => ({
     ...i,
-    clauses: i.clauses.filter((c) => c.verdict !== 'fail' && c.verdict !== 'not-verifiable'),
+    clauses: i.clauses.filter(
+      (c) => c.verdict !== 'fail' && c.verdict !== 'not-verifiable' && c.repeat?.stability !== 'flaky',
+    ),
   }));
   return `<!DOCTYPE html>
 <html lang="en">
@@ -220,6 +222,11 @@ ${i.clauses.map((c) => renderClause(c, report, 'trimmed')).join('\n')}
 function renderClause(clause: ClauseResult, report: CompatibilityReport, detail: 'full' | 'trimmed'): string {
   const notes: string[] = [];
   if (clause.reason) notes.push(`<p class="note">Not verifiable: ${e(clause.reason)}</p>`);
+  if (clause.repeat) {
+    notes.push(
+      `<p class="note${clause.repeat.stability === 'flaky' ? ' warn' : ''}">Across ${clause.repeat.verdicts.length} runs: ${e(clause.repeat.stability.replace('-', ' '))} (${e(clause.repeat.verdicts.join(', '))})</p>`,
+    );
+  }
   if (clause.baseline) {
     const warn =
       clause.baseline.status === 'unexpected-failure' || clause.baseline.status === 'unexpected-pass';
@@ -238,7 +245,7 @@ function renderClause(clause: ClauseResult, report: CompatibilityReport, detail:
       ? ''
       : `<ul class="scenarios">${clause.scenarios.map((s) => renderScenario(s, detail)).join('')}</ul>`;
   return `<div class="clause ${e(clause.verdict)}" id="${e(clause.id)}" data-id="${e(clause.id)}" data-verdict="${e(clause.verdict)}" data-interface="${e(clause.interface)}">
-<span class="badge v-${e(clause.verdict)}">${e(VERDICT_LABELS[clause.verdict])}</span> <span class="id">${e(clause.id)}</span>
+<span class="badge v-${e(clause.verdict)}">${e(VERDICT_LABELS[clause.verdict])}</span>${clause.repeat?.stability === 'flaky' ? ' <span class="badge v-flaky">flaky</span>' : ''} <span class="id">${e(clause.id)}</span>
 <span class="meta">${e(clause.check)}${clause.property ? ', property' : ''}</span>
 <p class="rule">${e(clause.rule)}</p>
 <p class="cite">${e(clause.spec)} § ${e(clause.section)}</p>
