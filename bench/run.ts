@@ -2,6 +2,7 @@ import { benchFleet } from './fleet.bench.ts';
 import { benchMaintenance } from './maintenance.bench.ts';
 import { benchMonitoring } from './monitoring.bench.ts';
 import { benchResolver } from './resolver.bench.ts';
+import { benchSuite } from './suite.bench.ts';
 
 /** `npm run bench`: prints figures for each face against a bare server in the same run. Asserts nothing. */
 const benches: Record<string, () => Promise<void>> = {
@@ -9,6 +10,7 @@ const benches: Record<string, () => Promise<void>> = {
   maintenance: benchMaintenance,
   fleet: benchFleet,
   resolver: benchResolver,
+  suite: benchSuite,
 };
 
 const only = process.argv.slice(2);
