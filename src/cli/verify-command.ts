@@ -11,6 +11,7 @@ import {
   loadBaselineFile,
   loadExpectedFailures,
 } from '../report/expected-failures.ts';
+import type { CompatibilityReport } from '../report/model.ts';
 import { writeReports } from '../report/write-reports.ts';
 import {
   type CredentialCheck,
@@ -133,6 +134,10 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
     },
   });
   const paths = await harness(writeReports(report, dir));
+  const fixtureFault = wholeRunFixtureFault(report);
+  if (fixtureFault !== undefined) {
+    throw new HarnessError(`the harness could not set up its fixtures for any scenario: ${fixtureFault}`);
+  }
   if (!options.quiet) io.stdout.write('\n');
   io.stdout.write(formatSummary(report, paths, io.cwd));
   return report.outcome.passed ? 0 : 1;
@@ -143,6 +148,18 @@ async function checkReachable(target: TargetFile, probe: Probe, io: CliIo): Prom
   const verdict = await preflight(targetEndpoints(target), probe);
   if (verdict.kind === 'unreachable') throw new HarnessError(verdict.message);
   for (const warning of verdict.warnings) io.stderr.write(`pbx-conformance: ${warning}\n`);
+}
+
+/**
+ * The reason when every scenario that ran was not verifiable because a harness fixture failed
+ * (steps/support/fixture-error.ts): then the whole run is the harness's fault, exit 2.
+ */
+function wholeRunFixtureFault(report: CompatibilityReport): string | undefined {
+  const scenarios = new Set(report.interfaces.flatMap((i) => i.clauses.flatMap((c) => c.scenarios)));
+  if (scenarios.size === 0) return undefined;
+  const reasons = [...scenarios].map((s) => s.notVerifiableReason);
+  if (!reasons.every((reason) => reason?.startsWith('harness fixture: '))) return undefined;
+  return reasons[0]?.replace(/^harness fixture: /, '');
 }
 
 /** Stops the run when the target rejects a credential its file names: one line per credential. */

@@ -335,3 +335,59 @@ test('coverage gates: a named interface with zero verified clauses, --require an
     await suite.cleanup();
   }
 });
+
+test('a fixture the harness cannot set up is not verifiable, never a failure; for the whole run it is exit 2', async () => {
+  const mixed = await createThrowawaySuite(`Feature: fixtures
+  @MON-A
+  Scenario: passes
+    Given a passing step
+
+  @MON-B
+  Scenario: its ports cannot be found
+    Given a step whose fixture cannot be set up
+`);
+  try {
+    const io = captureIo(mixed.dir);
+    const options = {
+      reports: 'out',
+      quiet: true,
+      catalogPath: join(mixed.dir, 'clauses.yaml'),
+      expectedFailuresDir: mixed.dir,
+      suite: { cwd: mixed.dir },
+    };
+    assert.equal(await verifyCommand(options, io), 0, io.out());
+    const json = JSON.parse(await readFile(join(mixed.dir, 'out', 'compatibility.json'), 'utf8')) as {
+      interfaces: Array<{ clauses: Array<{ id: string; verdict: string; reason?: string }> }>;
+    };
+    const monB = json.interfaces.flatMap((i) => i.clauses).find((c) => c.id === 'MON-B');
+    assert.equal(monB?.verdict, 'not-verifiable');
+    assert.equal(monB?.reason, 'harness fixture: found no 2 consecutive free ports');
+  } finally {
+    await mixed.cleanup();
+  }
+  const only = await createThrowawaySuite(`Feature: fixtures
+  @MON-B
+  Scenario: its ports cannot be found
+    Given a step whose fixture cannot be set up
+`);
+  try {
+    await assert.rejects(
+      verifyCommand(
+        {
+          reports: 'out',
+          quiet: true,
+          catalogPath: join(only.dir, 'clauses.yaml'),
+          expectedFailuresDir: only.dir,
+          suite: { cwd: only.dir },
+        },
+        captureIo(only.dir),
+      ),
+      (error: { exitCode?: number; message: string }) =>
+        error.exitCode === 2 &&
+        error.message ===
+          'the harness could not set up its fixtures for any scenario: found no 2 consecutive free ports',
+    );
+  } finally {
+    await only.cleanup();
+  }
+});
