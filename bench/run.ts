@@ -3,6 +3,7 @@ import { benchMaintenance } from './maintenance.bench.ts';
 import { benchMonitoring } from './monitoring.bench.ts';
 import { benchResolver } from './resolver.bench.ts';
 import { benchStartup } from './startup.bench.ts';
+import { benchSuite } from './suite.bench.ts';
 
 /** `npm run bench`: prints figures for each face against a bare server in the same run. Asserts nothing. */
 const benches: Record<string, () => Promise<void>> = {
@@ -11,6 +12,7 @@ const benches: Record<string, () => Promise<void>> = {
   fleet: benchFleet,
   resolver: benchResolver,
   startup: benchStartup,
+  suite: benchSuite,
 };
 
 const only = process.argv.slice(2);

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { PROJECT_ROOT } from '../catalog/project-paths.ts';
+import { joinProblems, strictValidator } from '../runner/strict-schema.ts';
 import { STATE_NAMES, type StateName } from './plugin-output.ts';
 
 export const EXPECTATIONS_SCHEMA_PATH = join(PROJECT_ROOT, 'schemas', 'plugin-expectations.schema.json');
@@ -30,8 +30,9 @@ interface ExpectationsFile {
 }
 
 /**
- * Reads and validates an expectations file (schemas/plugin-expectations.schema.json). Throws an
- * `Error` with a one-line reason naming the file and the offending key or value.
+ * Reads and validates an expectations file (schemas/plugin-expectations.schema.json) strictly:
+ * unknown keys are named with the nearest valid one and every problem is listed
+ * (src/runner/strict-schema.ts). Throws an `Error` with a one-line reason naming the file.
  */
 export async function loadExpectations(path: string, label = path): Promise<Expectations> {
   let source: string;
@@ -52,8 +53,8 @@ export async function loadExpectations(path: string, label = path): Promise<Expe
 
 /** Validates parsed YAML/JSON data as expectations; see {@link loadExpectations}. */
 export async function parseExpectations(data: unknown, label: string): Promise<Expectations> {
-  const validate = await validator();
-  if (!validate(data)) throw new Error(`expectations file ${label}: ${describeError(validate.errors ?? [])}`);
+  const verdict = strictValidator(EXPECTATIONS_SCHEMA_PATH).validate(data);
+  if (!verdict.ok) throw new Error(`expectations file ${label}: ${joinProblems(verdict.problems)}`);
   const file = data as ExpectationsFile;
   const scenarios = new Map<string, Expectation>();
   for (const [name, entry] of Object.entries(file.scenarios)) {
@@ -76,41 +77,6 @@ export async function parseExpectations(data: unknown, label: string): Promise<E
     ...(file.timeoutSeconds === undefined ? {} : { timeoutSeconds: file.timeoutSeconds }),
     scenarios,
   };
-}
-
-let compiled: ReturnType<Ajv['compile']> | undefined;
-
-async function validator(): Promise<ReturnType<Ajv['compile']>> {
-  if (!compiled) {
-    const schema = JSON.parse(await readFile(EXPECTATIONS_SCHEMA_PATH, 'utf8')) as Record<string, unknown>;
-    compiled = new Ajv({ allErrors: true, strict: false }).compile(schema);
-  }
-  return compiled;
-}
-
-/** The most telling error as one line: an unknown key is named as such. */
-function describeError(errors: ErrorObject[]): string {
-  const unknown = errors.find((e) => e.keyword === 'additionalProperties');
-  if (unknown) {
-    const key = (unknown.params as { additionalProperty: string }).additionalProperty;
-    return `unknown key '${key}' at ${unknown.instancePath || '/'}`;
-  }
-  // ajv reports a bad scenario name as a `pattern` error carrying the offending `propertyName`.
-  const named = errors.find((e) => (e as { propertyName?: string }).propertyName !== undefined);
-  if (named) {
-    const property = (named as { propertyName?: string }).propertyName;
-    return `scenario name '${property}' at ${named.instancePath || '/'} is not a scenario name (lower case, digits, '-')`;
-  }
-  const required = errors.find((e) => e.keyword === 'required');
-  if (required) {
-    const missing = (required.params as { missingProperty: string }).missingProperty;
-    return `missing key '${missing}' at ${required.instancePath || '/'}`;
-  }
-  // For oneOf (state), the enum branch's message is the useful one.
-  const state = errors.find((e) => e.keyword === 'enum' && /\/state/.test(e.instancePath));
-  if (state) return `${state.instancePath}: the state must be OK, WARNING, CRITICAL, UNKNOWN or 0-3`;
-  const error = errors[0];
-  return error ? `${error.instancePath || '/'} ${error.message ?? 'is invalid'}` : 'invalid';
 }
 
 function firstLine(text: string): string {

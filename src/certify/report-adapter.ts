@@ -76,6 +76,7 @@ export function toCompatibilityReport(input: AdapterInput): CompatibilityReport 
       unexpectedFailures: clauses.filter((c) => c.verdict === 'fail').map((c) => c.id),
       unexpectedPasses: [],
       listedNotRun: [],
+      expired: [],
     },
     outcome: { passed: failed.length === 0 && unverifiable.length === 0 && clauses.length > 0, reasons },
   };

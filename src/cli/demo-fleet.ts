@@ -59,7 +59,7 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
       ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     });
   } catch (error) {
-    throw new HarnessError(`the fleet controller did not start: ${oneLineMessage(error)}`, 1);
+    throw new HarnessError(`the fleet controller did not start: ${oneLineMessage(error)}`);
   }
   const peers: DemoFleet['peers'] = [];
   const close = async () => {

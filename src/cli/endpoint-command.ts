@@ -147,8 +147,8 @@ function stopRequested(signal: AbortSignal | undefined): Promise<void> {
 function startError(error: unknown): HarnessError {
   const e = error as NodeJS.ErrnoException & { port?: number; address?: string };
   if (e?.code === 'EADDRINUSE')
-    return new HarnessError(`port ${e.port ?? '?'} on ${e.address ?? '?'} is already in use`, 1);
+    return new HarnessError(`port ${e.port ?? '?'} on ${e.address ?? '?'} is already in use`);
   if (e?.code === 'EADDRNOTAVAIL')
-    return new HarnessError(`cannot bind ${e.address ?? '?'}: address not available`, 1);
-  return new HarnessError(`the customer endpoint did not start: ${oneLineMessage(error)}`, 1);
+    return new HarnessError(`cannot bind ${e.address ?? '?'}: address not available`);
+  return new HarnessError(`the customer endpoint did not start: ${oneLineMessage(error)}`);
 }

@@ -2,8 +2,8 @@ import { Command, CommanderError, Option } from 'commander';
 import { registerCertifyPlugin } from './certify-plugin-command.ts';
 import type { CliIo } from './cli-io.ts';
 import { registerEndpoint } from './endpoint-command.ts';
-import { HarnessError, oneLineMessage } from './harness-error.ts';
-import { parsePort, parseWorkerCount } from './parse-options.ts';
+import { EXIT_CODES_HELP, EXIT_HARNESS_ERROR, HarnessError, oneLineMessage } from './harness-error.ts';
+import { parsePercent, parsePort, parseRepeat, parseWorkerCount } from './parse-options.ts';
 import { registerResolverCheck } from './resolver-check-command.ts';
 import {
   DEFAULT_PBX_COUNT,
@@ -38,7 +38,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       writeErr: (text) => io.stderr.write(text),
       outputError: () => {},
     })
-    .showSuggestionAfterError(true);
+    .showSuggestionAfterError(true)
+    .addHelpText('after', `\n${EXIT_CODES_HELP}`);
 
   program
     .command('verify')
@@ -54,6 +55,24 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     )
     .option('--quiet', 'no progress output, only the summary')
     .option('--parallel <n>', 'number of worker processes', parseWorkerCount)
+    .option(
+      '--baseline <file>',
+      'expected-failures file (YAML list of {clause, reason, until?}) anywhere, instead of features/expected-failures/<target>.yaml',
+    )
+    .option(
+      '--require <prefix...>',
+      'clause-id prefixes (e.g. MAINT, MON-AUTH) whose testable clauses must all be verified',
+    )
+    .option(
+      '--fail-under <percent>',
+      'fail when fewer than this share of the testable clauses of the named interfaces pass',
+      parsePercent,
+    )
+    .option(
+      '--repeat <n>',
+      'run the selection n times; each clause is stable pass, stable fail or flaky (a flaky clause fails the run, never retried silently)',
+      parseRepeat,
+    )
     .action(async (options: VerifyOptions) => {
       // Loaded on demand: Cucumber and the report code are most of the start-up time (issue 13).
       const { verifyCommand } = await import('./verify-command.ts');
@@ -93,6 +112,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     exitCode = code;
   });
 
+  // Every command's --help ends with the exit codes (commands registered above included).
+  for (const command of program.commands) command.addHelpText('after', `\n${EXIT_CODES_HELP}`);
+
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
@@ -104,7 +126,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       return USAGE_EXIT_CODE;
     }
     io.stderr.write(`pbx-conformance: ${oneLineMessage(error)}\n`);
-    return error instanceof HarnessError ? error.exitCode : 1;
+    // Conformance failures are returned as exit codes, never thrown: anything thrown is the harness's.
+    return error instanceof HarnessError ? error.exitCode : EXIT_HARNESS_ERROR;
   }
 }
 

@@ -240,10 +240,10 @@ function stopRequested(signal: AbortSignal | undefined): Promise<void> {
 function startError(error: unknown, host: string): HarnessError {
   const e = error as NodeJS.ErrnoException & { port?: number; address?: string };
   if (e?.code === 'EADDRINUSE') {
-    return new HarnessError(`port ${e.port ?? '?'} on ${e.address ?? host} is already in use`, 1);
+    return new HarnessError(`port ${e.port ?? '?'} on ${e.address ?? host} is already in use`);
   }
-  if (e?.code === 'EADDRNOTAVAIL') return new HarnessError(`cannot bind ${host}: address not available`, 1);
-  return new HarnessError(`the simulator did not start: ${oneLineMessage(error)}`, 1);
+  if (e?.code === 'EADDRNOTAVAIL') return new HarnessError(`cannot bind ${host}: address not available`);
+  return new HarnessError(`the simulator did not start: ${oneLineMessage(error)}`);
 }
 
 function parseTcpUrl(url: string | null): { host: string; port: number } | null {

@@ -1,17 +1,29 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { TargetFile } from '../../steps/support/target-file.ts';
-import type { Catalog } from '../catalog/catalog.ts';
+import { type Catalog, catalogPrefixes } from '../catalog/catalog.ts';
 import { loadCatalog } from '../catalog/load-catalog.ts';
 import { DEFAULT_REPORTS_DIR, EXPECTED_FAILURES_DIR, FEATURES_DIR } from '../catalog/project-paths.ts';
 import { scanFeatureTags } from '../catalog/scan-feature-tags.ts';
-import { buildModel } from '../report/build-model.ts';
-import { type ExpectedFailures, loadExpectedFailures } from '../report/expected-failures.ts';
+import { buildModel, matchesPrefix } from '../report/build-model.ts';
+import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
+import {
+  type ExpectedFailures,
+  loadBaselineFile,
+  loadExpectedFailures,
+} from '../report/expected-failures.ts';
+import type { CompatibilityReport } from '../report/model.ts';
 import { writeReports } from '../report/write-reports.ts';
+import {
+  type CredentialCheck,
+  checkCredentials,
+  rejectedCredentialLines,
+} from '../runner/credential-preflight.ts';
 import { loadTarget } from '../runner/load-target.ts';
 import { preflight } from '../runner/preflight.ts';
 import { EMBEDDED_TARGET_NAME } from '../runner/read-target-name.ts';
 import { type RunSuiteOptions, runSuite, type SuiteRun } from '../runner/run-suite.ts';
 import { targetEndpoints } from '../runner/target-endpoints.ts';
+import { targetInterfaces } from '../runner/target-interfaces.ts';
 import { type Probe, tcpProbe } from '../runner/tcp-probe.ts';
 import type { CliIo } from './cli-io.ts';
 import { formatSummary } from './format-summary.ts';
@@ -30,61 +42,102 @@ export interface VerifyOptions {
   suite?: Pick<RunSuiteOptions, 'cwd' | 'featurePaths' | 'importPaths'>;
   /** How the preflight tries the target's endpoints; default a real TCP connect. */
   probe?: Probe;
+  /** How the preflight tries the target's credentials; default one request per credential. */
+  credentials?: (target: TargetFile) => Promise<CredentialCheck[]>;
+  /** An expected-failures file anywhere (relative to the working directory), instead of the target's own. */
+  baseline?: string;
+  /** Clause-id prefixes whose testable clauses must all be verified. */
+  require?: string[];
+  /** Least share (percent) of passing clauses among the testable clauses of the named interfaces. */
+  failUnder?: number;
+  /** Runs the selection this many times and classifies each clause as stable pass, stable fail or flaky. */
+  repeat?: number;
 }
 
 /**
  * `verify`: runs the suite against a target, writes the three reports and prints a summary.
- * Exit code 0 when nothing unexpected failed or passed and at least one scenario ran, 1 otherwise.
- * Harness problems throw {@link HarnessError} (exit 2) and never become verdicts: before any
- * scenario runs, a target file is validated against schemas/target.schema.json and its endpoints
- * are tried; when none answers the run stops, when some do not answer each gets a warning line.
+ * Exit code 0 when nothing unexpected failed or passed, the coverage gates hold and at least one
+ * scenario ran, 1 otherwise. Harness problems throw {@link HarnessError} (exit 2) and never become
+ * verdicts. Before any scenario runs: the target file is validated strictly against
+ * schemas/target.schema.json, the baseline against schemas/expected-failures.schema.json, the
+ * reports folder is made and written to, the target's endpoints are tried (none answering stops
+ * the run, each silent one gets a warning line) and so are its credentials (a rejected one stops
+ * the run with one line per credential).
  */
 export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<number> {
   const targetFile = options.target === undefined ? undefined : resolve(io.cwd, options.target);
   const target = targetFile === undefined ? undefined : await harness(loadTarget(targetFile));
   const targetName = target?.name ?? EMBEDDED_TARGET_NAME;
   const catalog: Catalog = await harness(loadCatalog(options.catalogPath));
+  const clauseIds = new Set(catalog.clauses.map((clause) => clause.id));
   const expectedFailures: ExpectedFailures = await harness(
-    loadExpectedFailures(
-      options.expectedFailuresDir ?? EXPECTED_FAILURES_DIR,
-      targetName,
-      new Set(catalog.clauses.map((clause) => clause.id)),
-    ),
+    options.baseline === undefined
+      ? loadExpectedFailures(options.expectedFailuresDir ?? EXPECTED_FAILURES_DIR, targetName, clauseIds)
+      : loadBaselineFile(resolveFrom(io.cwd, options.baseline), clauseIds),
   );
-  // After the cheap checks: the preflight may wait a few seconds for a target that does not answer.
-  if (target !== undefined) await checkReachable(target, options.probe ?? tcpProbe, io);
-  const run: SuiteRun = await harness(
-    runSuite({
-      ...options.suite,
-      ...(targetFile === undefined ? {} : { targetFile }),
-      ...(options.tags === undefined ? {} : { tags: options.tags }),
-      stdout: io.stdout,
-      stderr: io.stderr,
-      env: io.env,
-      quiet: options.quiet ?? false,
-      parallel: options.parallel ?? 0,
-    }),
-  );
-  if (run.parseErrors.length > 0) {
-    throw new HarnessError(`feature file does not parse: ${run.parseErrors[0]}`);
+  for (const prefix of options.require ?? []) {
+    if (!catalog.clauses.some((clause) => matchesPrefix(clause.id, prefix))) {
+      throw new HarnessError(`--require ${prefix} matches no clause of the catalog`);
+    }
   }
+  const dir = resolveFrom(io.cwd, options.reports ?? DEFAULT_REPORTS_DIR);
+  await harness(ensureWritableDir(dir));
+  // After the cheap checks: the preflight may wait a few seconds for a target that does not answer.
+  if (target !== undefined) {
+    await checkReachable(target, options.probe ?? tcpProbe, io);
+    await checkAccepted(target, options.credentials ?? checkCredentials, io);
+  }
+  const repeat = options.repeat ?? 1;
+  const runs: SuiteRun[] = [];
+  for (let round = 1; round <= repeat; round++) {
+    if (repeat > 1 && !options.quiet) io.stdout.write(`run ${round} of ${repeat}\n`);
+    const run: SuiteRun = await harness(
+      runSuite({
+        ...options.suite,
+        ...(targetFile === undefined ? {} : { targetFile }),
+        ...(options.tags === undefined ? {} : { tags: options.tags }),
+        stdout: io.stdout,
+        stderr: io.stderr,
+        env: io.env,
+        quiet: options.quiet ?? false,
+        parallel: options.parallel ?? 0,
+      }),
+    );
+    if (run.parseErrors.length > 0) {
+      throw new HarnessError(`feature file does not parse: ${run.parseErrors[0]}`);
+    }
+    runs.push(run);
+  }
+  const first = runs[0];
+  const last = runs[runs.length - 1];
+  if (first === undefined || last === undefined) throw new HarnessError('--repeat must be at least 1');
   const report = buildModel({
-    envelopes: run.envelopes,
+    envelopes: runs.flatMap((run) => run.envelopes),
+    ...(runs.length > 1 ? { repeatedRuns: runs.map((run) => run.envelopes) } : {}),
     catalog,
     expectedFailures,
     ...(options.suite?.featurePaths ? {} : { provedInFeatures: await clausesInFeatures() }),
     metadata: {
       target: targetName,
       targetFile: targetFile ?? null,
-      startedAt: run.startedAt,
-      finishedAt: run.finishedAt,
+      startedAt: first.startedAt,
+      finishedAt: last.finishedAt,
       toolVersion: TOOL_VERSION,
       catalogVersion: catalog.version,
       tagExpression: options.tags ?? null,
+      webUrl: target?.pbx.webUrl ?? null,
+    },
+    gates: {
+      namedInterfaces: targetInterfaces(target, catalogPrefixes(catalog)),
+      ...(options.require ? { require: options.require } : {}),
+      ...(options.failUnder === undefined ? {} : { failUnder: options.failUnder }),
     },
   });
-  const dir = resolveFrom(io.cwd, options.reports ?? DEFAULT_REPORTS_DIR);
   const paths = await harness(writeReports(report, dir));
+  const fixtureFault = wholeRunFixtureFault(report);
+  if (fixtureFault !== undefined) {
+    throw new HarnessError(`the harness could not set up its fixtures for any scenario: ${fixtureFault}`);
+  }
   if (!options.quiet) io.stdout.write('\n');
   io.stdout.write(formatSummary(report, paths, io.cwd));
   return report.outcome.passed ? 0 : 1;
@@ -95,6 +148,32 @@ async function checkReachable(target: TargetFile, probe: Probe, io: CliIo): Prom
   const verdict = await preflight(targetEndpoints(target), probe);
   if (verdict.kind === 'unreachable') throw new HarnessError(verdict.message);
   for (const warning of verdict.warnings) io.stderr.write(`pbx-conformance: ${warning}\n`);
+}
+
+/**
+ * The reason when every scenario that ran was not verifiable because a harness fixture failed
+ * (steps/support/fixture-error.ts): then the whole run is the harness's fault, exit 2.
+ */
+function wholeRunFixtureFault(report: CompatibilityReport): string | undefined {
+  const scenarios = new Set(report.interfaces.flatMap((i) => i.clauses.flatMap((c) => c.scenarios)));
+  if (scenarios.size === 0) return undefined;
+  const reasons = [...scenarios].map((s) => s.notVerifiableReason);
+  if (!reasons.every((reason) => reason?.startsWith('harness fixture: '))) return undefined;
+  return reasons[0]?.replace(/^harness fixture: /, '');
+}
+
+/** Stops the run when the target rejects a credential its file names: one line per credential. */
+async function checkAccepted(
+  target: TargetFile,
+  check: (target: TargetFile) => Promise<CredentialCheck[]>,
+  io: CliIo,
+): Promise<void> {
+  const rejected = rejectedCredentialLines(await harness(check(target)));
+  if (rejected.length === 0) return;
+  for (const line of rejected) io.stderr.write(`pbx-conformance: ${line}\n`);
+  throw new HarnessError(
+    `${rejected.length} credential(s) of the target file rejected; fix them before the run (no scenario ran)`,
+  );
 }
 
 async function harness<T>(work: Promise<T>): Promise<T> {

@@ -11,7 +11,9 @@ import {
   type RunMetadata,
   type ScenarioCounts,
   type ScenarioResult,
+  type Stability,
   type UntracedScenario,
+  type Verdict,
 } from './model.ts';
 import { collectScenarioResults } from './scenario-results.ts';
 
@@ -26,6 +28,27 @@ export interface BuildModelInput {
    * with no scenario in this run is `not-run` (left out by a tag filter), not `not-covered`.
    */
   provedInFeatures?: ReadonlySet<string>;
+  /**
+   * The message streams of each round of `verify --repeat N` (N > 1); `envelopes` then holds them
+   * all. Each clause gets its verdict per round and a stability: stable pass, stable fail or flaky.
+   */
+  repeatedRuns?: ReadonlyArray<readonly Envelope[]>;
+  /** Coverage gates of the run (`verify --require`, `--fail-under`, the interfaces the target names). */
+  gates?: CoverageGates;
+}
+
+/**
+ * Coverage as a gate. Verified = `pass` or `fail`: a verdict the target earned.
+ * - `namedInterfaces`: an interface the target names whose selected clauses (those the run did
+ *   not leave out by a tag filter) include no verified one fails the run.
+ * - `require`: every testable clause whose id starts with one of these prefixes must be verified.
+ * - `failUnder`: the share (percent) of passing clauses among the testable clauses of the named
+ *   interfaces must be at least this.
+ */
+export interface CoverageGates {
+  namedInterfaces?: readonly string[];
+  require?: readonly string[];
+  failUnder?: number;
 }
 
 /**
@@ -80,6 +103,33 @@ export function buildModel(input: BuildModelInput): CompatibilityReport {
     return result;
   });
 
+  const flaky: string[] = [];
+  if (input.repeatedRuns && input.repeatedRuns.length > 1) {
+    const rounds = input.repeatedRuns.map((envelopes) => {
+      const { repeatedRuns: _, gates: __, ...single } = input;
+      const verdicts = new Map<string, Verdict>();
+      for (const face of buildModel({ ...single, envelopes }).interfaces) {
+        for (const clause of face.clauses) verdicts.set(clause.id, clause.verdict);
+      }
+      return verdicts;
+    });
+    for (const clause of clauses) {
+      const verdicts = rounds.map((round) => round.get(clause.id) ?? clause.verdict);
+      const distinct = new Set(verdicts);
+      if (distinct.size === 1 && (verdicts[0] === 'not-run' || verdicts[0] === 'not-covered')) continue;
+      const stability: Stability =
+        distinct.size > 1
+          ? 'flaky'
+          : verdicts[0] === 'pass'
+            ? 'stable-pass'
+            : verdicts[0] === 'fail'
+              ? 'stable-fail'
+              : 'stable-other';
+      clause.repeat = { verdicts, stability };
+      if (stability === 'flaky') flaky.push(clause.id);
+    }
+  }
+
   const comparison = compareBaseline(clauses, input.expectedFailures.entries);
   for (const clause of clauses) {
     const baseline = comparison.byClause.get(clause.id);
@@ -122,6 +172,20 @@ export function buildModel(input: BuildModelInput): CompatibilityReport {
     );
   }
 
+  if (flaky.length > 0) {
+    reasons.push(
+      `${flaky.length} clause(s) flaky across ${input.repeatedRuns?.length ?? 0} runs (verdicts differ between runs): ${flaky.join(', ')}`,
+    );
+  }
+  reasons.push(...coverageReasons(interfaces, clauses, input.gates ?? {}));
+  const expired = input.expectedFailures.expired ?? [];
+  const expiredFailing = expired.filter((entry) => comparison.unexpectedFailures.includes(entry.clause));
+  if (expiredFailing.length > 0) {
+    reasons.push(
+      `baseline entries past their "until" day no longer excuse: ${expiredFailing.map((e) => `${e.clause} (until ${e.until})`).join(', ')}`,
+    );
+  }
+
   return {
     reportVersion: 1,
     metadata: { ...input.metadata, cucumberVersion: cucumberVersion(input.envelopes) },
@@ -136,9 +200,58 @@ export function buildModel(input: BuildModelInput): CompatibilityReport {
       unexpectedFailures: comparison.unexpectedFailures,
       unexpectedPasses: comparison.unexpectedPasses,
       listedNotRun: comparison.listedNotRun,
+      expired: expired.map((entry) => entry.clause),
     },
     outcome: { passed: reasons.length === 0, reasons },
   };
+}
+
+const VERIFIED = new Set(['pass', 'fail']);
+const NOT_SELECTED = new Set(['not-run', 'not-covered', 'not-testable']);
+
+/** The reasons a run misses its coverage gates (see {@link CoverageGates}). */
+function coverageReasons(
+  interfaces: readonly InterfaceResult[],
+  clauses: readonly ClauseResult[],
+  gates: CoverageGates,
+): string[] {
+  const reasons: string[] = [];
+  const named = new Set(gates.namedInterfaces ?? []);
+  for (const face of interfaces) {
+    if (!named.has(face.id)) continue;
+    const selected = face.clauses.filter((c) => !NOT_SELECTED.has(c.verdict));
+    if (selected.length === 0 || selected.some((c) => VERIFIED.has(c.verdict))) continue;
+    const why = [...new Set(selected.map((c) => c.reason).filter((r): r is string => r !== undefined))];
+    reasons.push(
+      `interface ${face.id}, which the target names, has zero verified clauses (${selected.length} not verifiable${why.length > 0 ? `: ${why.slice(0, 2).join('; ')}${why.length > 2 ? '; …' : ''}` : ''})`,
+    );
+  }
+  for (const prefix of gates.require ?? []) {
+    const own = clauses.filter((c) => matchesPrefix(c.id, prefix) && c.verdict !== 'not-testable');
+    const unverified = own.filter((c) => !VERIFIED.has(c.verdict));
+    if (unverified.length > 0) {
+      const shown = unverified.slice(0, 8).map((c) => `${c.id} (${c.verdict})`);
+      reasons.push(
+        `--require ${prefix}: ${unverified.length} of ${own.length} testable clauses not verified: ${shown.join(', ')}${unverified.length > 8 ? ', …' : ''}`,
+      );
+    }
+  }
+  if (gates.failUnder !== undefined) {
+    const scope = clauses.filter((c) => named.has(c.interface) && c.verdict !== 'not-testable');
+    const passed = scope.filter((c) => c.verdict === 'pass').length;
+    const percent = scope.length === 0 ? 0 : (passed / scope.length) * 100;
+    if (percent < gates.failUnder) {
+      reasons.push(
+        `coverage ${percent.toFixed(1)} % (${passed} of ${scope.length} testable clauses of ${[...named].join(', ')} pass) is under --fail-under ${gates.failUnder} %`,
+      );
+    }
+  }
+  return reasons;
+}
+
+/** `MAINT` matches `MAINT-AUTH-…`; `MAINT-AUTH` matches `MAINT-AUTH-…` and `MAINT-AUTH` itself. */
+export function matchesPrefix(id: string, prefix: string): boolean {
+  return id === prefix || id.startsWith(prefix.endsWith('-') ? prefix : `${prefix}-`);
 }
 
 function cucumberVersion(envelopes: readonly Envelope[]): string | null {

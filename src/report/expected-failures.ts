@@ -1,11 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { PROJECT_ROOT } from '../catalog/project-paths.ts';
+import { joinProblems, strictValidator } from '../runner/strict-schema.ts';
 
-/** One known gap of a target: a clause expected to fail there, and why. */
+/** One known gap of a target: a clause expected to fail there, and why; optionally only until a day. */
 export interface ExpectedFailure {
   clause: string;
   reason: string;
+  /** Last day (UTC, `YYYY-MM-DD`) on which the entry excuses the failure. */
+  until?: string;
 }
 
 export interface ExpectedFailures {
@@ -13,8 +17,14 @@ export interface ExpectedFailures {
   path: string;
   /** The file read, or `null` when the target has no baseline file (then no failure is expected). */
   file: string | null;
+  /** The entries that excuse failures today. */
   entries: ExpectedFailure[];
+  /** Entries past their `until` day: they excuse nothing any more. */
+  expired?: ExpectedFailure[];
 }
+
+/** The schema of baseline files (a resource of the tool, resolved from the package root). */
+export const EXPECTED_FAILURES_SCHEMA_PATH = join(PROJECT_ROOT, 'schemas', 'expected-failures.schema.json');
 
 /** Target names double as baseline file names, so they are restricted to a safe alphabet. */
 const TARGET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -25,52 +35,86 @@ export function isValidTargetName(name: string): boolean {
 }
 
 /**
- * Reads `<dir>/<targetName>.yaml` ("known gaps can only shrink"). The file holds a YAML list of
- * `{ clause, reason }`; every clause must be a catalog id and appear once. A missing file is an
- * empty baseline; a malformed one throws (a harness error, never a verdict).
+ * Reads `<dir>/<targetName>.yaml` ("known gaps can only shrink"). A missing file is an empty
+ * baseline; a malformed one throws (a harness error, never a verdict).
  */
 export async function loadExpectedFailures(
   dir: string,
   targetName: string,
   clauseIds: ReadonlySet<string>,
+  today = todayUtc(),
 ): Promise<ExpectedFailures> {
   if (!isValidTargetName(targetName)) {
     throw new Error(`target name "${targetName}" may only use letters, digits, '.', '_' and '-'`);
   }
-  const file = join(dir, `${targetName}.yaml`);
+  return readBaseline(join(dir, `${targetName}.yaml`), clauseIds, today, false);
+}
+
+/**
+ * Reads a baseline file a user names with `--baseline` (anywhere, e.g. in the vendor's own
+ * repository; the caller resolves it against the working directory). It must exist.
+ */
+export async function loadBaselineFile(
+  file: string,
+  clauseIds: ReadonlySet<string>,
+  today = todayUtc(),
+): Promise<ExpectedFailures> {
+  return readBaseline(file, clauseIds, today, true);
+}
+
+async function readBaseline(
+  file: string,
+  clauseIds: ReadonlySet<string>,
+  today: string,
+  mustExist: boolean,
+): Promise<ExpectedFailures> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path: file, file: null, entries: [] };
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !mustExist) return { path: file, file: null, entries: [], expired: [] };
+    if (code === 'ENOENT') throw new Error(`baseline file ${file} does not exist`);
     throw new Error(`cannot read ${file}: ${(error as Error).message}`);
   }
   try {
-    return { path: file, file, entries: parseExpectedFailures(text, clauseIds) };
+    const all = parseExpectedFailures(text, clauseIds);
+    return {
+      path: file,
+      file,
+      entries: all.filter((entry) => entry.until === undefined || entry.until >= today),
+      expired: all.filter((entry) => entry.until !== undefined && entry.until < today),
+    };
   } catch (error) {
     throw new Error(`${file}: ${(error as Error).message}`);
   }
 }
 
-/** Parses and validates the text of a baseline file. */
+/**
+ * Parses and validates the text of a baseline file strictly against
+ * schemas/expected-failures.schema.json (unknown keys named with the nearest valid one, every
+ * problem listed), then checks that every clause is a catalog id and appears once.
+ */
 export function parseExpectedFailures(text: string, clauseIds: ReadonlySet<string>): ExpectedFailure[] {
   const data: unknown = parse(text);
   if (data == null) return [];
-  if (!Array.isArray(data)) throw new Error('expected a YAML list of { clause, reason }');
+  const verdict = strictValidator(EXPECTED_FAILURES_SCHEMA_PATH).validate(data);
+  const problems = verdict.ok ? [] : verdict.problems;
+  if (!Array.isArray(data)) throw new Error(joinProblems(problems));
   const seen = new Set<string>();
-  return data.map((raw, index): ExpectedFailure => {
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-      throw new Error(`entry ${index + 1} is not a mapping { clause, reason }`);
-    }
-    const { clause, reason } = raw as Record<string, unknown>;
-    if (typeof clause !== 'string' || !clauseIds.has(clause)) {
-      throw new Error(`entry ${index + 1}: clause ${String(clause)} is not a catalog clause id`);
-    }
-    if (typeof reason !== 'string' || reason.trim().length === 0) {
-      throw new Error(`entry ${index + 1} (${clause}): a reason is required`);
-    }
-    if (seen.has(clause)) throw new Error(`entry ${index + 1}: ${clause} is listed twice`);
+  data.forEach((raw: unknown, index) => {
+    const clause = (raw as { clause?: unknown } | null)?.clause;
+    if (typeof clause !== 'string') return;
+    if (!clauseIds.has(clause))
+      problems.push(`entry ${index + 1}: clause ${clause} is not a catalog clause id`);
+    else if (seen.has(clause)) problems.push(`entry ${index + 1}: ${clause} is listed twice`);
     seen.add(clause);
-    return { clause, reason };
   });
+  if (problems.length > 0) throw new Error(joinProblems(problems));
+  return data as ExpectedFailure[];
+}
+
+/** Today's date in UTC as `YYYY-MM-DD` (the form of `until`). */
+export function todayUtc(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
 }

@@ -51,6 +51,12 @@ export interface ScenarioResult {
   notVerifiableReason?: string;
 }
 
+/**
+ * Across the rounds of `verify --repeat N`: the same verdict every time (`stable-other`: always
+ * not verifiable, say), or `flaky` when the rounds disagree. A flaky clause fails the run.
+ */
+export type Stability = 'stable-pass' | 'stable-fail' | 'flaky' | 'stable-other';
+
 /** How a clause relates to the target's expected-failures list ("known gaps can only shrink"). */
 export type BaselineStatus = 'expected-failure' | 'unexpected-failure' | 'unexpected-pass' | 'listed-not-run';
 
@@ -66,6 +72,8 @@ export interface ClauseResult {
   verdict: Verdict;
   /** For `not-verifiable`: why (the distinct reasons the steps attached, joined). */
   reason?: string;
+  /** With `verify --repeat N`: the verdict of each round and what they add up to. */
+  repeat?: { verdicts: Verdict[]; stability: Stability };
   /** Only set for clauses the baseline concerns: listed, or failing without being listed. */
   baseline?: { status: BaselineStatus; reason?: string };
   scenarios: ScenarioResult[];
@@ -91,6 +99,8 @@ export interface RunMetadata {
   catalogVersion: number;
   cucumberVersion: string | null;
   tagExpression: string | null;
+  /** `{base_url}` of a remote target's PBX web server, for the reproduce commands of failures. */
+  webUrl?: string | null;
 }
 
 export interface BaselineSummary {
@@ -104,6 +114,8 @@ export interface BaselineSummary {
   unexpectedPasses: string[];
   /** Listed but neither passed nor failed in this run (filtered out, not verifiable, …). */
   listedNotRun: string[];
+  /** Listed with an `until` day that has passed: these entries excuse nothing any more. */
+  expired: string[];
 }
 
 export interface ScenarioCounts {

@@ -1,6 +1,13 @@
+import { escapeUTF8 } from 'entities';
 import type { EvidenceAttachment } from './attachments.ts';
-import { escapeHtml as e } from './escape-html.ts';
 import type { ClauseResult, CompatibilityReport, InterfaceResult, ScenarioResult, Verdict } from './model.ts';
+import { escapedBytes, reproduceCommands } from './reproduce.ts';
+
+/**
+ * The one escaping rule of the project's HTML: `entities`' `escapeUTF8` (`&`, `<`, `>`, `"`, `'`),
+ * for element content and quoted attribute values alike.
+ */
+const e = escapeUTF8;
 
 const VERDICT_LABELS: Record<Verdict, string> = {
   pass: 'pass',
@@ -11,32 +18,73 @@ const VERDICT_LABELS: Record<Verdict, string> = {
   'not-testable': 'not testable',
 };
 
+/** How many exchanges of a passing scenario are named (their bodies are left to the JSON report). */
+const PASS_EXCHANGES_SHOWN = 3;
+
 const STYLE = `
-body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1100px;padding:1.5rem;color:#1d1d1f;background:#fff}
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1200px;padding:1.5rem;color:#1d1d1f;background:#fff}
 h1{font-size:1.6rem;margin:.2rem 0 1rem}h2{font-size:1.3rem;margin:2rem 0 .6rem;border-bottom:2px solid #ddd;padding-bottom:.2rem}
 table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #e5e5e5;vertical-align:top}
-th{background:#f5f5f7;font-weight:600}td.num{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f5f5f7;font-weight:600}td.num{text-align:right;font-variant-numeric:tabular-nums}td.idle{color:#8a8f98;font-style:italic}
 .outcome{padding:.7rem 1rem;border-radius:6px;margin:1rem 0;font-weight:600}.outcome ul{font-weight:400;margin:.3rem 0 0}
 .outcome.ok{background:#e3f5e1;border:1px solid #7bc47f}.outcome.bad{background:#fde7e7;border:1px solid #e08080}
 .badge{display:inline-block;min-width:6.5em;text-align:center;border-radius:4px;padding:.05rem .4rem;font-size:.8rem;font-weight:600;color:#fff}
-.v-pass{background:#2e7d32}.v-fail{background:#c62828}.v-not-verifiable{background:#b26a00}.v-not-run{background:#8a8f98}.v-not-covered{background:#6b6b70}.v-not-testable{background:#9e9ea3}
+.v-pass{background:#2e7d32}.v-fail{background:#c62828}.v-not-verifiable{background:#b26a00}.v-not-run{background:#fff;color:#6b6b70;border:1px dashed #8a8f98}.v-not-covered{background:#6b6b70}.v-not-testable{background:#9e9ea3}.v-flaky{background:#6a1b9a}
 .clause{border:1px solid #e5e5e5;border-left:5px solid #9e9ea3;border-radius:4px;padding:.5rem .8rem;margin:.5rem 0}
-.clause.pass{border-left-color:#2e7d32}.clause.fail{border-left-color:#c62828}.clause.not-verifiable{border-left-color:#b26a00}
+.clause.pass{border-left-color:#2e7d32}.clause.fail{border-left-color:#c62828}.clause.not-verifiable{border-left-color:#b26a00}.clause.not-run{border-left-style:dashed}
 .id{font-family:ui-monospace,Menlo,Consolas,monospace;font-weight:600}.cite,.meta{color:#55555a;font-size:.85rem}
 .rule{margin:.3rem 0}.note{font-size:.9rem;margin:.2rem 0}.note.warn{color:#c62828;font-weight:600}
 ul.scenarios{margin:.3rem 0;padding-left:1.2rem;font-size:.9rem}
-pre{background:#f5f5f7;padding:.5rem;border-radius:4px;overflow:auto;max-height:24rem;white-space:pre-wrap;word-break:break-word;font-size:.8rem}
+pre{background:#f5f5f7;padding:.5rem;border-radius:4px;overflow:auto;max-height:24rem;white-space:pre-wrap;word-break:break-word;font-size:.8rem;margin:.2rem 0}
+pre.cmd{background:#1d1d1f;color:#f5f5f7}
+.wire{display:grid;grid-template-columns:1fr 1fr;gap:.5rem}.wire>div{min-width:0}
 details{margin:.2rem 0}summary{cursor:pointer}
 .bar{display:flex;height:.6rem;width:10rem;border-radius:3px;overflow:hidden;background:#eee}.bar span{display:block;height:100%}
+#filters{position:sticky;top:0;background:#fff;padding:.5rem 0;border-bottom:1px solid #e5e5e5;display:flex;gap:1rem;flex-wrap:wrap;align-items:center}
+.hidden{display:none}
+`;
+
+/** Filters clause cards by verdict and interface and searches ids; no dependency, no network. */
+const SCRIPT = `
+(function(){
+  var v=document.getElementById('f-verdict'),i=document.getElementById('f-interface'),q=document.getElementById('f-search'),n=document.getElementById('f-count');
+  function apply(){
+    var shown=0,cards=document.querySelectorAll('.clause'),text=q.value.trim().toUpperCase();
+    for(var k=0;k<cards.length;k++){var c=cards[k];
+      var ok=(!v.value||c.dataset.verdict===v.value)&&(!i.value||c.dataset.interface===i.value)&&(!text||c.dataset.id.indexOf(text)>=0);
+      c.classList.toggle('hidden',!ok);if(ok)shown++;}
+    n.textContent=shown+' shown';
+  }
+  v.addEventListener('change',apply);i.addEventListener('change',apply);q.addEventListener('input',apply);apply();
+})();
 `;
 
 /**
- * reports/compatibility.html: one self-contained page (inline CSS, no scripts, no external assets)
- * made from the same model as the JSON and JUnit reports. Every text from the model is escaped.
+ * reports/compatibility.html: one self-contained page (inline CSS and script, no external
+ * assets) made from the same model as the JSON and JUnit reports. It leads with what failed:
+ * failures first (full evidence, the raw exchange as escaped bytes beside the decoded view, the
+ * spec rule and the commands that reproduce just that clause), then the not-verifiable clauses
+ * with their reasons, then scores and everything else, where passing scenarios only name their
+ * exchanges. Every text from the model is escaped.
  */
 export function renderHtml(report: CompatibilityReport): string {
   const { metadata } = report;
   const title = `PBX conformance: ${metadata.target}`;
+  const clauses = report.interfaces.flatMap((i) => i.clauses);
+  // Unexpected failures before the expected ones (the baseline lists those).
+  const failures = clauses
+    .filter((c) => c.verdict === 'fail' || c.repeat?.stability === 'flaky')
+    .sort(
+      (a, b) =>
+        Number(a.baseline?.status === 'expected-failure') - Number(b.baseline?.status === 'expected-failure'),
+    );
+  const notVerifiable = clauses.filter((c) => c.verdict === 'not-verifiable');
+  const rest = report.interfaces.map((i) => ({
+    ...i,
+    clauses: i.clauses.filter(
+      (c) => c.verdict !== 'fail' && c.verdict !== 'not-verifiable' && c.repeat?.stability !== 'flaky',
+    ),
+  }));
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -47,16 +95,42 @@ export function renderHtml(report: CompatibilityReport): string {
 </head>
 <body>
 <h1>${e(title)}</h1>
-${renderMetadata(report)}
 ${renderOutcome(report)}
+${renderFilters(report)}
+<h2 id="failures">Failures (${failures.length})</h2>
+${failures.length === 0 ? '<p class="meta">No clause failed.</p>' : failures.map((c) => renderClause(c, report, 'full')).join('\n')}
+<h2 id="not-verifiable">Not verifiable (${notVerifiable.length})</h2>
+${notVerifiable.length === 0 ? '<p class="meta">Every selected clause could be verified.</p>' : notVerifiable.map((c) => renderClause(c, report, 'trimmed')).join('\n')}
 <h2>Scores</h2>
 ${renderScores(report.interfaces)}
 ${renderBaseline(report)}
 ${renderUntraced(report)}
-${report.interfaces.map(renderInterface).join('\n')}
+<h2>Run</h2>
+${renderMetadata(report)}
+${rest
+  .filter((i) => i.clauses.length > 0)
+  .map((i) => renderInterface(i, report))
+  .join('\n')}
+<script>${SCRIPT}</script>
 </body>
 </html>
 `;
+}
+
+function renderFilters(report: CompatibilityReport): string {
+  const verdicts = ['', ...Object.keys(VERDICT_LABELS)]
+    .map(
+      (v) =>
+        `<option value="${e(v)}">${e(v === '' ? 'every verdict' : VERDICT_LABELS[v as Verdict])}</option>`,
+    )
+    .join('');
+  const faces = ['', ...report.interfaces.map((i) => i.id)]
+    .map((id) => `<option value="${e(id)}">${e(id === '' ? 'every interface' : id)}</option>`)
+    .join('');
+  return `<div id="filters"><label>Verdict <select id="f-verdict">${verdicts}</select></label>
+<label>Interface <select id="f-interface">${faces}</select></label>
+<label>Clause id <input id="f-search" type="search" placeholder="e.g. MON-AUTH"></label>
+<span class="meta" id="f-count"></span></div>`;
 }
 
 function renderMetadata(report: CompatibilityReport): string {
@@ -79,11 +153,13 @@ function renderMetadata(report: CompatibilityReport): string {
 }
 
 function renderOutcome(report: CompatibilityReport): string {
+  const s = report.scenarios;
+  const tally = `${s.total} scenarios: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${s.other ? `, ${s.other} other` : ''}`;
   if (report.outcome.passed) {
-    return '<div class="outcome ok">Passed: no unexpected failure, no unexpected pass.</div>';
+    return `<div class="outcome ok">Passed: no unexpected failure, no unexpected pass. <span class="meta">${e(tally)}</span></div>`;
   }
   const reasons = report.outcome.reasons.map((reason) => `<li>${e(reason)}</li>`).join('');
-  return `<div class="outcome bad">Failed<ul>${reasons}</ul></div>`;
+  return `<div class="outcome bad">Failed <span class="meta">${e(tally)}</span><ul>${reasons}</ul></div>`;
 }
 
 function renderScores(interfaces: InterfaceResult[]): string {
@@ -91,9 +167,14 @@ function renderScores(interfaces: InterfaceResult[]): string {
     '<tr><th>Interface</th><th>Score</th><th></th><th>pass</th><th>fail</th><th>not verifiable</th><th>not run</th><th>not covered</th><th>not testable</th></tr>';
   const rows = interfaces.map((i) => {
     const c = i.counts;
+    const judged = c.pass + c.fail + c['not-verifiable'];
+    // A tag filter that left an interface out: "not run", never a grey 0/63 that reads like failure.
+    const score =
+      judged === 0 && c['not-run'] > 0
+        ? '<td class="idle" colspan="2">not run in this selection</td>'
+        : `<td class="num">${i.score.passed}/${i.score.testable}</td><td>${bar(i)}</td>`;
     return (
-      `<tr><td><a href="#if-${e(i.id)}" class="id">${e(i.id)}</a></td>` +
-      `<td class="num">${i.score.passed}/${i.score.testable}</td><td>${bar(i)}</td>` +
+      `<tr><td><a href="#if-${e(i.id)}" class="id">${e(i.id)}</a></td>${score}` +
       `<td class="num">${c.pass}</td><td class="num">${c.fail}</td><td class="num">${c['not-verifiable']}</td>` +
       `<td class="num">${c['not-run']}</td><td class="num">${c['not-covered']}</td><td class="num">${c['not-testable']}</td></tr>`
     );
@@ -119,7 +200,8 @@ function renderBaseline(report: CompatibilityReport): string {
 ${list('Expected failures (still failing)', b.expectedFailures)}
 ${list('Unexpected failures (not listed)', b.unexpectedFailures)}
 ${list('Listed but now passing (remove from the baseline)', b.unexpectedPasses)}
-${list('Listed but not judged in this run', b.listedNotRun)}`;
+${list('Listed but not judged in this run', b.listedNotRun)}
+${list('Listed until a day that has passed (excuse nothing)', b.expired ?? [])}`;
 }
 
 function renderUntraced(report: CompatibilityReport): string {
@@ -130,28 +212,40 @@ function renderUntraced(report: CompatibilityReport): string {
   return `<h2>Scenarios citing no catalog clause</h2><ul class="scenarios">${items}</ul>`;
 }
 
-function renderInterface(i: InterfaceResult): string {
+function renderInterface(i: InterfaceResult, report: CompatibilityReport): string {
   return `<section id="if-${e(i.id)}">
 <h2>${e(i.id)} — ${i.score.passed}/${i.score.testable} testable clauses pass</h2>
-${i.clauses.map(renderClause).join('\n')}
+${i.clauses.map((c) => renderClause(c, report, 'trimmed')).join('\n')}
 </section>`;
 }
 
-function renderClause(clause: ClauseResult): string {
+function renderClause(clause: ClauseResult, report: CompatibilityReport, detail: 'full' | 'trimmed'): string {
   const notes: string[] = [];
   if (clause.reason) notes.push(`<p class="note">Not verifiable: ${e(clause.reason)}</p>`);
+  if (clause.repeat) {
+    notes.push(
+      `<p class="note${clause.repeat.stability === 'flaky' ? ' warn' : ''}">Across ${clause.repeat.verdicts.length} runs: ${e(clause.repeat.stability.replace('-', ' '))} (${e(clause.repeat.verdicts.join(', '))})</p>`,
+    );
+  }
   if (clause.baseline) {
     const warn =
       clause.baseline.status === 'unexpected-failure' || clause.baseline.status === 'unexpected-pass';
     const reason = clause.baseline.reason ? `: ${clause.baseline.reason}` : '';
     notes.push(`<p class="note${warn ? ' warn' : ''}">Baseline: ${e(clause.baseline.status + reason)}</p>`);
   }
+  if (detail === 'full') {
+    const evidence = clause.scenarios.flatMap((s) => (s.failure ? s.evidence : []));
+    const commands = reproduceCommands(clause.id, report.metadata, evidence);
+    notes.push(
+      `<p class="note">Reproduce just this clause</p><pre class="cmd">${e(commands.join('\n'))}</pre>`,
+    );
+  }
   const scenarios =
     clause.scenarios.length === 0
       ? ''
-      : `<ul class="scenarios">${clause.scenarios.map(renderScenario).join('')}</ul>`;
-  return `<div class="clause ${e(clause.verdict)}" id="${e(clause.id)}">
-<span class="badge v-${e(clause.verdict)}">${e(VERDICT_LABELS[clause.verdict])}</span> <span class="id">${e(clause.id)}</span>
+      : `<ul class="scenarios">${clause.scenarios.map((s) => renderScenario(s, detail)).join('')}</ul>`;
+  return `<div class="clause ${e(clause.verdict)}" id="${e(clause.id)}" data-id="${e(clause.id)}" data-verdict="${e(clause.verdict)}" data-interface="${e(clause.interface)}">
+<span class="badge v-${e(clause.verdict)}">${e(VERDICT_LABELS[clause.verdict])}</span>${clause.repeat?.stability === 'flaky' ? ' <span class="badge v-flaky">flaky</span>' : ''} <span class="id">${e(clause.id)}</span>
 <span class="meta">${e(clause.check)}${clause.property ? ', property' : ''}</span>
 <p class="rule">${e(clause.rule)}</p>
 <p class="cite">${e(clause.spec)} § ${e(clause.section)}</p>
@@ -159,31 +253,38 @@ ${notes.join('\n')}${scenarios}
 </div>`;
 }
 
-function renderScenario(s: ScenarioResult): string {
+function renderScenario(s: ScenarioResult, detail: 'full' | 'trimmed'): string {
   const head = `${e(s.name)} <span class="meta">${e(`${s.uri}:${s.line}`)} — ${e(s.status)}, ${s.durationMs} ms</span>`;
   const parts: string[] = [];
   if (s.notVerifiableReason) parts.push(`<p class="note">Not verifiable: ${e(s.notVerifiableReason)}</p>`);
   if (s.failure) {
-    parts.push(`<details><summary>Failure at <code>${e(s.failure.step)}</code></summary>
+    // A failure keeps its evidence in full, open, wherever it is shown.
+    parts.push(`<p class="note">Failed at <code>${e(s.failure.step)}</code></p>
 <pre>${e(s.failure.message)}</pre>
-${s.evidence.map(renderEvidence).join('\n')}
-</details>`);
+${s.evidence.map(renderWire).join('\n')}`);
   } else if (s.evidence.length > 0) {
+    const named = s.evidence.slice(0, detail === 'full' ? s.evidence.length : PASS_EXCHANGES_SHOWN);
+    const more = s.evidence.length - named.length;
     parts.push(
-      `<details><summary>Evidence (${s.evidence.length})</summary>${s.evidence.map(renderEvidence).join('\n')}</details>`,
+      `<p class="meta">Exchanges: ${named.map((x) => `<code>${e(x.exchange)}</code>`).join(', ')}${more > 0 ? ` and ${more} more` : ''} (bodies in compatibility.json)</p>`,
     );
   }
   return `<li>${head}${parts.join('')}</li>`;
 }
 
-function renderEvidence(evidence: EvidenceAttachment): string {
+/** One exchange of a failure: the bytes as sent and received (escaped) beside the decoded text. */
+function renderWire(evidence: EvidenceAttachment): string {
   const blocks = [`<p class="note">Exchange: <code>${e(evidence.exchange)}</code></p>`];
-  if (evidence.request !== undefined)
-    blocks.push(`<p class="note">Request</p><pre>${e(evidence.request)}</pre>`);
-  if (evidence.response !== undefined)
-    blocks.push(`<p class="note">Response</p><pre>${e(evidence.response)}</pre>`);
+  for (const [label, body] of [
+    ['Request', evidence.request],
+    ['Response', evidence.response],
+  ] as const) {
+    if (body === undefined) continue;
+    blocks.push(`<div class="wire"><div><p class="meta">${label}, raw bytes (escaped)</p><pre>${e(escapedBytes(body))}</pre></div>
+<div><p class="meta">${label}, decoded</p><pre>${e(body)}</pre></div></div>`);
+  }
   if (evidence.details !== undefined) {
-    blocks.push(`<p class="note">Details</p><pre>${e(JSON.stringify(evidence.details, null, 2))}</pre>`);
+    blocks.push(`<p class="meta">Details</p><pre>${e(JSON.stringify(evidence.details, null, 2))}</pre>`);
   }
   return blocks.join('\n');
 }

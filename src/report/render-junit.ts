@@ -1,46 +1,88 @@
+import { XMLBuilder } from 'fast-xml-parser';
 import type { ClauseResult, CompatibilityReport, InterfaceResult } from './model.ts';
+import { reproduceCommands } from './reproduce.ts';
 
 /** A testcase's outcome in JUnit terms. */
 type JunitOutcome = { kind: 'passed' } | { kind: 'failure' | 'skipped'; message: string; body?: string };
 
+/** Element trees for fast-xml-parser's builder: attributes `@_name`, text `#text`. */
+type XmlNode = { [key: string]: string | XmlNode | XmlNode[] };
+
+/**
+ * fast-xml-parser's XMLBuilder escapes `&`, `<`, `>`, `"` and `'` in text and attributes, so the
+ * file is well-formed by construction; characters XML 1.0 cannot carry at all are dropped first.
+ */
+const builder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  textNodeName: '#text',
+  format: true,
+  suppressEmptyNode: true,
+});
+
 /**
  * reports/junit.xml: one `testsuite` per interface, one `testcase` per clause, from the same model
- * as the other reports. Failures are the clauses that fail the run (unexpected failures and listed
- * gaps that now pass); expected failures, not-verifiable, not-covered and not-testable clauses are
- * `skipped` with their reason, so CI shows them without turning red.
+ * as the other reports, in the shape of the common Jenkins/xunit JUnit schema (checked by
+ * test/src/report/render-junit.test.ts against schemas/junit.schema.json). Failures are the clauses
+ * that fail the run (unexpected failures and listed gaps that now pass); expected failures,
+ * not-verifiable, not-run, not-covered and not-testable clauses are `skipped` with their reason, so
+ * CI shows them without turning red.
  */
 export function renderJunit(report: CompatibilityReport): string {
-  const suites = report.interfaces.map((i) => renderSuite(i, report.metadata.startedAt));
   const outcomes = report.interfaces.flatMap((i) => i.clauses.map(junitOutcome));
-  const failures = outcomes.filter((o) => o.kind === 'failure').length;
-  const skipped = outcomes.filter((o) => o.kind === 'skipped').length;
-  return (
-    '<?xml version="1.0" encoding="UTF-8"?>\n' +
-    `<testsuites name="${attr(`pbx-conformance ${report.metadata.target}`)}" tests="${outcomes.length}" ` +
-    `failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(totalMs(report))}" ` +
-    `timestamp="${attr(report.metadata.startedAt)}">\n${suites.join('')}</testsuites>\n`
-  );
+  const tree: XmlNode = {
+    '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
+    testsuites: {
+      '@_name': clean(`pbx-conformance ${report.metadata.target}`),
+      '@_tests': String(outcomes.length),
+      '@_failures': String(count(outcomes, 'failure')),
+      '@_errors': '0',
+      '@_disabled': '0',
+      '@_time': seconds(totalMs(report)),
+      testsuite: report.interfaces.map((i) => suiteNode(i, report)),
+    },
+  };
+  return builder.build(tree) as string;
 }
 
-function renderSuite(suite: InterfaceResult, timestamp: string): string {
+function suiteNode(suite: InterfaceResult, report: CompatibilityReport): XmlNode {
   const outcomes = suite.clauses.map(junitOutcome);
-  const failures = outcomes.filter((o) => o.kind === 'failure').length;
-  const skipped = outcomes.filter((o) => o.kind === 'skipped').length;
   const time = suite.clauses.reduce((sum, clause) => sum + clauseMs(clause), 0);
-  const cases = suite.clauses.map((clause, index) =>
-    renderCase(clause, outcomes[index] ?? { kind: 'passed' }),
-  );
-  return (
-    `  <testsuite name="${attr(suite.id)}" tests="${suite.clauses.length}" failures="${failures}" errors="0" ` +
-    `skipped="${skipped}" time="${seconds(time)}" timestamp="${attr(timestamp)}">\n${cases.join('')}  </testsuite>\n`
-  );
+  return {
+    '@_name': clean(suite.id),
+    '@_tests': String(suite.clauses.length),
+    '@_failures': String(count(outcomes, 'failure')),
+    '@_errors': '0',
+    '@_skipped': String(count(outcomes, 'skipped')),
+    '@_time': seconds(time),
+    '@_timestamp': report.metadata.startedAt.replace(/\.\d+Z$|Z$/, ''),
+    testcase: suite.clauses.map((clause, index) =>
+      caseNode(clause, outcomes[index] ?? { kind: 'passed' }, report),
+    ),
+  };
 }
 
-function renderCase(clause: ClauseResult, outcome: JunitOutcome): string {
-  const open = `    <testcase classname="${attr(clause.interface)}" name="${attr(clause.id)}" time="${seconds(clauseMs(clause))}"`;
-  if (outcome.kind === 'passed') return `${open}/>\n`;
-  const body = outcome.body === undefined ? '' : text(outcome.body);
-  return `${open}>\n      <${outcome.kind} message="${attr(outcome.message)}">${body}</${outcome.kind}>\n    </testcase>\n`;
+function caseNode(clause: ClauseResult, outcome: JunitOutcome, report: CompatibilityReport): XmlNode {
+  const node: XmlNode = {
+    '@_name': clean(clause.id),
+    '@_classname': clean(clause.interface),
+    '@_time': seconds(clauseMs(clause)),
+  };
+  if (outcome.kind === 'passed') return node;
+  let body = outcome.body;
+  if (outcome.kind === 'failure' && clause.verdict === 'fail') {
+    const evidence = clause.scenarios.flatMap((s) => (s.failure ? s.evidence : []));
+    body = `${body ?? ''}\n\nreproduce:\n${reproduceCommands(clause.id, report.metadata, evidence).join('\n')}`;
+  }
+  const element: XmlNode = { '@_message': clean(outcome.message) };
+  if (outcome.kind === 'failure') element['@_type'] = 'conformance';
+  if (body !== undefined) element['#text'] = clean(body);
+  node[outcome.kind] = element;
+  return node;
+}
+
+function count(outcomes: readonly JunitOutcome[], kind: JunitOutcome['kind']): number {
+  return outcomes.filter((o) => o.kind === kind).length;
 }
 
 /** Maps a clause verdict and its baseline status to a JUnit outcome. */
@@ -118,14 +160,6 @@ function seconds(ms: number): string {
 /** Characters XML 1.0 cannot carry at all (even escaped) are dropped. */
 const INVALID_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
-function text(value: string): string {
-  return value.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function attr(value: string): string {
-  return text(value)
-    .replace(/"/g, '&quot;')
-    .replace(/\n/g, '&#10;')
-    .replace(/\r/g, '&#13;')
-    .replace(/\t/g, '&#9;');
+function clean(value: string): string {
+  return value.replace(INVALID_XML, '');
 }

@@ -5,6 +5,7 @@ import {
   MAX_EVIDENCE_CHARS,
   NOT_VERIFIABLE_MEDIA_TYPE,
 } from './attachments.ts';
+import { FIXTURE_ERROR_NAME } from './fixture-error-name.ts';
 import type { ScenarioFailure, ScenarioResult, ScenarioStatus } from './model.ts';
 
 /** A scenario's final attempt together with the tags it carries (for mapping onto clauses). */
@@ -70,7 +71,15 @@ export function collectScenarioResults(envelopes: readonly Envelope[]): TaggedSc
       undefined,
     );
     // A scenario that never finished (a crashed worker) or has no step result is `unknown`.
-    const status: ScenarioStatus = end && worst ? (worst.status.toLowerCase() as ScenarioStatus) : 'unknown';
+    let status: ScenarioStatus = end && worst ? (worst.status.toLowerCase() as ScenarioStatus) : 'unknown';
+    const fixtureReasons = steps.flatMap((step) =>
+      step.result.exception?.type === FIXTURE_ERROR_NAME
+        ? [step.result.exception.message ?? 'a fixture failed']
+        : [],
+    );
+    // The harness could not set up its own fixture: not the target's failure (steps/support/fixture-error.ts).
+    if (status === 'failed' && fixtureReasons.length > 0 && worstFailuresAreFixtures(steps))
+      status = 'skipped';
     const result: ScenarioResult = {
       name: pickle.name,
       uri: pickle.uri,
@@ -84,7 +93,7 @@ export function collectScenarioResults(envelopes: readonly Envelope[]): TaggedSc
     };
     const failure = findFailure(status, steps, testCase, pickle, stepKeywords, hooks);
     if (failure) result.failure = failure;
-    const reasons: string[] = [];
+    const reasons: string[] = status === 'skipped' ? fixtureReasons.map((r) => `harness fixture: ${r}`) : [];
     for (const attachment of attachments.get(startedId) ?? []) {
       const body = decodeBody(attachment);
       if (attachment.mediaType === EVIDENCE_MEDIA_TYPE) result.evidence.push(toEvidence(body));
@@ -94,6 +103,13 @@ export function collectScenarioResults(envelopes: readonly Envelope[]): TaggedSc
     results.push({ tags: pickle.tags.map((tag) => tag.name), result });
   }
   return results;
+}
+
+/** Whether every failed step of the scenario failed with a FixtureError (one real failure keeps it failed). */
+function worstFailuresAreFixtures(steps: ReadonlyArray<{ result: TestStepResult }>): boolean {
+  return steps
+    .filter((step) => step.result.status === 'FAILED')
+    .every((step) => step.result.exception?.type === FIXTURE_ERROR_NAME);
 }
 
 type FeatureChildren = NonNullable<NonNullable<Envelope['gherkinDocument']>['feature']>['children'];
@@ -138,7 +154,8 @@ function findFailure(
     const hook = hooks.get(testStep.hookId);
     stepText = `hook ${hook?.name ?? hook?.sourceReference.uri ?? testStep.hookId}`;
   }
-  const message = failed.result.message ?? failed.result.exception?.message ?? defaultMessage(status);
+  // The thrown message, not Cucumber's text with the stack trace into the harness.
+  const message = failed.result.exception?.message ?? failed.result.message ?? defaultMessage(status);
   return { step: stepText, message: truncate(message) };
 }
 

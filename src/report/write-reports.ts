@@ -1,5 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ensureWritableDir } from './ensure-writable-dir.ts';
 import type { CompatibilityReport } from './model.ts';
 import { renderHtml } from './render-html.ts';
 import { renderJson } from './render-json.ts';
@@ -22,7 +23,7 @@ export async function writeReports(report: CompatibilityReport, dir: string): Pr
   const json = renderJson(report);
   const html = renderHtml(report);
   const junit = renderJunit(report);
-  await mkdir(dir, { recursive: true });
+  await ensureWritableDir(dir);
   await Promise.all([
     writeFile(paths.json, json),
     writeFile(paths.html, html),

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
 import type { Envelope } from '@cucumber/messages';
 import { PROJECT_ROOT, RUNNING_COMPILED, STEP_DEFINITION_PATHS } from '../catalog/project-paths.ts';
+import { Progress } from './progress.ts';
 
 export interface RunSuiteOptions {
   /** Target description file handed to the steps; absent = the embedded simulator. */
@@ -14,7 +15,7 @@ export interface RunSuiteOptions {
   importPaths?: string[];
   /** Where features and steps are looked up; default the project root. */
   cwd?: string;
-  /** Progress output goes here unless `quiet`. */
+  /** Progress output goes here unless `quiet` (src/runner/progress.ts). */
   stdout?: Writable;
   /** Cucumber's own warnings go here. */
   stderr?: Writable;
@@ -47,9 +48,14 @@ export async function runSuite(options: RunSuiteOptions = {}): Promise<SuiteRun>
   const parallel = options.parallel ?? 0;
   const worldParameters: Record<string, string> = {};
   if (options.targetFile !== undefined) worldParameters['targetFile'] = options.targetFile;
+  const out = options.stdout ?? process.stdout;
+  const progress = options.quiet
+    ? undefined
+    : new Progress({ out, tty: (out as Writable & { isTTY?: boolean }).isTTY === true });
   const environment = {
     cwd,
-    stdout: options.quiet ? discard() : (options.stdout ?? process.stdout),
+    // Progress comes from the message stream below; Cucumber's own formatter prints nothing.
+    stdout: discard(),
     stderr: options.stderr ?? process.stderr,
     env: withTsxForWorkers(options.env ?? process.env, parallel),
   };
@@ -60,7 +66,7 @@ export async function runSuite(options: RunSuiteOptions = {}): Promise<SuiteRun>
         paths: options.featurePaths ?? ['features/**/*.feature'],
         import: options.importPaths ?? [...STEP_DEFINITION_PATHS],
         tags: options.tags ?? '',
-        format: ['progress'],
+        format: [],
         worldParameters,
         parallel,
         strict: true,
@@ -70,9 +76,10 @@ export async function runSuite(options: RunSuiteOptions = {}): Promise<SuiteRun>
   );
   const envelopes: Envelope[] = [];
   const startedAt = new Date().toISOString();
-  const { success } = await runCucumber(runConfiguration, environment, (envelope) =>
-    envelopes.push(envelope),
-  );
+  const { success } = await runCucumber(runConfiguration, environment, (envelope) => {
+    envelopes.push(envelope);
+    progress?.onEnvelope(envelope);
+  });
   const finishedAt = new Date().toISOString();
   const retried = new Set(
     envelopes.flatMap((e) =>

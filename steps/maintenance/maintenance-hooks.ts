@@ -5,6 +5,7 @@
  * that answers. With a control plane the common After hook resets the state instead.
  */
 import { After } from '@cucumber/cucumber';
+import { pollUntil } from '../support/eventually.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { COMMAND_LIST_PATH } from './support/api-requests.ts';
 import { clientToken } from './support/maintenance-access.ts';
@@ -26,13 +27,9 @@ async function commandListAnswers(world: PbxWorld, token: string): Promise<boole
   return exchange.status === 200;
 }
 
-async function pollUntil(deadlineMs: number, done: () => Promise<boolean>): Promise<boolean> {
-  const deadline = Date.now() + deadlineMs;
-  while (Date.now() < deadline) {
-    if (await done()) return true;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-  return false;
+/** Whether `done` holds within `deadlineMs` (real time; the project's one poll helper). */
+async function holdsWithin(deadlineMs: number, done: () => Promise<boolean>): Promise<boolean> {
+  return (await pollUntil(done, (held) => held, { timeoutMs: deadlineMs, intervalMs: POLL_MS })).ok;
 }
 
 After({ timeout: GOING_DOWN_MS + COMING_BACK_MS + 30_000 }, async function (this: PbxWorld) {
@@ -40,8 +37,8 @@ After({ timeout: GOING_DOWN_MS + COMING_BACK_MS + 30_000 }, async function (this
   if (this.opened?.target.kind !== 'remote' || this.control) return;
   const token = await clientToken(this);
   if (token === undefined) return;
-  await pollUntil(GOING_DOWN_MS, async () => !(await commandListAnswers(this, token)));
-  const back = await pollUntil(COMING_BACK_MS, () => commandListAnswers(this, token));
+  await holdsWithin(GOING_DOWN_MS, async () => !(await commandListAnswers(this, token)));
+  const back = await holdsWithin(COMING_BACK_MS, () => commandListAnswers(this, token));
   if (!back)
     throw new Error(`the PBX did not answer again within ${COMING_BACK_MS / 60_000} min of a system action`);
 });

@@ -23,6 +23,12 @@ export interface EmbeddedTargetOptions {
   defaultMonitoringPort?: boolean;
   /** PEM certificates the web resolver's runtime trusts besides Node's roots (RESOLVER-TLS-TRUST-STORE). */
   resolverTrustedCa?: string[];
+  /**
+   * The address every listener of the simulator binds (default 127.0.0.1). The port-fallback
+   * scenarios give the simulator a loopback address of its own, where consecutive free ports are
+   * easy to find (MON-STATE-PORT-FALLBACK, MON-STATE-BOTH-PORTS-BUSY).
+   */
+  host?: string;
 }
 
 /**
@@ -33,6 +39,7 @@ export interface EmbeddedTargetOptions {
 export async function openEmbeddedTarget(options: EmbeddedTargetOptions = {}): Promise<OpenedTarget> {
   const name = options.name ?? 'simulator';
   const handle = await start({
+    ...(options.host ? { host: options.host } : {}),
     ...(options.defaultMonitoringPort ? {} : { monitoringPort: 0 }),
     clock: { mode: 'frozen' },
     ...(options.resolverTrustedCa ? { resolver: { trustedCa: options.resolverTrustedCa } } : {}),

@@ -1,5 +1,6 @@
 import { After, Before, setDefaultTimeout, setWorldConstructor } from '@cucumber/cucumber';
 import { openEmbeddedTarget } from './embedded-target.ts';
+import { FixtureError } from './fixture-error.ts';
 import { releasePorts } from './port-holder.ts';
 import { openRemoteTarget } from './remote-target.ts';
 import { loadTargetFile, type TargetFile } from './target-file.ts';
@@ -25,7 +26,13 @@ function targetFile(path: string): TargetFile {
 Before(async function (this: PbxWorld) {
   const path = this.parameters.targetFile;
   if (path === undefined) {
-    this.opened = await openEmbeddedTarget();
+    try {
+      this.opened = await openEmbeddedTarget();
+    } catch (error) {
+      throw new FixtureError(`the harness cannot start the embedded simulator: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
     return;
   }
   this.opened = openRemoteTarget(targetFile(path));

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { FixtureError } from './fixture-error.ts';
 
 /** A TCP port the harness holds open to play "another program" on the PBX host. */
 export interface HeldPort {
@@ -36,37 +38,113 @@ export async function isPortFree(host: string, port: number): Promise<boolean> {
   }
 }
 
-/** A port that was free a moment ago (races are possible but harmless: the step then fails loudly). */
+/**
+ * A port that was free a moment ago. A failure to bind is the harness's fault: it throws
+ * {@link FixtureError}, so the scenario is not verifiable rather than failed.
+ */
 export async function freePort(host: string): Promise<number> {
-  const held = await holdPort(host, 0);
+  let held: HeldPort;
+  try {
+    held = await holdPort(host, 0);
+  } catch (error) {
+    throw new FixtureError(`the harness cannot open a port on ${host} (${errorCode(error)})`, {
+      cause: error,
+    });
+  }
   await releasePorts([held]);
   return held.port;
 }
 
+/** How many bases {@link holdConsecutivePorts} tries before giving up (each try costs a few binds). */
+export const CONSECUTIVE_PORT_ATTEMPTS = 40;
+
 /**
- * Holds a run of `count` consecutive free ports (`port`, `port + 1`, …) and also checks that the
- * `spare` ports after them are free. Tries a few random bases; throws when none fits.
+ * Holds a run of `count` consecutive free ports (`port`, `port + 1`, …) on `host` and also checks
+ * that the `spare` ports after them are free. The bases are drawn at random below the kernel's
+ * ephemeral range, where outgoing connections and `listen(0)` of other programs do not land, so a
+ * busy machine rarely has them taken; a base whose run is not free is simply replaced by another
+ * (sound: any free run proves the same thing), up to {@link CONSECUTIVE_PORT_ATTEMPTS} times.
+ * When none fits, throws {@link FixtureError}: the fixture could not be set up, which makes the
+ * scenario not verifiable (MON-STATE-PORT-FALLBACK, MON-STATE-BOTH-PORTS-BUSY), never failed.
  */
-export async function holdConsecutivePorts(host: string, count: number, spare: number): Promise<HeldPort[]> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const base = await freePort(host);
-    if (base + count + spare > 65_535) continue;
+export async function holdConsecutivePorts(
+  host: string,
+  count: number,
+  spare: number,
+  attempts = CONSECUTIVE_PORT_ATTEMPTS,
+  random: () => number = Math.random,
+): Promise<HeldPort[]> {
+  const { low, high } = nonEphemeralRange(count + spare);
+  let lastProblem = 'every base tried was taken';
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const base = low + Math.floor(random() * (high - low));
     const held: HeldPort[] = [];
     try {
       for (let i = 0; i < count; i++) held.push(await holdPort(host, base + i));
       let spareFree = true;
-      for (let i = 0; i < spare; i++) spareFree &&= await isPortFree(host, base + count + i);
+      for (let i = 0; i < spare && spareFree; i++) spareFree = await isPortFree(host, base + count + i);
       if (spareFree) return held;
-    } catch {
-      // a port of the run is taken; try another base
+    } catch (error) {
+      const code = errorCode(error);
+      // Not "taken" but "this address cannot be bound here": no other base will do better.
+      if (code !== 'EADDRINUSE' && code !== 'EACCES') {
+        await releasePorts(held);
+        throw new FixtureError(`the harness cannot open ports on ${host} (${code})`, { cause: error });
+      }
+      lastProblem = `last try: port ${base + held.length} ${code}`;
     }
     await releasePorts(held);
   }
-  throw new Error(`found no ${count} consecutive free ports with ${spare} free after them on ${host}`);
+  throw new FixtureError(
+    `found no ${count} consecutive free ports with ${spare} free after them on ${host} in ${attempts} tries (${lastProblem})`,
+  );
+}
+
+/**
+ * A loopback address of its own for a scenario that must own a run of consecutive ports: Linux
+ * routes all of 127.0.0.0/8 to the loopback interface, and almost nothing else listens on, say,
+ * 127.83.17.201, so every port there is free except those of programs bound to 0.0.0.0.
+ * 127.0.0.x is left out (the harness's listed and unlisted client addresses live there).
+ * Returns `undefined` where such addresses cannot be bound (macOS, Windows: only 127.0.0.1).
+ */
+export async function spareLoopbackAddress(random: () => number = Math.random): Promise<string | undefined> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const octet = (min: number) => min + Math.floor(random() * (255 - min));
+    const host = `127.${octet(1)}.${octet(0)}.${octet(1)}`;
+    try {
+      await releasePorts([await holdPort(host, 0)]);
+      return host;
+    } catch (error) {
+      if (errorCode(error) === 'EADDRNOTAVAIL') return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Ports `[low, high)` where a run of `length` ports can start without touching the ephemeral
+ * range (Linux: /proc/sys/net/ipv4/ip_local_port_range, usually 32768-60999; elsewhere IANA's
+ * 49152-65535).
+ */
+export function nonEphemeralRange(length: number): { low: number; high: number } {
+  let ephemeralLow = 49_152;
+  try {
+    const [first] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
+    const parsed = Number(first);
+    if (Number.isInteger(parsed) && parsed > 2_048) ephemeralLow = parsed;
+  } catch {
+    // not Linux: keep the IANA range
+  }
+  const low = Math.min(20_000, Math.floor(ephemeralLow / 2));
+  return { low, high: ephemeralLow - length };
 }
 
 /** Closes every held port (the list is emptied). */
 export async function releasePorts(ports: HeldPort[]): Promise<void> {
   const all = ports.splice(0);
   await Promise.all(all.map((p) => new Promise<void>((resolve) => p.server.close(() => resolve()))));
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? String(error);
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { joinProblems, strictValidator } from '../../src/runner/strict-schema.ts';
 import { projectPath } from './project-root.ts';
-import { schemaValidator } from './schema-validator.ts';
 
 /** The `pbx` section of a target file (schemas/target.schema.json). */
 export interface PbxTargetSection {
@@ -52,12 +52,23 @@ export function loadTargetFile(file: string): TargetFile {
   return parseTargetFile(value, file);
 }
 
-/** Validates an already parsed target description. */
+/**
+ * Validates an already parsed target description strictly: unknown keys are errors with the
+ * nearest valid key suggested, and every problem is listed (src/runner/strict-schema.ts).
+ */
 export function parseTargetFile(value: unknown, file = '<inline>'): TargetFile {
-  const validator = schemaValidator(TARGET_SCHEMA_PATH);
-  if (!validator) throw new TargetFileError(file, `schema ${TARGET_SCHEMA_PATH} is missing`);
+  let validator: ReturnType<typeof strictValidator>;
+  try {
+    validator = strictValidator(TARGET_SCHEMA_PATH);
+  } catch {
+    throw new TargetFileError(file, `schema ${TARGET_SCHEMA_PATH} is missing or unreadable`);
+  }
   const verdict = validator.validate(value);
-  if (!verdict.ok)
-    throw new TargetFileError(file, `does not match schemas/target.schema.json: ${verdict.errors}`);
+  if (!verdict.ok) {
+    throw new TargetFileError(
+      file,
+      `does not match schemas/target.schema.json: ${joinProblems(verdict.problems)}`,
+    );
+  }
   return value as TargetFile;
 }

@@ -22,7 +22,7 @@ test('harness and usage errors exit 2 with one line, before any scenario runs', 
     [['--', 'no-such-check-plugin'], /^pbx-conformance: plug-in not found in PATH: no-such-check-plugin$/],
     [
       ['--expectations', 'bad.yaml', '--', ok],
-      /^pbx-conformance: expectations file bad\.yaml: unknown key 'colour' at \/scenarios\/healthy$/,
+      /^pbx-conformance: expectations file bad\.yaml: unknown key "colour" at \/scenarios\/healthy$/,
     ],
     [['--expectations', 'unknown.yaml', '--', ok], /unknown scenario 'healty'/],
     [['--expectations', 'none.yaml', '--', ok], /expectations file none\.yaml cannot be read/],

@@ -5,6 +5,16 @@ import type { FleetTarget, PbxPlane } from './fleet-target.ts';
 import { PbxEventsClient } from './pbx-events-client.ts';
 
 /**
+ * The scrypt cost of the embedded controller's account passwords. Each scenario starts a fresh
+ * controller, which hashes every fixture password: at the default cost (N = 16384, about 60 ms a
+ * hash on a busy 2-core machine) that alone took a third of a second per fleet scenario. No clause
+ * concerns the cost (passwords are still stored only as salted scrypt hashes, compared in
+ * constant time; `simulate` and remote controllers keep their own cost), so the harness's own
+ * fixture uses a cheap one, as the simulator's unit tests do.
+ */
+const HARNESS_SCRYPT_COST = { N: 1_024, r: 8, p: 1 };
+
+/**
  * The default fixture of the simulated controller (docs/fleet-controller.md, "Default fixture"):
  * partner Nordlicht owns Hamburg and Kiel and manages Bremen on behalf of Südwind, which owns
  * Bremen and München. Public demo values, not secrets.
@@ -67,7 +77,7 @@ export const EMBEDDED_PBX_CLOCK_LAG_MS = 5 * 3_600_000 + 17 * 60_000 + 23_000;
  * needs one for a site; everything is closed with the target.
  */
 export async function openEmbeddedFleet(): Promise<FleetTarget> {
-  const controller = await startController({ clock: { mode: 'frozen' } });
+  const controller = await startController({ clock: { mode: 'frozen' }, scryptCost: HARNESS_SCRYPT_COST });
   const control = new HttpFleetControl(controller.urls.control);
   const pbxs = new Map<string, Promise<{ plane: PbxPlane; close(): Promise<void> }>>();
 

@@ -9,6 +9,11 @@ import { maintenanceContext } from './maintenance-context.ts';
 export interface MaintenanceControls {
   control: PbxControl;
   maintenance: MaintenanceControl;
+  /**
+   * The embedded simulator: a drained executor has recorded every completion event it will
+   * record, on a frozen clock (negative checks look once instead of watching in real time).
+   */
+  drainedMeansSettled?: boolean;
 }
 
 /** Interface A of the target, or `undefined` when the target file does not describe it. */
@@ -33,7 +38,11 @@ export async function withMaintenanceControl(
   if (!target) return world.notVerifiable(noApiReason(world));
   const control = world.control;
   if (!control || !target.control) return world.notVerifiable(world.noControlReason(purpose));
-  await action({ control, maintenance: target.control });
+  await action({
+    control,
+    maintenance: target.control,
+    drainedMeansSettled: world.target.kind === 'embedded',
+  });
   return undefined;
 }
 

@@ -118,6 +118,6 @@ test('a busy port is a harness error with exit code 1', async (t) => {
   });
   const { base } = JSON.parse(await line) as { base: string };
   const second = captureIo(process.cwd());
-  assert.equal(await run(['endpoint', '--port', new URL(base).port], second), 1);
+  assert.equal(await run(['endpoint', '--port', new URL(base).port], second), 2);
   assert.match(second.err(), /already in use/);
 });

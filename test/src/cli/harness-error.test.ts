@@ -9,7 +9,6 @@ test('one-line messages include wrapped causes and never span lines', () => {
   assert.equal(oneLineMessage(new Error('')), 'unknown error');
 });
 
-test('harness errors default to exit code 2', () => {
-  assert.equal(new HarnessError('x').exitCode, 2);
-  assert.equal(new HarnessError('busy', 1).exitCode, 1);
+test('harness errors always exit 2', () => {
+  assert.equal(new HarnessError('port 6556 on 127.0.0.1 is already in use').exitCode, 2);
 });

@@ -65,3 +65,13 @@ test('help and version go to stdout with exit 0', async () => {
     /^pbx-conformance \d+\.\d+\.\d+\ncatalog: features\/clauses\.yaml format \d+ sha256:[0-9a-f]{12}\nspecs judged:\n( {2}[a-z-]+\.md sha256:[0-9a-f]{12}\n)+$/,
   );
 });
+
+test('every command documents the exit codes in its --help', async () => {
+  for (const command of [[], ['verify'], ['simulate'], ['endpoint'], ['resolver-check']]) {
+    const io = captureIo(process.cwd());
+    assert.equal(await run([...command, '--help'], io), 0);
+    assert.match(io.out(), /Exit codes \(every command\):\n {2}0 {2}passed/, command.join(' '));
+    assert.match(io.out(), /\n {2}1 {2}conformance failure/);
+    assert.match(io.out(), /\n {2}2 {2}usage or harness error/);
+  }
+});

@@ -111,7 +111,7 @@ test('simulate with a busy web port fails with one line and exit 1', async () =>
     const address = blocker.address();
     assert.ok(address !== null && typeof address === 'object');
     const io = captureIo(process.cwd(), { signal: AbortSignal.abort() });
-    assert.equal(await run(['simulate', '--port', '0', '--web-port', String(address.port)], io), 1);
+    assert.equal(await run(['simulate', '--port', '0', '--web-port', String(address.port)], io), 2);
     assert.equal(io.err(), `pbx-conformance: port ${address.port} on 127.0.0.1 is already in use\n`);
     assert.equal(io.out(), '');
   } finally {
@@ -295,7 +295,7 @@ test('simulate refuses a data directory another controller holds, in one line', 
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'controller.lock'), `${process.ppid}\n`);
   const io = captureIo(process.cwd(), { signal: AbortSignal.abort() });
-  assert.equal(await run(['simulate', '--port', '0', '--data', dir], io), 1);
+  assert.equal(await run(['simulate', '--port', '0', '--data', dir], io), 2);
   assert.match(
     io.err(),
     /^pbx-conformance: the fleet controller did not start: data directory .* is in use by process \d+/,

@@ -25,17 +25,20 @@ test('verify writes three consistent reports and passes when the only failure is
     const code = await verifyCommand(
       {
         target: 'target.json',
+        // XMLRPC-A is not verifiable on this target: run alone it would fail the named-interface gate.
+        tags: 'not @XMLRPC-A',
         reports: 'out',
         quiet: true,
         catalogPath: join(suite.dir, 'clauses.yaml'),
         expectedFailuresDir: suite.dir,
         suite: { cwd: suite.dir },
+        credentials: async () => [],
       },
       io,
     );
     assert.equal(code, 0, io.out() + io.err());
     const summary = io.out();
-    assert.match(summary, /^target lab: 3 scenarios \(1 passed, 1 failed, 1 skipped\)/);
+    assert.match(summary, /^target lab: 2 scenarios \(1 passed, 1 failed, 0 skipped\)/);
     assert.match(summary, /MON\s+1\/2\s+1\s+0\s+0\s+0\s+1/);
     assert.match(summary, /expected failures \(1\): MON-B/);
     assert.match(summary, /PASSED/);
@@ -206,5 +209,185 @@ test('a partly reachable target warns once per silent endpoint and still runs th
   } finally {
     await web.close();
     await suite.cleanup();
+  }
+});
+
+test('the typo target exits 2 with the suggestion, before anything else', async () => {
+  const suite = await createThrowawaySuite();
+  try {
+    const target = { ...sampleTarget({ web: 1, monitoring: 1 }), maintainance: { token: 'x' } };
+    await writeFile(join(suite.dir, 'typo.json'), JSON.stringify(target));
+    const io = captureIo(suite.dir);
+    const code = await run(['verify', '--target', 'typo.json', '--reports', 'out', '--quiet'], io);
+    assert.equal(code, 2);
+    assert.match(io.err(), /unknown key "maintainance" at \/ \(did you mean "maintenance"\?\)/);
+    assert.equal(io.err().trim().split('\n').length, 1);
+    assert.equal(io.out(), '');
+  } finally {
+    await suite.cleanup();
+  }
+});
+
+test('an unwritable reports folder exits 2 before the first scenario (no endless mkdir below /proc)', async () => {
+  const suite = await createThrowawaySuite();
+  try {
+    const io = captureIo(suite.dir);
+    const code = await verifyCommand(
+      {
+        reports: '/proc/nope',
+        quiet: true,
+        catalogPath: join(suite.dir, 'clauses.yaml'),
+        expectedFailuresDir: suite.dir,
+        suite: { cwd: suite.dir },
+      },
+      io,
+    ).catch((error: { exitCode?: number; message: string }) => {
+      assert.match(error.message, /reports folder \/proc\/nope cannot be created/);
+      return error.exitCode;
+    });
+    assert.equal(code, 2);
+    assert.equal(io.out(), '');
+  } finally {
+    await suite.cleanup();
+  }
+});
+
+test('a rejected credential stops the run: one line per credential, exit 2, no scenario', async () => {
+  const suite = await createThrowawaySuite();
+  const web = await listeningPort();
+  try {
+    await writeFile(
+      join(suite.dir, 'target.json'),
+      JSON.stringify(sampleTarget({ web: web.port, monitoring: web.port })),
+    );
+    const io = captureIo(suite.dir);
+    const error = await verifyCommand(
+      {
+        target: 'target.json',
+        reports: 'out',
+        quiet: true,
+        catalogPath: join(suite.dir, 'clauses.yaml'),
+        expectedFailuresDir: suite.dir,
+        suite: { cwd: suite.dir },
+        credentials: async () => [
+          { credential: 'XML-RPC login "admin"', outcome: 'rejected', detail: 'fault 1' },
+          { credential: 'maintenance token', outcome: 'rejected', detail: 'HTTP 401' },
+          { credential: 'fleet account partner', outcome: 'accepted', detail: 'HTTP 200' },
+        ],
+      },
+      io,
+    ).then(
+      () => assert.fail('expected a harness error'),
+      (e: { exitCode: number; message: string }) => e,
+    );
+    assert.equal(error.exitCode, 2);
+    assert.equal(
+      io.err(),
+      'pbx-conformance: credential rejected: XML-RPC login "admin" (fault 1)\n' +
+        'pbx-conformance: credential rejected: maintenance token (HTTP 401)\n',
+    );
+    assert.equal(io.out(), '');
+  } finally {
+    await web.close();
+    await suite.cleanup();
+  }
+});
+
+test('coverage gates: a named interface with zero verified clauses, --require and --fail-under fail the run', async () => {
+  const suite = await createThrowawaySuite();
+  const web = await listeningPort();
+  try {
+    await writeFile(
+      join(suite.dir, 'target.json'),
+      JSON.stringify(sampleTarget({ web: web.port, monitoring: web.port })),
+    );
+    await writeFile(join(suite.dir, 'gaps.yaml'), '- {clause: MON-B, reason: known gap}\n');
+    const io = captureIo(suite.dir);
+    const code = await verifyCommand(
+      {
+        target: 'target.json',
+        baseline: 'gaps.yaml',
+        require: ['MON'],
+        failUnder: 50,
+        reports: 'out',
+        quiet: true,
+        catalogPath: join(suite.dir, 'clauses.yaml'),
+        suite: { cwd: suite.dir },
+        credentials: async () => [],
+      },
+      io,
+    );
+    assert.equal(code, 1);
+    const out = io.out();
+    assert.match(
+      out,
+      /FAILED: interface XMLRPC, which the target names, has zero verified clauses \(1 not verifiable: the target has no control plane\)/,
+    );
+    assert.match(
+      out,
+      /FAILED: coverage 33\.3 % \(1 of 3 testable clauses of MON, XMLRPC pass\) is under --fail-under 50 %/,
+    );
+    assert.doesNotMatch(out, /--require MON/, 'MON-A passed and MON-B failed: both verified');
+    assert.match(out, /expected failures \(1\): MON-B/, 'listed in the --baseline file');
+    assert.doesNotMatch(out, /does not list/);
+  } finally {
+    await web.close();
+    await suite.cleanup();
+  }
+});
+
+test('a fixture the harness cannot set up is not verifiable, never a failure; for the whole run it is exit 2', async () => {
+  const mixed = await createThrowawaySuite(`Feature: fixtures
+  @MON-A
+  Scenario: passes
+    Given a passing step
+
+  @MON-B
+  Scenario: its ports cannot be found
+    Given a step whose fixture cannot be set up
+`);
+  try {
+    const io = captureIo(mixed.dir);
+    const options = {
+      reports: 'out',
+      quiet: true,
+      catalogPath: join(mixed.dir, 'clauses.yaml'),
+      expectedFailuresDir: mixed.dir,
+      suite: { cwd: mixed.dir },
+    };
+    assert.equal(await verifyCommand(options, io), 0, io.out());
+    const json = JSON.parse(await readFile(join(mixed.dir, 'out', 'compatibility.json'), 'utf8')) as {
+      interfaces: Array<{ clauses: Array<{ id: string; verdict: string; reason?: string }> }>;
+    };
+    const monB = json.interfaces.flatMap((i) => i.clauses).find((c) => c.id === 'MON-B');
+    assert.equal(monB?.verdict, 'not-verifiable');
+    assert.equal(monB?.reason, 'harness fixture: found no 2 consecutive free ports');
+  } finally {
+    await mixed.cleanup();
+  }
+  const only = await createThrowawaySuite(`Feature: fixtures
+  @MON-B
+  Scenario: its ports cannot be found
+    Given a step whose fixture cannot be set up
+`);
+  try {
+    await assert.rejects(
+      verifyCommand(
+        {
+          reports: 'out',
+          quiet: true,
+          catalogPath: join(only.dir, 'clauses.yaml'),
+          expectedFailuresDir: only.dir,
+          suite: { cwd: only.dir },
+        },
+        captureIo(only.dir),
+      ),
+      (error: { exitCode?: number; message: string }) =>
+        error.exitCode === 2 &&
+        error.message ===
+          'the harness could not set up its fixtures for any scenario: found no 2 consecutive free ports',
+    );
+  } finally {
+    await only.cleanup();
   }
 });

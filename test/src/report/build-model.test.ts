@@ -4,6 +4,8 @@ import { NOT_VERIFIABLE_MEDIA_TYPE } from '../../../src/report/attachments.ts';
 import { buildModel } from '../../../src/report/build-model.ts';
 import type { ExpectedFailures } from '../../../src/report/expected-failures.ts';
 import type { CompatibilityReport } from '../../../src/report/model.ts';
+import { renderJson } from '../../../src/report/render-json.ts';
+import { validateReport } from '../../../src/report/validate-report.ts';
 import { type SyntheticScenario, syntheticEnvelopes } from './synthetic-envelopes.ts';
 import { testCatalog } from './test-catalog.ts';
 
@@ -156,4 +158,41 @@ test('metadata carries the run facts and the Cucumber version from the meta mess
   assert.equal(report.metadata.cucumberVersion, '12.9.0');
   assert.equal(report.metadata.catalogVersion, 1);
   assert.equal(report.reportVersion, 1);
+});
+
+test('--repeat: each clause is stable pass, stable fail or flaky across the runs, and a flaky one fails the run', () => {
+  const catalog = testCatalog();
+  const round = (monA: 'PASSED' | 'FAILED') =>
+    syntheticEnvelopes([
+      { name: 'a', tags: ['@MON-A'], steps: [{ text: 'a', status: monA, message: 'x' }] },
+      { name: 'b', tags: ['@MON-B'], steps: [{ text: 'b', status: 'PASSED' }] },
+      { name: 'c', tags: ['@MON-C'], steps: [{ text: 'c', status: 'FAILED', message: 'y' }] },
+    ]);
+  const runs = [round('PASSED'), round('FAILED'), round('PASSED')];
+  const report = buildModel({
+    envelopes: runs.flat(),
+    repeatedRuns: runs,
+    catalog,
+    expectedFailures: { path: 'x.yaml', file: null, entries: [] },
+    metadata: {
+      target: 't',
+      targetFile: null,
+      startedAt: '2026-01-01T00:00:00.000Z',
+      finishedAt: '2026-01-01T00:00:01.000Z',
+      toolVersion: '0',
+      catalogVersion: 1,
+      tagExpression: null,
+    },
+  });
+  const byId = new Map(report.interfaces.flatMap((i) => i.clauses).map((c) => [c.id, c]));
+  assert.deepEqual(byId.get('MON-A')?.repeat, { verdicts: ['pass', 'fail', 'pass'], stability: 'flaky' });
+  assert.equal(byId.get('MON-A')?.verdict, 'fail');
+  assert.equal(byId.get('MON-B')?.repeat?.stability, 'stable-pass');
+  assert.equal(byId.get('MON-C')?.repeat?.stability, 'stable-fail');
+  assert.ok(
+    report.outcome.reasons.some(
+      (r) => r === '1 clause(s) flaky across 3 runs (verdicts differ between runs): MON-A',
+    ),
+  );
+  assert.deepEqual(validateReport(JSON.parse(renderJson(report))), []);
 });

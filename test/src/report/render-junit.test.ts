@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { PROJECT_ROOT } from '../../../src/catalog/project-paths.ts';
 import { renderJunit } from '../../../src/report/render-junit.ts';
+import { strictValidator } from '../../../src/runner/strict-schema.ts';
+
+const JUNIT_SCHEMA = join(PROJECT_ROOT, 'schemas', 'junit.schema.json');
+
 import { HOSTILE, sampleReport } from './sample-report.ts';
 
 type Node = Record<string, unknown>;
@@ -45,7 +51,9 @@ test('failure and skipped counts match the elements and the model', () => {
   const failures = cases.filter((c) => 'failure' in c);
   const skipped = cases.filter((c) => 'skipped' in c);
   assert.equal(Number(root['failures']), failures.length);
-  assert.equal(Number(root['skipped']), skipped.length);
+  // The xunit schema has no `skipped` on <testsuites>: the suites carry it.
+  const suiteSkipped = (root['testsuite'] as Node[]).reduce((sum, s) => sum + Number(s['skipped']), 0);
+  assert.equal(suiteSkipped, skipped.length);
   // MON-B fails unexpectedly; MON-C is an expected failure, reported as skipped.
   assert.deepEqual(
     failures.map((c) => c['name']),
@@ -73,6 +81,43 @@ test('hostile text survives as escaped content without invalid XML characters', 
     `Then the reply matches: AssertionError: ${HOSTILE.replace('\u0001', '').trimEnd()}`,
   );
   assert.ok(String(failure['#text']).includes('HTTP GET /xml'));
+});
+
+test('the JUnit report validates against the Jenkins/xunit JUnit rules (schemas/junit.schema.json)', () => {
+  const validator = strictValidator(JUNIT_SCHEMA);
+  const tree = (xml: string) =>
+    new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '@_',
+      parseAttributeValue: false,
+      parseTagValue: false,
+      isArray: (name) =>
+        ['testsuite', 'testcase', 'failure', 'error', 'system-out', 'system-err'].includes(name),
+    }).parse(xml) as unknown;
+  const verdict = validator.validate(tree(renderJunit(sampleReport())));
+  assert.deepEqual(verdict, { ok: true });
+  // The check can fail: a case without a name, a suite with an unknown attribute, a bad time.
+  const broken = renderJunit(sampleReport())
+    .replace('<testcase name="MON-A"', '<testcase ')
+    .replace('<testsuite name="MON"', '<testsuite flavour="x" name="MON"')
+    .replace(/time="[0-9.]+"/, 'time="soon"');
+  const bad = validator.validate(tree(broken));
+  assert.equal(bad.ok, false);
+  const problems = bad.ok ? [] : bad.problems.join('\n');
+  assert.match(String(problems), /required property '@_name'/);
+  assert.match(String(problems), /unknown key "@_flavour"/);
+  assert.match(String(problems), /@_time must match pattern/);
+});
+
+test('a failure carries the command that reproduces it', () => {
+  const root = parse(renderJunit(sampleReport()))['testsuites'] as Node;
+  const monB = (root['testsuite'] as Node[])
+    .flatMap((s) => s['testcase'] as Node[])
+    .find((c) => c['name'] === 'MON-B');
+  assert.match(
+    String(child(monB, 'failure')['#text']),
+    /reproduce:\npbx-conformance verify --target '\/etc\/lab.json' --tags @MON-B/,
+  );
 });
 
 test('an unexpected pass is a JUnit failure asking to remove the entry', () => {

@@ -133,3 +133,47 @@ test('only the final attempt of a retried scenario counts', () => {
   assert.equal(results.length, 1);
   assert.equal(results[0]?.result.status, 'passed');
 });
+
+test('a step that threw FixtureError makes its scenario not verifiable with the reason, not failed', () => {
+  const [fixture, real] = collectScenarioResults(
+    syntheticEnvelopes([
+      {
+        name: 'no ports',
+        tags: ['@MON-A'],
+        steps: [
+          {
+            text: 'busy ports',
+            status: 'FAILED',
+            exceptionType: 'FixtureError',
+            message: 'found no 2 ports',
+          },
+        ],
+      },
+      {
+        name: 'fixture and a real failure',
+        tags: ['@MON-B'],
+        steps: [
+          { text: 'a', status: 'FAILED', exceptionType: 'AssertionError', message: 'wrong reply' },
+          { text: 'b', status: 'FAILED', exceptionType: 'FixtureError', message: 'no ports' },
+        ],
+      },
+    ]),
+  );
+  assert.equal(fixture?.result.status, 'skipped');
+  assert.equal(fixture?.result.failure, undefined);
+  assert.match(fixture?.result.notVerifiableReason ?? '', /harness fixture: found no 2 ports/);
+  assert.equal(real?.result.status, 'failed');
+});
+
+test('the failure message is the thrown message, not the stack trace', () => {
+  const [only] = collectScenarioResults(
+    syntheticEnvelopes([
+      {
+        name: 'fails',
+        tags: ['@MON-A'],
+        steps: [{ text: 'a', status: 'FAILED', exceptionType: 'AssertionError', message: 'wrong reply' }],
+      },
+    ]),
+  );
+  assert.equal(only?.result.failure?.message, 'wrong reply');
+});

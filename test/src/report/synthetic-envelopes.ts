@@ -9,6 +9,8 @@ export interface SyntheticStep {
   text: string;
   status: StepStatus;
   message?: string;
+  /** Class name of the thrown error (Cucumber's `exception.type`), e.g. `FixtureError`. */
+  exceptionType?: string;
   attachments?: Array<{ mediaType: string; body: string; base64?: boolean }>;
 }
 
@@ -131,6 +133,9 @@ export function syntheticEnvelopes(
         const result: Record<string, unknown> = { status, duration: { seconds: 0, nanos: 1_000_000 } };
         const message = final ? step.message : 'flaky first attempt';
         if (message !== undefined) result['message'] = message;
+        if (final && step.exceptionType !== undefined) {
+          result['exception'] = { type: step.exceptionType, message: step.message ?? '' };
+        }
         out.push({
           testStepFinished: {
             testCaseStartedId: startedId,

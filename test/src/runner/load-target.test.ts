@@ -19,21 +19,45 @@ test('loads a target file that matches the schema', async () => {
   }
 });
 
-test('a target file that does not match the schema names the file and the first problem on one line', async () => {
+test('a target file that does not match the schema names the file and every problem on one line', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'pbx-target-'));
   try {
     const file = join(dir, 'bad.json');
     await writeFile(file, JSON.stringify({ name: 'lab', pbx: {} }));
     await assert.rejects(loadTarget(file), (error: Error) => {
       assert.ok(error.message.startsWith(`target file ${file}: does not match schemas/target.schema.json: `));
-      assert.match(error.message, /\/pbx must have required property 'webUrl' \(and 3 more\)$/);
+      assert.match(error.message, /: 4 problems: \/pbx must have required property 'webUrl'; /);
+      for (const key of ['monitoring', 'xmlrpc', 'listedClientAddress']) {
+        assert.ok(error.message.includes(`required property '${key}'`), key);
+      }
       assert.equal(error.message.includes('\n'), false);
-      assert.equal(error.message.includes(';'), false);
+      assert.equal(error.message.includes('more)'), false);
       return true;
     });
     const badPort = sampleTarget({ web: 8080, monitoring: 70000 });
     await writeFile(file, JSON.stringify(badPort));
     await assert.rejects(loadTarget(file), /: \/pbx\/monitoring\/port must be <= 65535$/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('an unknown key is named with the nearest valid one, next to the other problems', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'pbx-target-'));
+  try {
+    const file = join(dir, 'typo.json');
+    const target = sampleTarget({ web: 8080, monitoring: 6556 });
+    const pbx = target['pbx'] as Record<string, unknown>;
+    await writeFile(
+      file,
+      JSON.stringify({ ...target, maintainance: { token: 't' }, pbx: { ...pbx, webUrl: 'ftp://x' } }),
+    );
+    await assert.rejects(loadTarget(file), (error: Error) => {
+      assert.match(error.message, /unknown key "maintainance" at \/ \(did you mean "maintenance"\?\)/);
+      assert.match(error.message, /\/pbx\/webUrl must match pattern/);
+      assert.match(error.message, /: 2 problems: /);
+      return true;
+    });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

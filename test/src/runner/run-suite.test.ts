@@ -18,7 +18,8 @@ test('runs the features, passes the target file to the steps and collects every 
     assert.deepEqual(run.parseErrors, []);
     assert.equal(run.cucumberSuccess, false);
     assert.ok(Date.parse(run.finishedAt) >= Date.parse(run.startedAt));
-    assert.match(progress, /3 scenarios \(1 failed, 1 skipped, 1 passed\)/);
+    assert.match(progress, /^FAIL MON-B: expected <agent> text \(features\/throwaway.feature\)$/m);
+    assert.match(progress, /^progress: 3\/3 scenarios, 1 failure, \d+ s elapsed$/m);
     const results = collectScenarioResults(run.envelopes);
     const passed = results.find((r) => r.result.status === 'passed');
     assert.deepEqual(passed?.result.evidence[0]?.details, { target: '/tmp/target.json' });

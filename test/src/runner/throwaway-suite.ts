@@ -38,6 +38,10 @@ Given('a passing step', function () {
 Given('a failing step', function () {
   throw new Error('expected <agent> text');
 });
+class FixtureError extends Error {}
+Given('a step whose fixture cannot be set up', function () {
+  throw new FixtureError('found no 2 consecutive free ports');
+});
 Given('a step that cannot verify its clause', function () {
   this.attach(JSON.stringify({ reason: 'the target has no control plane' }), NOT_VERIFIABLE_MEDIA_TYPE);
   return 'skipped';

@@ -6,24 +6,12 @@ import { THROTTLE_INTERVAL_MS } from '../../../../simulators/pbx/events/forwardi
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';
+import { eventually } from '../../../../steps/support/eventually.ts';
 import { ANNA, basic, FAST_SCRYPT } from '../../fleet-controller/fleet-test-kit.ts';
 
 const CONTROLLER_T0 = 1_767_225_600_000;
 /** The PBX clock runs one hour ahead of the controller's, so the tests can tell them apart. */
 const PBX_T0 = CONTROLLER_T0 + 3_600_000;
-
-/** Polls `check` on real time until it holds (the harness's own timeout, never the virtual clock). */
-async function eventually(
-  check: () => Promise<boolean> | boolean,
-  what: string,
-  timeoutMs = 5_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 async function setup(t: { after(fn: () => Promise<void> | void): void }, siteId = 'site-kiel') {
   const fleet: FleetHandle = await start({ scryptCost: FAST_SCRYPT, clock: { start: CONTROLLER_T0 } });

@@ -1,4 +1,3 @@
-import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import {
   MonitoringEndpoint,
@@ -9,6 +8,7 @@ import { defaultState } from '../../../../../simulators/pbx/state/default-state.
 import { PbxStore } from '../../../../../simulators/pbx/state/store.ts';
 import type { PbxState } from '../../../../../simulators/pbx/state/types.ts';
 import { VirtualClock } from '../../../../../simulators/shared/clock.ts';
+import { eventually as sharedEventually } from '../../../../../steps/support/eventually.ts';
 
 export interface Harness {
   store: PbxStore;
@@ -156,8 +156,7 @@ export function request(method: string, target: string, extra = ''): string {
   return `${method} ${target} HTTP/1.1\r\nHost: pbx\r\n${extra}\r\n`;
 }
 
-/** Polls until `check` holds (at most about 2 s); a bounded wait, not a timing assertion. */
-export async function eventually(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  assert.ok(check(), what);
+/** Polls until `check` holds (steps/support/eventually.ts); a bounded wait, not a timing assertion. */
+export function eventually(check: () => boolean, what: string): Promise<void> {
+  return sharedEventually(check, what, { intervalMs: 10 });
 }

@@ -1,0 +1,121 @@
+import type { Writable } from 'node:stream';
+import type { Envelope, Pickle, TestStepResult } from '@cucumber/messages';
+import { FIXTURE_ERROR_NAME } from '../report/fixture-error-name.ts';
+
+/** How often a line is written without a terminal (CI logs). */
+export const CI_LINE_INTERVAL_MS = 5_000;
+/** How often the status line is redrawn on a terminal. */
+const TTY_REDRAW_MS = 200;
+
+export interface ProgressOptions {
+  out: Writable;
+  /** A terminal gets one status line redrawn in place; anything else gets a line every few seconds. */
+  tty: boolean;
+  now?: () => number;
+}
+
+/**
+ * Progress of a `verify` run, read from Cucumber's live message stream (no Cucumber formatter):
+ * scenarios done / total, failures so far, elapsed time and an estimate of the time left. On a
+ * terminal one status line is redrawn in place; without one (CI), a line every
+ * {@link CI_LINE_INTERVAL_MS}. Either way each failure is printed as it happens, with its clause
+ * ids and a one-line reason. A scenario whose harness fixture failed is not a failure here either.
+ */
+export class Progress {
+  private readonly out: Writable;
+  private readonly tty: boolean;
+  private readonly now: () => number;
+  private readonly pickles = new Map<string, Pickle>();
+  private readonly caseToPickle = new Map<string, string>();
+  private readonly startedCase = new Map<string, string>();
+  private readonly firstFailure = new Map<string, TestStepResult>();
+  private total = 0;
+  private done = 0;
+  private failures = 0;
+  private startedAt: number | undefined;
+  private lastLine = 0;
+  private statusShown = false;
+
+  constructor(options: ProgressOptions) {
+    this.out = options.out;
+    this.tty = options.tty;
+    this.now = options.now ?? Date.now;
+  }
+
+  onEnvelope(envelope: Envelope): void {
+    if (envelope.pickle) this.pickles.set(envelope.pickle.id, envelope.pickle);
+    else if (envelope.testCase) {
+      this.total += 1;
+      this.caseToPickle.set(envelope.testCase.id, envelope.testCase.pickleId);
+    } else if (envelope.testRunStarted) {
+      this.startedAt = this.now();
+      this.lastLine = this.startedAt;
+    } else if (envelope.testCaseStarted) {
+      this.startedCase.set(envelope.testCaseStarted.id, envelope.testCaseStarted.testCaseId);
+    } else if (envelope.testStepFinished) {
+      const { testCaseStartedId, testStepResult } = envelope.testStepFinished;
+      if (testStepResult.status === 'FAILED' && !this.firstFailure.has(testCaseStartedId)) {
+        this.firstFailure.set(testCaseStartedId, testStepResult);
+      }
+    } else if (envelope.testCaseFinished) {
+      const id = envelope.testCaseFinished.testCaseStartedId;
+      const failed = this.firstFailure.get(id);
+      this.firstFailure.delete(id);
+      if (envelope.testCaseFinished.willBeRetried) return;
+      this.done += 1;
+      if (failed && failed.exception?.type !== FIXTURE_ERROR_NAME) {
+        this.failures += 1;
+        this.printFailure(id, failed);
+      }
+      this.tick(false);
+    } else if (envelope.testRunFinished) this.tick(true);
+  }
+
+  /** The status text, e.g. `120/667 scenarios, 1 failure, 14 s elapsed, about 60 s left`. */
+  status(): string {
+    const elapsedMs = this.startedAt === undefined ? 0 : this.now() - this.startedAt;
+    const parts = [
+      `${this.done}/${this.total} scenarios`,
+      `${this.failures} failure${this.failures === 1 ? '' : 's'}`,
+      `${formatSeconds(elapsedMs)} elapsed`,
+    ];
+    if (this.done > 0 && this.done < this.total) {
+      parts.push(`about ${formatSeconds((elapsedMs / this.done) * (this.total - this.done))} left`);
+    }
+    return parts.join(', ');
+  }
+
+  private tick(final: boolean): void {
+    const now = this.now();
+    if (this.tty) {
+      if (!final && now - this.lastLine < TTY_REDRAW_MS) return;
+      this.lastLine = now;
+      this.out.write(`\r\u001b[2K${this.status()}${final ? '\n' : ''}`);
+      this.statusShown = !final;
+      return;
+    }
+    if (!final && now - this.lastLine < CI_LINE_INTERVAL_MS) return;
+    this.lastLine = now;
+    this.out.write(`progress: ${this.status()}\n`);
+  }
+
+  private printFailure(startedId: string, result: TestStepResult): void {
+    const pickle = this.pickles.get(this.caseToPickle.get(this.startedCase.get(startedId) ?? '') ?? '');
+    const clauses = (pickle?.tags ?? [])
+      .map((tag) => tag.name.replace(/^@/, ''))
+      .filter((tag) => /^[A-Z][A-Z0-9]*-[A-Z0-9-]+$/.test(tag));
+    const reason =
+      (result.exception?.message ?? result.message ?? 'failed').split('\n').find((l) => l.trim()) ?? '';
+    const where = pickle ? ` (${pickle.uri})` : '';
+    const line = `FAIL ${clauses.join(' ') || pickle?.name || '?'}: ${reason.trim().slice(0, 200)}${where}`;
+    if (this.tty && this.statusShown) this.out.write('\r\u001b[2K');
+    this.out.write(`${line}\n`);
+    this.statusShown = false;
+    if (this.tty) this.lastLine = 0;
+  }
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 120 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
