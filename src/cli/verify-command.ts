@@ -1,5 +1,4 @@
 import { isAbsolute, resolve } from 'node:path';
-import type { TargetFile } from '../../steps/support/target-file.ts';
 import { type Catalog, catalogPrefixes } from '../catalog/catalog.ts';
 import { loadCatalog } from '../catalog/load-catalog.ts';
 import { DEFAULT_REPORTS_DIR, EXPECTED_FAILURES_DIR, FEATURES_DIR } from '../catalog/project-paths.ts';
@@ -23,6 +22,7 @@ import { preflight } from '../runner/preflight.ts';
 import { EMBEDDED_TARGET_NAME } from '../runner/read-target-name.ts';
 import { type RunSuiteOptions, runSuite, type SuiteRun } from '../runner/run-suite.ts';
 import { targetEndpoints } from '../runner/target-endpoints.ts';
+import type { TargetFile } from '../runner/target-file.ts';
 import { targetInterfaces } from '../runner/target-interfaces.ts';
 import { type Probe, tcpProbe } from '../runner/tcp-probe.ts';
 import type { CliIo } from './cli-io.ts';

@@ -1,7 +1,7 @@
 import { request } from 'undici';
-import type { TargetFile } from '../../steps/support/target-file.ts';
-import { xmlRpcAuthValue } from '../../steps/support/xmlrpc-auth-value.ts';
-import { callXmlRpc, type XmlRpcOutcome } from '../../steps/support/xmlrpc-call.ts';
+import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
+import { callXmlRpc, type XmlRpcOutcome } from '../clients/xmlrpc-call.ts';
+import type { TargetFile } from './target-file.ts';
 
 /** Real-time limit of one preflight request. */
 export const CREDENTIAL_CHECK_TIMEOUT_MS = 5_000;

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
+import { xmlRpcAuthValue } from '../../src/clients/xmlrpc-auth-value.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import type { PbxWorld } from '../support/world.ts';
-import { xmlRpcAuthValue } from '../support/xmlrpc-auth-value.ts';
 import { assertCommandList, assertErrorAnswer, assertExactAnswer } from './support/api-answers.ts';
 import type { ApiAuth, ApiRequest } from './support/api-exchange.ts';
 import { COMMAND_LIST_PATH, clientAuth, commandPath, requestCommandList } from './support/api-requests.ts';

@@ -4,11 +4,11 @@ import { gunzipSync } from 'node:zlib';
 import { Then, When } from '@cucumber/cucumber';
 import { request } from 'undici';
 import { unpackTar } from '../../simulators/pbx/mkp/tar-archive.ts';
+import { xmlRpcAuthValue } from '../../src/clients/xmlrpc-auth-value.ts';
 import { bytesAsEvidence } from '../support/evidence.ts';
 import { monitoringTargetOptions } from '../support/monitoring-target-options.ts';
 import { findJsonFields } from '../support/snapshot-values.ts';
 import { type PbxWorld, READ_TIMEOUT_MS, redactAuth } from '../support/world.ts';
-import { xmlRpcAuthValue } from '../support/xmlrpc-auth-value.ts';
 
 /** Download folder of module files on the PBX web server (MKP-DOWNLOAD). */
 const DOWNLOAD_PREFIX = '/downloads/moduledata';

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
 import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
+import { isStruct } from '../../src/clients/xmlrpc-call.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { formatDisagreements } from '../support/format-agreement.ts';
 import { asNumber, jsonField } from '../support/snapshot-values.ts';
 import type { PbxWorld } from '../support/world.ts';
-import { isStruct } from '../support/xmlrpc-call.ts';
 
 const DEFAULT_LIFETIME_MS = 30_000;
 

@@ -11,7 +11,8 @@ import type {
 import { openEmbeddedTarget } from '../support/embedded-target.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { DEFAULT_BODY } from './support/provider-draft.ts';
-import { type EndpointTransport, MAIN, resolverScenario } from './support/resolver-scenario.ts';
+import { type EndpointTransport, MAIN } from './support/resolver-scenario.ts';
+import { resolverScenario } from './support/resolver-scenario-of.ts';
 
 /** Host name in certificates that must not match the endpoint's address (RESOLVER-TLS-NO-HOSTNAME). */
 const OTHER_HOST = 'another-host.invalid';

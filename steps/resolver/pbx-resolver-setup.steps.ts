@@ -7,7 +7,8 @@ import type { PbxWorld } from '../support/world.ts';
 import { everyNumberForm } from './support/expected-number.ts';
 import { applySetting } from './support/provider-draft.ts';
 import type { ResolverProvider } from './support/resolver-control.ts';
-import { MAIN, resolverScenario } from './support/resolver-scenario.ts';
+import { MAIN } from './support/resolver-scenario.ts';
+import { resolverScenario } from './support/resolver-scenario-of.ts';
 import { configureResolver } from './support/with-resolver.ts';
 
 function settingsRows(table: DataTable): [string, string][] {

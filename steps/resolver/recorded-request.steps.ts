@@ -16,7 +16,8 @@ import {
   userAgentProblems,
 } from './support/browser-headers.ts';
 import { describeRecords } from './support/recorded-evidence.ts';
-import { MAIN, resolverScenario } from './support/resolver-scenario.ts';
+import { MAIN } from './support/resolver-scenario.ts';
+import { resolverScenario } from './support/resolver-scenario-of.ts';
 import { decodesTo, nonUrlCharacters, placeholderTexts } from './support/url-values.ts';
 
 const TLS_PROTOCOLS: Record<string, string> = { '1.2': 'TLSv1.2', '1.3': 'TLSv1.3' };

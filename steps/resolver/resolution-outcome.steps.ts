@@ -8,7 +8,7 @@ import type { PbxWorld } from '../support/world.ts';
 import { evaluationTraces } from './support/body-evaluation.ts';
 import { everyNumberForm } from './support/expected-number.ts';
 import type { CallerIdResult, ProviderAttemptView, ResolverControl } from './support/resolver-control.ts';
-import { resolverScenario } from './support/resolver-scenario.ts';
+import { resolverScenario } from './support/resolver-scenario-of.ts';
 import { withResolver } from './support/with-resolver.ts';
 
 async function callerId(world: PbxWorld, control: ResolverControl): Promise<CallerIdResult> {

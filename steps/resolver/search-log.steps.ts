@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { Then } from '@cucumber/cucumber';
 import type { PbxWorld } from '../support/world.ts';
 import type { SearchLogEntry } from './support/resolver-control.ts';
-import { MAIN, resolverScenario } from './support/resolver-scenario.ts';
+import { MAIN } from './support/resolver-scenario.ts';
+import { resolverScenario } from './support/resolver-scenario-of.ts';
 import { isTimeoutWarning } from './support/timeout-warning.ts';
 import { withResolver } from './support/with-resolver.ts';
 

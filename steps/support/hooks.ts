@@ -1,9 +1,9 @@
 import { After, Before, setDefaultTimeout, setWorldConstructor } from '@cucumber/cucumber';
+import { loadTargetFile, type TargetFile } from '../../src/runner/target-file.ts';
 import { openEmbeddedTarget } from './embedded-target.ts';
 import { FixtureError } from './fixture-error.ts';
 import { releasePorts } from './port-holder.ts';
 import { openRemoteTarget } from './remote-target.ts';
-import { loadTargetFile, type TargetFile } from './target-file.ts';
 import { PbxWorld } from './world.ts';
 
 setWorldConstructor(PbxWorld);

@@ -1,7 +1,7 @@
 import { HttpPbxControl } from '../../simulators/pbx/control/http-control-client.ts';
 import { HttpMaintenanceControl } from '../../simulators/pbx/maintenance/http-maintenance-control.ts';
+import type { TargetFile } from '../../src/runner/target-file.ts';
 import type { MaintenanceTarget, OpenedTarget } from './target.ts';
-import type { TargetFile } from './target-file.ts';
 
 /**
  * A target described by a target file: a real PBX or a simulator running elsewhere. With a

@@ -1,5 +1,7 @@
 import { World } from '@cucumber/cucumber';
 import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
+import { xmlRpcAuthValue } from '../../src/clients/xmlrpc-auth-value.ts';
+import { callXmlRpc, type XmlRpcOutcome } from '../../src/clients/xmlrpc-call.ts';
 import {
   EVIDENCE_MEDIA_TYPE,
   type EvidenceAttachment,
@@ -14,13 +16,7 @@ import type { HeldPort } from './port-holder.ts';
 import { classifySnapshot, type SnapshotKind } from './snapshot-format.ts';
 import type { MonitoringAddress, OpenedTarget, PbxTarget, Target } from './target.ts';
 import { describeTcpOutcome, type TcpOutcome, tcpExchange } from './tcp-exchange.ts';
-import { xmlRpcAuthValue } from './xmlrpc-auth-value.ts';
-import { callXmlRpc, type XmlRpcOutcome } from './xmlrpc-call.ts';
-
-/** `worldParameters` of the suite: a target file, or nothing for the embedded simulator. */
-export interface PbxWorldParameters {
-  targetFile?: string;
-}
+import type { PbxWorldParameters, WorldPort } from './world-port.ts';
 
 /** How long a monitoring fetcher reads before giving up (test-vectors.md: about 8 s). */
 export const READ_TIMEOUT_MS = 8_000;
@@ -71,7 +67,7 @@ export interface ExchangeOptions {
  * The World of every scenario: the target, the last replies, and helpers that talk to the target
  * and leave evidence. Steps never reach into a simulator; they use only `target.pbx`.
  */
-export class PbxWorld extends World<PbxWorldParameters> {
+export class PbxWorld extends World<PbxWorldParameters> implements WorldPort {
   opened: OpenedTarget | undefined;
   /** The last reply of the data endpoint. */
   reply: EndpointReply | undefined;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
+import { isStruct, type XmlRpcOutcome } from '../../src/clients/xmlrpc-call.ts';
 import type { PbxWorld, XmlRpcExchange } from './world.ts';
-import { isStruct, type XmlRpcOutcome } from './xmlrpc-call.ts';
 
 /** The last XML-RPC exchange of the scenario. */
 export function lastExchange(world: PbxWorld): XmlRpcExchange {

@@ -4,13 +4,13 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
 import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
 import type { ModuleLogEntry } from '../../simulators/pbx/state/store.ts';
+import { xmlRpcAuthValue } from '../../src/clients/xmlrpc-auth-value.ts';
+import { isStruct, type XmlRpcOutcome } from '../../src/clients/xmlrpc-call.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { classifySnapshot } from '../support/snapshot-format.ts';
 import { withControl } from '../support/with-control.ts';
 import type { PbxWorld, XmlRpcAuth } from '../support/world.ts';
 import { describeOutcome, isErrorReply, lastExchange } from '../support/xmlrpc-answers.ts';
-import { xmlRpcAuthValue } from '../support/xmlrpc-auth-value.ts';
-import { isStruct, type XmlRpcOutcome } from '../support/xmlrpc-call.ts';
 import { unknownMethodDeviation, unknownMethodFault } from './support/unknown-method-fault.ts';
 
 function qualified(world: PbxWorld, name: string): string {

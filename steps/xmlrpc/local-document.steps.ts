@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
 import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
+import { isStruct } from '../../src/clients/xmlrpc-call.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { latestJson } from '../support/latest-snapshots.ts';
 import { asNumber, findJsonFields, jsonField } from '../support/snapshot-values.ts';
@@ -10,7 +11,6 @@ import { withControl } from '../support/with-control.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { childNamed, childrenNamed, parseXmlDocument, type XmlElement } from '../support/xml-document.ts';
 import { describeOutcome } from '../support/xmlrpc-answers.ts';
-import { isStruct } from '../support/xmlrpc-call.ts';
 
 /** One `entry` of the local document. */
 interface Entry {

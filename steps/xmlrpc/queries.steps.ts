@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
 import { request } from 'undici';
+import { isStruct } from '../../src/clients/xmlrpc-call.ts';
 import { blockSequence, viewAgentText } from '../support/agent-text-view.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { isUtf8, normaliseMediaType } from '../support/snapshot-checks.ts';
@@ -10,7 +11,6 @@ import { classifySnapshot, type SnapshotKind } from '../support/snapshot-format.
 import { type PbxWorld, redactAuth, XMLRPC_TIMEOUT_MS } from '../support/world.ts';
 import { parseXmlDocument } from '../support/xml-document.ts';
 import { answerStruct, describeOutcome, lastExchange, stringMember } from '../support/xmlrpc-answers.ts';
-import { isStruct } from '../support/xmlrpc-call.ts';
 import { unknownMethodDeviation, unknownMethodFault } from './support/unknown-method-fault.ts';
 
 /** `GetMonitoringData` → `<instance>.GetMonitoringData`; a name with a dot is taken as it is. */

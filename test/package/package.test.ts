@@ -78,7 +78,7 @@ function assertFileList(files: readonly string[]): void {
     ...repoFiles('schemas', ['.json', '.yaml']),
     ...repoFiles('simulators/pbx/mkp/package', ['.py']),
     ...repoFiles('simulators/pbx/scenarios', ['.json']),
-    ...repoFiles('steps/support/python', ['.py']),
+    ...repoFiles('src/clients/python', ['.py']),
   ]) {
     assert.ok(list.has(`dist/${resource}`), `${resource} missing`);
   }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { FleetControl } from '../../../simulators/fleet-controller/control/fleet-control.ts';
-import { loadTargetFile } from '../../support/target-file.ts';
-import type { PbxWorld } from '../../support/world.ts';
+import { loadTargetFile } from '../../../src/runner/target-file.ts';
+import type { WorldPort } from '../../support/world-port.ts';
 import { openEmbeddedFleet } from './embedded-fleet.ts';
 import { notVerifiable } from './fleet-not-verifiable.ts';
 import { type FleetResponse, type RestAuth, restEvidence, restExchange } from './fleet-rest.ts';
@@ -110,7 +110,7 @@ export class FleetContext {
   private readonly burstUsed = new Map<string, number>();
   private readonly derivedSites = new Map<SiteRole, string>();
 
-  constructor(private readonly world: PbxWorld) {}
+  constructor(private readonly world: WorldPort) {}
 
   /** Opens the target once: the embedded controller, or the target file's `fleet` section. */
   async ready(): Promise<this> {

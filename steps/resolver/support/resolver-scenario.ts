@@ -2,7 +2,7 @@ import type { EndpointConfig } from '../../../simulators/customer-endpoint/endpo
 import { type CustomerEndpointHandle, start } from '../../../simulators/customer-endpoint/index.ts';
 import type { RecordedRequest } from '../../../simulators/customer-endpoint/recorded-request.ts';
 import { truncateEvidence } from '../../support/evidence.ts';
-import type { PbxWorld } from '../../support/world.ts';
+import type { WorldPort } from '../../support/world-port.ts';
 import { buildProvider, DEFAULT_BODY, defaultDraft, type ProviderDraft } from './provider-draft.ts';
 import { describeRecords, maskSecrets } from './recorded-evidence.ts';
 import type {
@@ -69,7 +69,7 @@ export class ResolverScenario {
   touchedPbx = false;
   private sent: string | undefined;
 
-  constructor(private readonly world: PbxWorld) {}
+  constructor(private readonly world: WorldPort) {}
 
   target(): ResolverTarget | string {
     return resolverTargetOf(this.world);
@@ -209,10 +209,4 @@ export class ResolverScenario {
     this.endpoints.clear();
     await Promise.all(endpoints.map((e) => e.handle.close()));
   }
-}
-
-/** The scenario's resolver side, made on first use. */
-export function resolverScenario(world: PbxWorld): ResolverScenario {
-  world.resolver ??= new ResolverScenario(world);
-  return world.resolver;
 }

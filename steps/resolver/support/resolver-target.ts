@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { loadTargetFile, type TargetFile } from '../../support/target-file.ts';
-import type { PbxWorld } from '../../support/world.ts';
+import { loadTargetFile, type TargetFile } from '../../../src/runner/target-file.ts';
+import type { WorldPort } from '../../support/world-port.ts';
 import { HttpResolverControl } from './http-resolver-control.ts';
 import type { ResolverControl } from './resolver-control.ts';
 
@@ -58,7 +58,7 @@ function readPair(entry: { certFile: string; keyFile: string } | undefined): Tls
  * control URL; a remote target through the `resolver` section and `pbx.controlUrl` of its file.
  * Returns the reason when the target cannot take part at all (no address for the endpoints).
  */
-export function resolverTargetOf(world: PbxWorld): ResolverTarget | string {
+export function resolverTargetOf(world: WorldPort): ResolverTarget | string {
   const path = world.parameters.targetFile;
   if (path === undefined) {
     const controlUrl = world.pbx.controlUrl;

@@ -1,6 +1,7 @@
 import type { PbxWorld } from '../../support/world.ts';
 import type { ResolverControl } from './resolver-control.ts';
-import { type ResolverScenario, resolverScenario } from './resolver-scenario.ts';
+import type { ResolverScenario } from './resolver-scenario.ts';
+import { resolverScenario } from './resolver-scenario-of.ts';
 
 /**
  * Runs `action` with the target's resolver control plane; on a target without one, reports the

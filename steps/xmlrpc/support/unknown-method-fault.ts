@@ -5,8 +5,9 @@
  * an unknown method when it gets the same fault code and the same fault string, the called name put
  * where the reference string names its own method.
  */
+
+import type { XmlRpcOutcome } from '../../../src/clients/xmlrpc-call.ts';
 import type { PbxWorld } from '../../support/world.ts';
-import type { XmlRpcOutcome } from '../../support/xmlrpc-call.ts';
 
 /** The surely unknown command under the target's instance name. */
 export const NO_SUCH_COMMAND = 'NoSuchMethod';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { start } from '../../../simulators/pbx/index.ts';
 import { checkCredentials, rejectedCredentialLines } from '../../../src/runner/credential-preflight.ts';
-import type { TargetFile } from '../../../steps/support/target-file.ts';
+import type { TargetFile } from '../../../src/runner/target-file.ts';
 
 function pbxTarget(webUrl: string, password: string, extra: Record<string, unknown> = {}): TargetFile {
   return {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { TargetFile } from '../../../src/runner/target-file.ts';
 import { targetInterfaces } from '../../../src/runner/target-interfaces.ts';
-import type { TargetFile } from '../../../steps/support/target-file.ts';
 
 const ALL = ['MAINT', 'MCP', 'FLEET', 'EVENT', 'MON', 'XMLRPC', 'MKP', 'RESOLVER', 'FIELD'];
 const PBX = { pbx: {} } as unknown as TargetFile;

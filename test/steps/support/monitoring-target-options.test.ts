@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { parseTargetFile, TargetFileError } from '../../../src/runner/target-file.ts';
 import {
   monitoringOptionsOf,
   NEUTRAL_PACKAGE_FILE_NAME,
 } from '../../../steps/support/monitoring-target-options.ts';
-import { parseTargetFile, TargetFileError } from '../../../steps/support/target-file.ts';
 
 const PBX = {
   webUrl: 'http://192.0.2.10',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { xmlRpcAuthValue } from '../../../steps/support/xmlrpc-auth-value.ts';
+import { xmlRpcAuthValue } from '../../../src/clients/xmlrpc-auth-value.ts';
 
 test('XMLRPC-AUTH-PARAM: computes the published test vector for 123 / Pass123', () => {
   assert.equal(

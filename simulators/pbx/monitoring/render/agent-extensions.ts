@@ -4,7 +4,7 @@ import {
   type KeyValueSection,
   type PbxState,
 } from '../../state/types.ts';
-import { PBX_SECTION_NAMES, sectionKeys } from './pbx-sections.ts';
+import { PBX_SECTION_NAMES, sectionKeys } from './pbx-section-keys.ts';
 import { LINE_BREAKING } from './text-safety.ts';
 
 /** Section names an extra section may not take: the agent's own header, PBX and local sections. */

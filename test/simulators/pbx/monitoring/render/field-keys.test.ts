@@ -8,7 +8,7 @@ import {
   FIELD_KEYS,
   NEWER_KEYS,
   sectionKeys,
-} from '../../../../../simulators/pbx/monitoring/render/pbx-sections.ts';
+} from '../../../../../simulators/pbx/monitoring/render/pbx-section-keys.ts';
 import { defaultState } from '../../../../../simulators/pbx/state/default-state.ts';
 import { listScenarios } from '../../../../../simulators/pbx/state/scenarios.ts';
 import { KEY_VALUE_SECTIONS } from '../../../../../simulators/pbx/state/types.ts';

@@ -76,7 +76,7 @@ export function callXmlRpc(options: XmlRpcCallOptions): Promise<XmlRpcOutcome> {
   });
 }
 
-/** The same call through Python's `xmlrpc.client` (steps/support/python/xmlrpc_call.py). */
+/** The same call through Python's `xmlrpc.client` (src/clients/python/xmlrpc_call.py). */
 function callWithPython(options: XmlRpcCallOptions): Promise<XmlRpcOutcome> {
   const request = {
     url: new URL(options.path, options.webUrl).href,

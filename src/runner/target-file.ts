@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { joinProblems, strictValidator } from '../../src/runner/strict-schema.ts';
-import { projectPath } from './project-root.ts';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../catalog/project-paths.ts';
+import { joinProblems, strictValidator } from './strict-schema.ts';
 
 /** The `pbx` section of a target file (schemas/target.schema.json). */
 export interface PbxTargetSection {
@@ -30,7 +31,7 @@ export class TargetFileError extends Error {
   }
 }
 
-export const TARGET_SCHEMA_PATH = projectPath('schemas', 'target.schema.json');
+export const TARGET_SCHEMA_PATH = join(PROJECT_ROOT, 'schemas', 'target.schema.json');
 
 /** Reads and validates a target file against schemas/target.schema.json. */
 export function loadTargetFile(file: string): TargetFile {
