@@ -1,6 +1,6 @@
-import { describeValue } from '../pbx/control/control-input.ts';
-import { ControlInputError } from '../pbx/control/control-input-error.ts';
-import type { ControlRoute } from '../pbx/control/control-route.ts';
+import { describeValue } from '../shared/http/control-input.ts';
+import { ControlInputError } from '../shared/http/control-input-error.ts';
+import type { ControlRoute } from '../shared/http/control-route.ts';
 import { controlSchema, describeSchemaError } from './control-schema.ts';
 import type { EndpointConfig } from './endpoint-behaviour.ts';
 import type { RecordedRequest } from './recorded-request.ts';

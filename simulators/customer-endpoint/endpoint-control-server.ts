@@ -4,8 +4,8 @@ import {
   createControlDispatcher,
   errorResponse,
   type RawControlResponse,
-} from '../pbx/control/control-dispatch.ts';
-import type { ControlRoute } from '../pbx/control/control-route.ts';
+} from '../shared/http/control-dispatch.ts';
+import type { ControlRoute } from '../shared/http/control-route.ts';
 
 /** Request bodies beyond this get 413: a configuration with a 1 MiB body in base64 still fits. */
 export const MAX_ENDPOINT_CONTROL_BODY_BYTES = 2 * 1024 * 1024;

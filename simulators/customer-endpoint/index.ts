@@ -7,7 +7,7 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { SecureVersion, TLSSocket } from 'node:tls';
-import { createMaintenanceTls as createSelfSignedTls } from '../pbx/maintenance/maintenance-tls.ts';
+import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
 import { EndpointCore } from './answer-request.ts';
 import type { EndpointBehaviour, EndpointConfig } from './endpoint-behaviour.ts';
 import { endpointControlRoutes } from './endpoint-control-routes.ts';

@@ -1,4 +1,4 @@
-import { ControlInputError } from '../pbx/control/control-input-error.ts';
+import { ControlInputError } from '../shared/http/control-input-error.ts';
 import { controlSchema, describeSchemaError } from './control-schema.ts';
 import type { EndpointBehaviour, EndpointConfig } from './endpoint-behaviour.ts';
 import type { RecordedRequest } from './recorded-request.ts';

@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import { VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
+import type { ControlRoute } from '../shared/http/control-route.ts';
+import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
 import type { PbxControl } from './control/control-api.ts';
-import type { ControlRoute } from './control/control-route.ts';
 import { createControlServer } from './control/control-server.ts';
 import { InProcessPbxControl } from './control/in-process-control.ts';
 import { attentionControlRoutes } from './events/attention-control-routes.ts';
@@ -10,7 +11,6 @@ import type { ControllerSettings } from './events/controller-link.ts';
 import { createMaintenance, type MaintenanceFace } from './maintenance/create-maintenance.ts';
 import { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
 import { maintenanceControlRoutes } from './maintenance/maintenance-control-routes.ts';
-import { createMaintenanceTls } from './maintenance/maintenance-tls.ts';
 import { isPbxRestarting } from './maintenance/pbx-restart.ts';
 import { createPackageDownloadHandler, MODULE_DOWNLOAD_PREFIX } from './mkp/package-download.ts';
 import { MonitoringEndpoint } from './monitoring/endpoint/monitoring-endpoint.ts';
@@ -112,7 +112,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
         { prefix: MAINTENANCE_BASE_PATH, handle: maintenance.handler },
         { prefix: MODULE_DOWNLOAD_PREFIX, handle: createPackageDownloadHandler(() => store.read().modules) },
       ],
-      tls: options.https ? await createMaintenanceTls({ hosts: ['localhost', host] }) : undefined,
+      tls: options.https ? await createSelfSignedTls({ hosts: ['localhost', host] }) : undefined,
       unavailableFor: () => {
         const state = store.read();
         const now = clock.now();

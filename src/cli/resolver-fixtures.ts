@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  createMaintenanceTls,
-  type MaintenanceTls as TlsPair,
-} from '../../simulators/pbx/maintenance/maintenance-tls.ts';
+  createSelfSignedTls,
+  type SelfSignedTls as TlsPair,
+} from '../../simulators/shared/http/self-signed-tls.ts';
 
 /** The `resolver` section of a target file (schemas/target.schema.json, `$defs/resolver`). */
 export interface ResolverTargetFixture {
@@ -42,8 +42,8 @@ export async function prepareResolverFixtures(bindHost: string): Promise<Resolve
   let pairs: TlsPair[];
   try {
     pairs = await Promise.all([
-      createMaintenanceTls({ hosts: [endpointHost, 'localhost'] }),
-      createMaintenanceTls({ hosts: [OTHER_HOST] }),
+      createSelfSignedTls({ hosts: [endpointHost, 'localhost'] }),
+      createSelfSignedTls({ hosts: [OTHER_HOST] }),
     ]);
   } catch (error) {
     return {

@@ -1,10 +1,10 @@
+import { describeValue, requireObject } from '../../shared/http/control-input.ts';
+import { ControlInputError } from '../../shared/http/control-input-error.ts';
+import type { ControlResponse, ControlRoute } from '../../shared/http/control-route.ts';
 import type { FaultName } from '../state/store.ts';
 import { FAULTS } from '../state/store.ts';
 import type { SnapshotFormat } from '../state/types.ts';
 import type { MonitoringHostEntry, PbxControl, PbxUserInput } from './control-api.ts';
-import { describeValue, requireObject } from './control-input.ts';
-import { ControlInputError } from './control-input-error.ts';
-import type { ControlResponse, ControlRoute } from './control-route.ts';
 
 const ok = (body: unknown): ControlResponse => ({ status: 200, body });
 const NO_CONTENT: ControlResponse = { status: 204 };

@@ -1,8 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  createControlDispatcher,
+  errorResponse,
+  type RawControlResponse,
+} from '../../shared/http/control-dispatch.ts';
+import type { ControlRoute } from '../../shared/http/control-route.ts';
 import type { PbxControl } from './control-api.ts';
-import { createControlDispatcher, errorResponse, type RawControlResponse } from './control-dispatch.ts';
-import type { ControlRoute } from './control-route.ts';
 import { controlRoutes } from './control-routes.ts';
 
 /** Request bodies beyond this size get 413 (a state overlay or user list is a few KiB). */

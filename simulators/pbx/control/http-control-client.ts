@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import type { ControlMethod } from '../../shared/http/control-route.ts';
 import type { FaultName, ModuleLogEntry } from '../state/store.ts';
 import type { SnapshotFormat } from '../state/types.ts';
 import type {
@@ -9,7 +10,6 @@ import type {
   ScenarioInfo,
 } from './control-api.ts';
 import { ControlPlaneError } from './control-plane-error.ts';
-import type { ControlMethod } from './control-route.ts';
 import type { PublicPbxState } from './public-state.ts';
 
 /** Real-time limit per request, so a dead or stuck control plane never hangs the harness. */

@@ -1,4 +1,11 @@
 import { VirtualClock } from '../../shared/clock.ts';
+import {
+  describeValue,
+  requireBoolean,
+  requireInteger,
+  requireString,
+} from '../../shared/http/control-input.ts';
+import { ControlInputError } from '../../shared/http/control-input-error.ts';
 import type { SnapshotCache } from '../monitoring/snapshot.ts';
 import { listScenarios, resolveScenario } from '../state/scenarios.ts';
 import { FAULTS, type FaultName, isFaultName, type ModuleLogEntry, type PbxStore } from '../state/store.ts';
@@ -10,8 +17,6 @@ import type {
   PbxUserInput,
   ScenarioInfo,
 } from './control-api.ts';
-import { describeValue, requireBoolean, requireInteger, requireString } from './control-input.ts';
-import { ControlInputError } from './control-input-error.ts';
 import {
   checkCacheLifetime,
   checkDefaultFormat,

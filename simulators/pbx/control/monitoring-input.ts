@@ -1,8 +1,4 @@
 import { isIPv4 } from 'node:net';
-import { HostEntryError, parseHostEntry } from '../monitoring/endpoint/host-allow-list.ts';
-import { SNAPSHOT_FORMATS } from '../monitoring/snapshot.ts';
-import type { SnapshotFormat } from '../state/types.ts';
-import type { MonitoringHostEntry } from './control-api.ts';
 import {
   describeValue,
   requireArray,
@@ -10,8 +6,12 @@ import {
   requireInteger,
   requireObject,
   requireOneOf,
-} from './control-input.ts';
-import { ControlInputError } from './control-input-error.ts';
+} from '../../shared/http/control-input.ts';
+import { ControlInputError } from '../../shared/http/control-input-error.ts';
+import { HostEntryError, parseHostEntry } from '../monitoring/endpoint/host-allow-list.ts';
+import { SNAPSHOT_FORMATS } from '../monitoring/snapshot.ts';
+import type { SnapshotFormat } from '../state/types.ts';
+import type { MonitoringHostEntry } from './control-api.ts';
 
 /**
  * Allowed ranges of the monitoring settings. The spec does not say how default format, cache

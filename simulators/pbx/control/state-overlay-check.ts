@@ -1,4 +1,6 @@
 import { deepMerge, UnknownFieldError } from '../../shared/deep-merge.ts';
+import { describeValue, isPlainObject, requireOneOf } from '../../shared/http/control-input.ts';
+import { ControlInputError } from '../../shared/http/control-input-error.ts';
 import { agentExtensionProblems } from '../monitoring/render/agent-extensions.ts';
 import { RESOLVER_OVERLAY_RULES } from '../resolver/resolver-overlay-rules.ts';
 import { defaultState } from '../state/default-state.ts';
@@ -9,8 +11,6 @@ import {
   type PbxState,
   type RaidState,
 } from '../state/types.ts';
-import { describeValue, isPlainObject, requireOneOf } from './control-input.ts';
-import { ControlInputError } from './control-input-error.ts';
 import {
   checkCacheLifetime,
   checkDefaultFormat,

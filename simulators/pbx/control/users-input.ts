@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { PbxUser } from '../state/types.ts';
 import {
   describeValue,
   requireArray,
   requireBoolean,
   requireObject,
   requireString,
-} from './control-input.ts';
-import { ControlInputError } from './control-input-error.ts';
+} from '../../shared/http/control-input.ts';
+import { ControlInputError } from '../../shared/http/control-input-error.ts';
+import type { PbxUser } from '../state/types.ts';
 
 const MAX_USERS = 1000;
 /** The XML-RPC credential is `<login>:<secret>`, so a `:` in a login would make it ambiguous. */

@@ -1,6 +1,11 @@
-import { isPlainObject, requireBoolean, requireInteger, requireString } from '../control/control-input.ts';
-import { ControlInputError } from '../control/control-input-error.ts';
-import type { ControlRoute } from '../control/control-route.ts';
+import {
+  isPlainObject,
+  requireBoolean,
+  requireInteger,
+  requireString,
+} from '../../shared/http/control-input.ts';
+import { ControlInputError } from '../../shared/http/control-input-error.ts';
+import type { ControlRoute } from '../../shared/http/control-route.ts';
 import type { PbxStore } from '../state/store.ts';
 import { parseAttentionEvent } from './attention-event.ts';
 import type { AttentionForwarder } from './attention-forwarder.ts';

@@ -1,5 +1,5 @@
+import { ControlInputError } from '../../shared/http/control-input-error.ts';
 import { isSeverity, type Severity } from '../../shared/wire/severity.ts';
-import { ControlInputError } from '../control/control-input-error.ts';
 
 /**
  * An attention event a module on the PBX raises (maintenance-and-fleet-api.md, "Events").

@@ -1,6 +1,6 @@
 import { request } from 'undici';
+import type { ControlMethod } from '../../shared/http/control-route.ts';
 import { ControlPlaneError } from '../control/control-plane-error.ts';
-import type { ControlMethod } from '../control/control-route.ts';
 import type { CompletionEvent } from './completion-event.ts';
 import type { MaintenanceControl, TokenCreateRequest } from './maintenance-control.ts';
 import type { CreatedToken, StoredTokenView, TokenInfo } from './token-store.ts';

@@ -1,3 +1,4 @@
+export { createSelfSignedTls, type SelfSignedTls } from '../../shared/http/self-signed-tls.ts';
 export type { AcceptedCommand } from './accepted-command.ts';
 export { bearerToken } from './bearer-token.ts';
 export {
@@ -46,7 +47,6 @@ export {
 export { maintenanceControlRoutes } from './maintenance-control-routes.ts';
 export { createMaintenanceHandler, type MaintenanceHandlerOptions } from './maintenance-handler.ts';
 export { ERROR_MESSAGES, type MaintenanceResponse } from './maintenance-responses.ts';
-export { createMaintenanceTls, type MaintenanceTls } from './maintenance-tls.ts';
 export { compareVersions, hasMaintenanceApi, LAST_VERSION_WITHOUT_API } from './module-version-gate.ts';
 export { COMMAND_MODES, LOG_SCOPES } from './parameter-rules.ts';
 export { DEFAULT_RESTART_DURATION_MS, isPbxRestarting } from './pbx-restart.ts';

@@ -1,6 +1,6 @@
-import { describeValue, requireObject } from '../control/control-input.ts';
-import { ControlInputError } from '../control/control-input-error.ts';
-import type { ControlResponse, ControlRoute } from '../control/control-route.ts';
+import { describeValue, requireObject } from '../../shared/http/control-input.ts';
+import { ControlInputError } from '../../shared/http/control-input-error.ts';
+import type { ControlResponse, ControlRoute } from '../../shared/http/control-route.ts';
 import type { MaintenanceControl, TokenCreateRequest } from './maintenance-control.ts';
 import { type TokenErrorCode, TokenStoreError } from './token-store.ts';
 

@@ -4,9 +4,9 @@ import {
   requireObject,
   requireOneOf,
   requireString,
-} from '../control/control-input.ts';
-import { ControlInputError } from '../control/control-input-error.ts';
-import type { ControlResponse, ControlRoute } from '../control/control-route.ts';
+} from '../../shared/http/control-input.ts';
+import { ControlInputError } from '../../shared/http/control-input-error.ts';
+import type { ControlResponse, ControlRoute } from '../../shared/http/control-route.ts';
 import { ProviderConfigError } from './provider-validation.ts';
 import { UnknownProviderError } from './resolve-number.ts';
 import type { Resolver, ResolverSettings } from './resolver.ts';

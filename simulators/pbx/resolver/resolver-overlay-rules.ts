@@ -1,5 +1,5 @@
-import { describeValue } from '../control/control-input.ts';
-import { ControlInputError } from '../control/control-input-error.ts';
+import { describeValue } from '../../shared/http/control-input.ts';
+import { ControlInputError } from '../../shared/http/control-input-error.ts';
 import { isCountryCode } from './number-format.ts';
 import { ProviderConfigError, validateProviders } from './provider-validation.ts';
 

@@ -4,7 +4,6 @@ import { Readable } from 'node:stream';
 import { type TestContext, test } from 'node:test';
 import { request } from 'undici';
 import { ControlPlaneError } from '../../../../simulators/pbx/control/control-plane-error.ts';
-import type { ControlRoute } from '../../../../simulators/pbx/control/control-route.ts';
 import {
   createControlServer,
   MAX_CONTROL_BODY_BYTES,
@@ -18,6 +17,7 @@ import { listScenarios } from '../../../../simulators/pbx/state/scenarios.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
 import { closeServer } from '../../../../simulators/pbx/web/web-server.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';
+import type { ControlRoute } from '../../../../simulators/shared/http/control-route.ts';
 import { FakeEndpoint } from './fake-endpoint.ts';
 
 const START = 1_750_000_000_000;

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ControlInputError } from '../../../../simulators/pbx/control/control-input-error.ts';
 import { InProcessPbxControl } from '../../../../simulators/pbx/control/in-process-control.ts';
 import { sha512Hex } from '../../../../simulators/pbx/control/users-input.ts';
 import { SnapshotCache } from '../../../../simulators/pbx/monitoring/snapshot.ts';
@@ -9,6 +8,7 @@ import { FAULTS, PbxStore } from '../../../../simulators/pbx/state/store.ts';
 import type { Clock } from '../../../../simulators/shared/clock.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';
 import { UnknownFieldError } from '../../../../simulators/shared/deep-merge.ts';
+import { ControlInputError } from '../../../../simulators/shared/http/control-input-error.ts';
 import { FakeEndpoint } from './fake-endpoint.ts';
 
 const START = 1_750_000_000_000;

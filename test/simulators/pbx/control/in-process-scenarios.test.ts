@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ControlInputError } from '../../../../simulators/pbx/control/control-input-error.ts';
 import { InProcessPbxControl } from '../../../../simulators/pbx/control/in-process-control.ts';
 import { SnapshotCache } from '../../../../simulators/pbx/monitoring/snapshot.ts';
 import { listScenarios, resolveScenario } from '../../../../simulators/pbx/state/scenarios.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';
+import { ControlInputError } from '../../../../simulators/shared/http/control-input-error.ts';
 import { FakeEndpoint } from './fake-endpoint.ts';
 
 const START = 1_750_000_000_000;

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { ControlInputError } from '../../../../simulators/pbx/control/control-input-error.ts';
 import {
   checkCacheLifetime,
   checkDefaultFormat,
@@ -10,6 +9,7 @@ import {
   checkMonitoringHosts,
   checkPort,
 } from '../../../../simulators/pbx/control/monitoring-input.ts';
+import { ControlInputError } from '../../../../simulators/shared/http/control-input-error.ts';
 
 const octet = fc.integer({ min: 0, max: 255 });
 const ipv4 = fc.tuple(octet, octet, octet, octet).map((parts) => parts.join('.'));

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ControlInputError } from '../../../../simulators/pbx/control/control-input-error.ts';
 import { checkStateOverlay } from '../../../../simulators/pbx/control/state-overlay-check.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { UnknownFieldError } from '../../../../simulators/shared/deep-merge.ts';
+import { ControlInputError } from '../../../../simulators/shared/http/control-input-error.ts';
 
 const current = defaultState(1_700_000_000_000);
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ControlInputError } from '../../../../simulators/pbx/control/control-input-error.ts';
 import { checkUsers, sha512Hex } from '../../../../simulators/pbx/control/users-input.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
+import { ControlInputError } from '../../../../simulators/shared/http/control-input-error.ts';
 
 test('passwords are kept as the SHA-512 hex the default users carry', () => {
   const known = defaultState(0).users;

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createControlDispatcher } from '../../../../simulators/pbx/control/control-dispatch.ts';
 import { attentionControlRoutes } from '../../../../simulators/pbx/events/attention-control-routes.ts';
 import { AttentionForwarder } from '../../../../simulators/pbx/events/attention-forwarder.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';
+import { createControlDispatcher } from '../../../../simulators/shared/http/control-dispatch.ts';
 import { FakeChannel } from './fake-channel.ts';
 
 const T0 = 1_767_225_600_000;

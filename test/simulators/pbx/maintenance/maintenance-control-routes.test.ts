@@ -4,7 +4,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { createControlDispatcher } from '../../../../simulators/pbx/control/control-dispatch.ts';
 import { ControlPlaneError } from '../../../../simulators/pbx/control/control-plane-error.ts';
 import { HttpMaintenanceControl } from '../../../../simulators/pbx/maintenance/http-maintenance-control.ts';
 import {
@@ -13,6 +12,7 @@ import {
 } from '../../../../simulators/pbx/maintenance/maintenance-control.ts';
 import { maintenanceControlRoutes } from '../../../../simulators/pbx/maintenance/maintenance-control-routes.ts';
 import { closeServer } from '../../../../simulators/pbx/web/web-server.ts';
+import { createControlDispatcher } from '../../../../simulators/shared/http/control-dispatch.ts';
 import { createFixture, type MaintenanceFixture } from './maintenance-fixture.ts';
 import { validatorFor } from './schema-validator.ts';
 

@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import { Agent, request } from 'undici';
 import { SYSTEM_FUNCTIONS_PATH } from '../../../../simulators/pbx/maintenance/maintenance-api.ts';
 import { createMaintenanceHandler } from '../../../../simulators/pbx/maintenance/maintenance-handler.ts';
-import { createMaintenanceTls } from '../../../../simulators/pbx/maintenance/maintenance-tls.ts';
 import { closeServer, startWebServer } from '../../../../simulators/pbx/web/web-server.ts';
+import { createSelfSignedTls } from '../../../../simulators/shared/http/self-signed-tls.ts';
 import { createFixture } from './maintenance-fixture.ts';
 
 function hasOpenssl(): boolean {
@@ -21,7 +21,7 @@ function hasOpenssl(): boolean {
 test('MAINT-REACHABILITY: interface A can be served over HTTPS with a certificate made at start', {
   skip: !hasOpenssl() && 'openssl is not installed',
 }, async () => {
-  const tls = await createMaintenanceTls();
+  const tls = await createSelfSignedTls();
   const certificate = new X509Certificate(tls.cert);
   assert.ok(certificate.checkHost('localhost'));
   assert.ok(certificate.checkIP('127.0.0.1'));

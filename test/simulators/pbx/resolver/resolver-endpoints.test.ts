@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { recordedHeader } from '../../../../simulators/customer-endpoint/recorded-request.ts';
-import { createMaintenanceTls } from '../../../../simulators/pbx/maintenance/maintenance-tls.ts';
 import { NO_RESULT_MESSAGE } from '../../../../simulators/pbx/resolver/query-provider.ts';
 import { BROWSER_HEADERS } from '../../../../simulators/pbx/resolver/request-headers.ts';
+import { createSelfSignedTls } from '../../../../simulators/shared/http/self-signed-tls.ts';
 import { endpoint, logText, provider, resolveWith } from './resolver-fixture.ts';
 
 const ANNA = '{"name":"Anna Müller"}';
@@ -324,7 +324,7 @@ test('RESOLVER-TLS-CHECK-OFF RESOLVER-TLS-TRUST-STORE RESOLVER-UNSPEC-VERIFY-DEF
 });
 
 test('RESOLVER-TLS-NO-HOSTNAME: a trusted certificate for another host name is accepted', async (t) => {
-  const pair = await createMaintenanceTls({ hosts: ['other.example'] });
+  const pair = await createSelfSignedTls({ hosts: ['other.example'] });
   const ep = await endpoint(t, { tls: pair, config: { fallback: { body: ANNA } } });
   const result = await resolveWith(provider(`${ep.urls.base}/?t={tel}`), undefined, {
     trustedCa: [pair.cert],

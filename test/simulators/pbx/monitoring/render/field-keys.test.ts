@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ControlInputError } from '../../../../../simulators/pbx/control/control-input-error.ts';
 import { checkStateOverlay } from '../../../../../simulators/pbx/control/state-overlay-check.ts';
 import { agentExtensionProblems } from '../../../../../simulators/pbx/monitoring/render/agent-extensions.ts';
 import { renderAgentText } from '../../../../../simulators/pbx/monitoring/render/agent-text.ts';
@@ -13,6 +12,7 @@ import { defaultState } from '../../../../../simulators/pbx/state/default-state.
 import { listScenarios } from '../../../../../simulators/pbx/state/scenarios.ts';
 import { KEY_VALUE_SECTIONS } from '../../../../../simulators/pbx/state/types.ts';
 import { deepMerge } from '../../../../../simulators/shared/deep-merge.ts';
+import { ControlInputError } from '../../../../../simulators/shared/http/control-input-error.ts';
 import { parseAgentText, sectionLines } from '../../../../../src/agent-text/parse-agent-text.ts';
 import { parsePbxSections } from '../../../../../src/agent-text/parse-pbx-sections.ts';
 import { scenarioState, snapshotOf } from './snapshot-of.ts';

@@ -7,12 +7,12 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /** PEM key and certificate, the shape `startWebServer({ tls })` takes. */
-export interface MaintenanceTls {
+export interface SelfSignedTls {
   key: string;
   cert: string;
 }
 
-export interface MaintenanceTlsOptions {
+export interface SelfSignedTlsOptions {
   /** Host names and IP addresses the certificate names (default `localhost`, `127.0.0.1`). */
   hosts?: string[];
   /** Validity in days (default 2: it is made anew at every start). */
@@ -20,17 +20,18 @@ export interface MaintenanceTlsOptions {
 }
 
 /**
- * Makes a self-signed certificate (P-256 key) at start for serving interface A over HTTPS, since
- * the real system serves it on 443 and clients try TLS (MAINT-REACHABILITY). It runs the `openssl`
+ * Makes a self-signed certificate (P-256 key) at start: for serving interface A over HTTPS, since
+ * the real system serves it on 443 and clients try TLS (MAINT-REACHABILITY), and for the customer
+ * endpoint's HTTPS (RESOLVER-TLS-NO-HOSTNAME: certificates for other names). It runs the `openssl`
  * command (`openssl req -x509`) in a temporary directory that is removed afterwards; Node's
  * crypto can make keys but not X.509 certificates. Clients must trust this certificate
  * explicitly (e.g. undici `connect: { ca: cert }`); it is never a trusted root. Rejects with a
  * clear error when `openssl` is not installed.
  */
-export async function createMaintenanceTls(options: MaintenanceTlsOptions = {}): Promise<MaintenanceTls> {
+export async function createSelfSignedTls(options: SelfSignedTlsOptions = {}): Promise<SelfSignedTls> {
   const hosts = [...new Set(options.hosts ?? ['localhost', '127.0.0.1'])];
   const names = hosts.map((host) => (/^[\d.]+$|:/.test(host) ? `IP:${host}` : `DNS:${host}`)).join(',');
-  const dir = await mkdtemp(join(tmpdir(), 'pbx-maintenance-tls-'));
+  const dir = await mkdtemp(join(tmpdir(), 'pbx-self-signed-tls-'));
   try {
     const keyFile = join(dir, 'key.pem');
     const certFile = join(dir, 'cert.pem');

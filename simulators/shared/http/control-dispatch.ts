@@ -1,4 +1,4 @@
-import { UnknownFieldError } from '../../shared/deep-merge.ts';
+import { UnknownFieldError } from '../deep-merge.ts';
 import { ControlInputError } from './control-input-error.ts';
 import type { ControlMethod, ControlRoute } from './control-route.ts';
 

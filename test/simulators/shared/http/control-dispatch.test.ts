@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createControlDispatcher } from '../../../../simulators/pbx/control/control-dispatch.ts';
-import { ControlInputError } from '../../../../simulators/pbx/control/control-input-error.ts';
-import type { ControlRoute } from '../../../../simulators/pbx/control/control-route.ts';
 import { UnknownFieldError } from '../../../../simulators/shared/deep-merge.ts';
+import { createControlDispatcher } from '../../../../simulators/shared/http/control-dispatch.ts';
+import { ControlInputError } from '../../../../simulators/shared/http/control-input-error.ts';
+import type { ControlRoute } from '../../../../simulators/shared/http/control-route.ts';
 
 const seen: unknown[] = [];
 const routes: ControlRoute[] = [
