@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
 import { createApiCore, type RequestLogger } from './api/api-core.ts';
-import { toNodeHandler } from './api/http-adapter.ts';
+import { answerAfterHalfClose, toNodeHandler } from './api/http-adapter.ts';
 import { startControlServer } from './control/control-server.ts';
 import type { FleetControl } from './control/fleet-control.ts';
 import { InProcessFleetControl } from './control/in-process-control.ts';
@@ -99,6 +99,7 @@ export async function start(options: FleetStartOptions = {}): Promise<FleetHandl
       const path = (req.url ?? '/').split('?')[0];
       void (path === MCP_PATH ? mcp(req, res) : api(req, res));
     });
+    answerAfterHalfClose(apiServer);
     apiServer.headersTimeout = 10_000;
     apiServer.requestTimeout = 30_000;
     apiServer.keepAliveTimeout = 5_000;
