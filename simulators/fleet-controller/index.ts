@@ -28,6 +28,10 @@ export interface FleetStartOptions {
   /** Port of the REST + MCP listener; default 0. */
   apiPort?: number;
   controlPort?: number;
+  /** Address of the control plane; default 127.0.0.1 whatever `host` says (issue 12, defect 7). */
+  controlHost?: string;
+  /** Bearer token the control plane requires; needed when `controlHost` is not loopback. */
+  controlToken?: string;
   ingestPort?: number;
   clock?: VirtualClockOptions;
   /** Lower scrypt cost for tests; the default is `DEFAULT_SCRYPT_COST`. */
@@ -108,7 +112,12 @@ export async function start(options: FleetStartOptions = {}): Promise<FleetHandl
     const ingestServer = await startIngestServer(state, { host, port: options.ingestPort ?? 0, log });
     ingest = ingestServer;
     const control = new InProcessFleetControl(state, clock, fixture, () => ingestServer.url);
-    const controlServer = await startControlServer(control, { host, port: options.controlPort ?? 0, log });
+    const controlServer = await startControlServer(control, {
+      host: options.controlHost ?? '127.0.0.1',
+      port: options.controlPort ?? 0,
+      log,
+      ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
+    });
     servers.push(controlServer.server);
     const apiUrl = `http://${host}:${apiPort}`;
     const openDatabase = database;

@@ -34,6 +34,13 @@ export interface PbxStartOptions {
   webPort?: number;
   /** Port of the control plane; default 0. */
   controlPort?: number;
+  /**
+   * Address the control plane binds; default 127.0.0.1 whatever `host` says, since the control
+   * plane can reset the state and mint maintenance tokens (issue 12, defect 7).
+   */
+  controlHost?: string;
+  /** Bearer token the control plane requires; needed when `controlHost` is not loopback. */
+  controlToken?: string;
   clock?: VirtualClockOptions;
   /**
    * Serve the web server (XML-RPC, maintenance API) over HTTPS with a self-signed certificate made
@@ -122,8 +129,9 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
     servers.push(web.server);
     const control = new InProcessPbxControl(store, cache, endpoint);
     const controlServer = await createControlServer(control, {
-      host,
+      host: options.controlHost ?? '127.0.0.1',
       port: options.controlPort ?? 0,
+      ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
       extraRoutes: [
         ...maintenanceControlRoutes(maintenance.control),
         ...attentionControlRoutes(events, store),

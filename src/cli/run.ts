@@ -60,7 +60,20 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     .option('--port <n>', "data endpoint port (default: the scenario's, 6556)", parsePort)
     .option('--web-port <n>', 'web server port, XML-RPC at /xml-rpc (default: any free port)', parsePort)
     .option('--control-port <n>', 'control plane port (default: any free port)', parsePort)
-    .option('--host <address>', 'address every listener binds', '127.0.0.1')
+    .option(
+      '--host <address>',
+      'address the PBX and fleet faces bind (control planes: --control-host)',
+      '127.0.0.1',
+    )
+    .option(
+      '--control-host <address>',
+      'address the control planes bind (beyond loopback they need a token)',
+      '127.0.0.1',
+    )
+    .option(
+      '--control-token <token>',
+      'bearer token the control planes require (default beyond loopback: generated, printed once)',
+    )
     .addOption(
       new Option('--clock <mode>', 'virtual clock mode').choices(['running', 'frozen']).default('running'),
     )
