@@ -20,7 +20,7 @@ import { resolverControlRoutes } from './resolver/resolver-control-routes.ts';
 import { resolveScenario } from './state/scenarios.ts';
 import { PbxStore } from './state/store.ts';
 import type { PbxState } from './state/types.ts';
-import { closeServer, startWebServer } from './web/web-server.ts';
+import { closeServer, startWebServer, type WebRoute } from './web/web-server.ts';
 import { createXmlRpcHandler } from './xmlrpc/xmlrpc-handler.ts';
 
 export interface PbxStartOptions {
@@ -54,6 +54,11 @@ export interface PbxStartOptions {
   controller?: ControllerSettings;
   /** Options of the web resolver, e.g. the certificates its runtime trusts (RESOLVER-TLS-TRUST-STORE). */
   resolver?: ResolverOptions;
+  /**
+   * Tests only: wraps each route of the web server, e.g. to seed a deviation that
+   * `pbx-conformance fuzz` must find (test/fuzz/). Absent: the routes as they are.
+   */
+  wrapWebRoute?: (route: WebRoute) => WebRoute;
 }
 
 export interface PbxUrls {
@@ -118,7 +123,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
         { prefix: '/xml-rpc', handle: createXmlRpcHandler(store, cache) },
         { prefix: MAINTENANCE_BASE_PATH, handle: maintenance.handler },
         { prefix: MODULE_DOWNLOAD_PREFIX, handle: createPackageDownloadHandler(() => store.read().modules) },
-      ],
+      ].map((route) => options.wrapWebRoute?.(route) ?? route),
       tls: options.https ? await createMaintenanceTls({ hosts: ['localhost', host] }) : undefined,
       unavailableFor: () => {
         const state = store.read();
