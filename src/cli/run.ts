@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { CliIo } from './cli-io.ts';
 import { registerEndpoint } from './endpoint-command.ts';
+import { registerFuzz } from './fuzz-command.ts';
 import { HarnessError, oneLineMessage } from './harness-error.ts';
 import { parsePort, parseWorkerCount } from './parse-options.ts';
 import { registerResolverCheck } from './resolver-check-command.ts';
@@ -89,6 +90,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       exitCode = await simulateCommand(options, io);
     });
 
+  registerFuzz(program, io, (code) => {
+    exitCode = code;
+  });
   registerResolverCheck(program, io, (code) => {
     exitCode = code;
   });

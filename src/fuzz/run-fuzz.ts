@@ -141,6 +141,15 @@ export function planGenerators(
   return { generators, probes, missing };
 }
 
+/** `runs` split by weight, the remainder to the first ones, so the shares add up to `runs`. */
+export function splitRuns(runs: number, weights: readonly number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const shares = weights.map((w) => Math.floor((runs * w) / sum));
+  let left = runs - shares.reduce((a, b) => a + b, 0);
+  for (let i = 0; left > 0; i = (i + 1) % shares.length, left--) shares[i] = (shares[i] ?? 0) + 1;
+  return shares;
+}
+
 /** A stable number per generator id, so its seed does not depend on which faces run. */
 function seedOffset(id: string): number {
   let hash = 0;
@@ -186,10 +195,10 @@ export async function runFuzz(target: FuzzTargetInfo, options: FuzzRunOptions): 
         });
       continue;
     }
-    const weights = own.reduce((sum, g) => sum + g.weight, 0);
-    for (const generator of own) {
+    const shares = splitRuns(options.runs, own.map((g) => g.weight));
+    for (const [index, generator] of own.entries()) {
       if (options.replay && options.replay.generator !== generator.id) continue;
-      const runs = Math.max(1, Math.round((options.runs * generator.weight) / weights));
+      const runs = Math.max(1, shares[index] ?? 1);
       const outcome = await runGenerator(generator, probe, runs, options, sampleRss);
       outcomes.push(outcome);
       const total = totals.get(face);
