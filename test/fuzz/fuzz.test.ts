@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
+import type { WebRoute } from '../../simulators/pbx/web/web-server.ts';
 import { loadCatalog } from '../../src/catalog/load-catalog.ts';
 import { fuzzReport } from '../../src/fuzz/fuzz-report.ts';
 import { startInProcessTarget } from '../../src/fuzz/in-process-target.ts';
 import { runFuzz } from '../../src/fuzz/run-fuzz.ts';
 import { FACES } from '../../src/fuzz/types.ts';
 import { validateReport } from '../../src/report/validate-report.ts';
-import type { WebRoute } from '../../simulators/pbx/web/web-server.ts';
 
 /** scrypt cost for tests: wrong fleet passwords cost one hash each. */
 const FAST_SCRYPT = { N: 1024, r: 8, p: 1 };
