@@ -31,8 +31,13 @@ interface TargetDescription {
   fleet?: {
     apiUrl?: string;
     mcpUrl?: string;
-    accounts?: { partner?: { email?: string; password?: string } };
+    controlUrl?: string;
+    accounts?: {
+      partner?: { email?: string; password?: string };
+      viewer?: { email?: string; password?: string };
+    };
     mcpTokens?: { readOnly?: string; readWrite?: string };
+    sites?: { own?: string; foreign?: string };
   };
 }
 
@@ -79,11 +84,58 @@ export async function describeFuzzTarget(
   const fleet = description.fleet;
   const partner = fleet?.accounts?.partner;
   if (fleet?.apiUrl && partner?.email && partner.password) {
-    info.fleet = { apiUrl: fleet.apiUrl, account: { email: partner.email, password: partner.password } };
+    const account = { email: partner.email, password: partner.password };
+    const viewer = fleet.accounts?.viewer;
+    const item =
+      fleet.controlUrl && fleet.sites?.own
+        ? await openItem(fleet.apiUrl, fleet.controlUrl, fleet.sites.own, account)
+        : undefined;
+    info.fleet = {
+      apiUrl: fleet.apiUrl,
+      account,
+      ...(viewer?.email && viewer.password
+        ? { viewer: { email: viewer.email, password: viewer.password } }
+        : {}),
+      ...(fleet.sites?.foreign ? { foreignSite: fleet.sites.foreign } : {}),
+      ...(item ? { item } : {}),
+    };
   }
   const mcpToken = fleet?.mcpTokens?.readOnly ?? fleet?.mcpTokens?.readWrite;
   if (fleet?.mcpUrl && mcpToken) info.mcp = { mcpUrl: fleet.mcpUrl, token: mcpToken };
   return { info, maintenanceCommands };
+}
+
+/**
+ * An open attention item on `siteId`: raised through the fleet control plane (`POST
+ * /sites/{siteId}/events`) and read back from the site list as `account` sees it.
+ */
+async function openItem(
+  apiUrl: string,
+  controlUrl: string,
+  siteId: string,
+  account: { email: string; password: string },
+): Promise<{ siteId: string; id: string } | undefined> {
+  try {
+    const raised = await fetch(`${controlUrl}/sites/${encodeURIComponent(siteId)}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ module: 'Fuzz', subject: 'pbx-conformance fuzz item', severity: 'ERROR' }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    await raised.body?.cancel();
+    if (!raised.ok) return undefined;
+    const basic = Buffer.from(`${account.email}:${account.password}`, 'utf8').toString('base64');
+    const sites = (await (
+      await fetch(`${apiUrl}/api/v1/sites`, {
+        headers: { authorization: `Basic ${basic}` },
+        signal: AbortSignal.timeout(10_000),
+      })
+    ).json()) as Array<{ id?: string; attentionEvents?: Array<{ id?: unknown }> }>;
+    const id = sites.find((s) => s.id === siteId)?.attentionEvents?.[0]?.id;
+    return id === undefined ? undefined : { siteId, id: String(id) };
+  } catch {
+    return undefined;
+  }
 }
 
 async function mintToken(controlUrl: string, actors: string[]): Promise<string | undefined> {

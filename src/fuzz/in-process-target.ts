@@ -52,7 +52,12 @@ export async function startInProcessTarget(options: InProcessOptions = {}): Prom
       fleet: {
         apiUrl: fleet.urls.api,
         mcpUrl: fleet.urls.mcp,
-        accounts: { partner: { email: 'anna.admin@nordlicht.example', password: 'Nordlicht-Demo-1' } },
+        controlUrl: fleet.urls.control,
+        accounts: {
+          partner: { email: 'anna.admin@nordlicht.example', password: 'Nordlicht-Demo-1' },
+          viewer: { email: 'vera.viewer@nordlicht.example', password: 'Nordlicht-Demo-3' },
+        },
+        sites: { own: 'site-hamburg', foreign: 'site-muenchen' },
         mcpTokens: { readOnly: 'demo-anna-read-only-3Hs6PdJ1cR5yF0uE' },
       },
     },

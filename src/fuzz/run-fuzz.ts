@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { dataEndpointGenerators, dataEndpointProbe } from './faces/data-endpoint.ts';
-import { fleetGenerators, fleetProbe } from './faces/fleet.ts';
+import { fleetGenerators, fleetItemGenerators, fleetProbe } from './faces/fleet.ts';
 import { maintenanceGenerators, maintenanceProbe } from './faces/maintenance.ts';
 import { mcpGenerators, mcpProbe } from './faces/mcp.ts';
 import { xmlrpcGenerators, xmlrpcProbe } from './faces/xmlrpc.ts';
@@ -132,6 +132,15 @@ export function planGenerators(
   }
   if (target.fleet) {
     generators.push(...(fleetGenerators(target.fleet) as FuzzGenerator[]));
+    generators.push(...(fleetItemGenerators(target.fleet) as FuzzGenerator[]));
+    if (target.fleet.item === undefined)
+      absent(
+        'fleet',
+        'fleet-comment-too-long',
+        'fleet REST: comment too long',
+        ['FLEET-ERR-400-COMMENT-TOO-LONG'],
+        'no open attention item: the target has no fleet control plane that could raise one',
+      );
     probes.set('fleet', fleetProbe(target.fleet));
   }
   if (target.mcp) {
@@ -195,7 +204,10 @@ export async function runFuzz(target: FuzzTargetInfo, options: FuzzRunOptions): 
         });
       continue;
     }
-    const shares = splitRuns(options.runs, own.map((g) => g.weight));
+    const shares = splitRuns(
+      options.runs,
+      own.map((g) => g.weight),
+    );
     for (const [index, generator] of own.entries()) {
       if (options.replay && options.replay.generator !== generator.id) continue;
       const runs = Math.max(1, shares[index] ?? 1);

@@ -14,7 +14,16 @@ export interface FuzzTargetInfo {
   xmlrpc?: { webUrl: string; path: string; instanceName: string; authParam: string; authValue: string };
   /** `token`: a valid API token minted through the control plane, when one could be. */
   maintenance?: { webUrl: string; basePath: string; token?: string };
-  fleet?: { apiUrl: string; account: { email: string; password: string } };
+  fleet?: {
+    apiUrl: string;
+    account: { email: string; password: string };
+    /** A Viewer of the same partner access (FLEET-AUTH-VIEWER-ACK-403). */
+    viewer?: { email: string; password: string };
+    /** A site of another partner access, invisible to `account`. */
+    foreignSite?: string;
+    /** An open attention item `account` and `viewer` see, made through the control plane. */
+    item?: { siteId: string; id: string };
+  };
   mcp?: { mcpUrl: string; token: string };
 }
 

@@ -149,6 +149,114 @@ export function fleetGenerators(f: Fleet): FuzzGenerator<FleetInput>[] {
   ];
 }
 
+/** A JSON error object with the string code `code` (FLEET-ERROR-OBJECT). */
+function errorObject(body: Buffer, code: string): string | null {
+  try {
+    const value = JSON.parse(body.toString('utf8')) as { error?: unknown; message?: unknown };
+    if (value.error !== code)
+      return `error ${JSON.stringify(value.error)} instead of ${JSON.stringify(code)}`;
+    return typeof value.message === 'string' ? null : 'no string message';
+  } catch {
+    return `not JSON: ${preview(body)}`;
+  }
+}
+
+/** Generators that need the target's viewer, foreign site or an open item. */
+export function fleetItemGenerators(f: Fleet): FuzzGenerator<FleetInput>[] {
+  const good = basic(f.account.email, f.account.password);
+  const generators: FuzzGenerator<FleetInput>[] = [];
+  const foreign = f.foreignSite;
+  if (foreign !== undefined) {
+    generators.push({
+      face: 'fleet',
+      id: 'fleet-foreign-site',
+      title:
+        'fleet REST: a site of another partner access is 404 for its history and for acknowledging any item on it',
+      clauses: ['FLEET-AUTH-FOREIGN-SITE-HISTORY-404', 'FLEET-ERR-404-SITE-FOREIGN'],
+      weight: 1,
+      arbitrary: fc.oneof(
+        fc
+          .constantFrom('GET', 'HEAD')
+          .map((method) => ({
+            method,
+            path: `/api/v1/sites/${foreign}/history`,
+            authorization: good,
+            headers: [],
+            body: null,
+          })),
+        fc
+          .tuple(fc.oneof(pathSegment, fc.nat().map(String)), fc.option(randomBytes(80), { nil: null }))
+          .map(([id, body]) => ({
+            method: 'POST',
+            path: `/api/v1/sites/${foreign}/attention/${id === '' ? '1' : id}/acknowledge`,
+            authorization: good,
+            headers: [],
+            body,
+          })),
+      ),
+      request: (input) => toRequest(f, input),
+      check: (_, answer) => expectHttp(answer, 404),
+    });
+  }
+  const item = f.item;
+  if (item === undefined) return generators;
+  const ackPath = `/api/v1/sites/${item.siteId}/attention/${item.id}/acknowledge`;
+  const viewer = f.viewer;
+  if (viewer !== undefined) {
+    generators.push({
+      face: 'fleet',
+      id: 'fleet-viewer-ack',
+      title:
+        'fleet REST: a Viewer acknowledging a visible item is 403 with the error object, whatever the body',
+      clauses: ['FLEET-AUTH-VIEWER-ACK-403', 'FLEET-ERROR-OBJECT'],
+      weight: 1,
+      arbitrary: fc
+        .oneof(
+          fc.json().map((t) => Buffer.from(t)),
+          nastyText(40).map((t) => Buffer.from(JSON.stringify({ comment: t }))),
+          randomBytes(80),
+        )
+        .map((body) => ({
+          method: 'POST',
+          path: ackPath,
+          authorization: basic(viewer.email, viewer.password),
+          headers: [],
+          body,
+        })),
+      request: (input) => toRequest(f, input),
+      check: (_, answer) =>
+        expectHttp(answer, 403) ??
+        (answer.http ? toFinding(errorObject(answer.http.body, 'forbidden')) : null),
+    });
+  }
+  generators.push({
+    face: 'fleet',
+    id: 'fleet-comment-too-long',
+    title:
+      'fleet REST: an acknowledgement comment of more than 1000 characters is 400 with the error object invalid_request',
+    clauses: ['FLEET-ERR-400-COMMENT-TOO-LONG', 'FLEET-ERROR-OBJECT'],
+    weight: 1,
+    arbitrary: fc
+      .array(fc.constantFrom(...'abcXYZ 019.,;-_äöüß€"\n\t<>&'), { minLength: 1001, maxLength: 3000 })
+      .map((chars) => ({
+        method: 'POST',
+        path: ackPath,
+        authorization: good,
+        headers: [],
+        body: Buffer.from(JSON.stringify({ comment: chars.join('') })),
+      })),
+    request: (input) => toRequest(f, input),
+    check: (_, answer) =>
+      expectHttp(answer, 400) ??
+      (answer.http ? toFinding(errorObject(answer.http.body, 'invalid_request')) : null),
+  });
+  return generators;
+}
+
+function toFinding(problem: string | null) {
+  return problem === null ? null : mismatch(problem);
+}
+
 export function fleetProbe(f: Fleet): LivenessProbe {
   const { host, port } = hostPort(f.apiUrl);
   return {
