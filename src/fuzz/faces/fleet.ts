@@ -175,15 +175,13 @@ export function fleetItemGenerators(f: Fleet): FuzzGenerator<FleetInput>[] {
       clauses: ['FLEET-AUTH-FOREIGN-SITE-HISTORY-404', 'FLEET-ERR-404-SITE-FOREIGN'],
       weight: 1,
       arbitrary: fc.oneof(
-        fc
-          .constantFrom('GET', 'HEAD')
-          .map((method) => ({
-            method,
-            path: `/api/v1/sites/${foreign}/history`,
-            authorization: good,
-            headers: [],
-            body: null,
-          })),
+        fc.constantFrom('GET', 'HEAD').map((method) => ({
+          method,
+          path: `/api/v1/sites/${foreign}/history`,
+          authorization: good,
+          headers: [],
+          body: null,
+        })),
         fc
           .tuple(fc.oneof(pathSegment, fc.nat().map(String)), fc.option(randomBytes(80), { nil: null }))
           .map(([id, body]) => ({
