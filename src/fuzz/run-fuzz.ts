@@ -181,6 +181,7 @@ export async function runFuzz(target: FuzzTargetInfo, options: FuzzRunOptions): 
     if (now !== null && (rssPeak === null || now > rssPeak)) rssPeak = now;
   };
   const plan = planGenerators(target, options.maintenanceCommands ?? []);
+  const secrets = targetSecrets(target);
   const outcomes: GeneratorOutcome[] = [];
   const totals = new Map<FaceName, FaceTotals>();
   for (const face of options.faces)
@@ -211,7 +212,7 @@ export async function runFuzz(target: FuzzTargetInfo, options: FuzzRunOptions): 
     for (const [index, generator] of own.entries()) {
       if (options.replay && options.replay.generator !== generator.id) continue;
       const runs = Math.max(1, shares[index] ?? 1);
-      const outcome = await runGenerator(generator, probe, runs, options, sampleRss);
+      const outcome = await runGenerator(generator, probe, runs, options, sampleRss, secrets);
       outcomes.push(outcome);
       const total = totals.get(face);
       if (total) {
@@ -237,12 +238,64 @@ export async function runFuzz(target: FuzzTargetInfo, options: FuzzRunOptions): 
   };
 }
 
+/**
+ * The target's credentials in every form a request carries them (as is, URL-encoded, inside a
+ * Basic header), with the placeholder that replaces them in printed lines and reports: secrets
+ * never appear there, not even partly (the `--seed`/`--path` line still replays the exact bytes).
+ */
+export function targetSecrets(target: FuzzTargetInfo): Array<{ secret: string; label: string }> {
+  const out: Array<{ secret: string; label: string }> = [];
+  const add = (secret: string | undefined, label: string) => {
+    if (secret === undefined || secret.length < 4) return;
+    out.push({ secret, label }, { secret: encodeURIComponent(secret), label });
+  };
+  if (target.xmlrpc) {
+    add(target.xmlrpc.authValue, 'xml-rpc credentials');
+    add(target.xmlrpc.authValue.slice(target.xmlrpc.authValue.lastIndexOf(':') + 1), 'xml-rpc secret');
+  }
+  add(target.maintenance?.token, 'maintenance token');
+  add(target.mcp?.token, 'mcp token');
+  for (const [who, account] of [
+    ['account', target.fleet?.account],
+    ['viewer', target.fleet?.viewer],
+  ] as const) {
+    if (!account) continue;
+    add(
+      Buffer.from(`${account.email}:${account.password}`, 'utf8').toString('base64'),
+      `basic credentials of the ${who}`,
+    );
+    add(account.password, `password of the ${who}`);
+  }
+  // Longest first, so a secret inside another is replaced with the larger one.
+  return out.sort((a, b) => b.secret.length - a.secret.length);
+}
+
+function redactBytes(bytes: Buffer, secrets: Array<{ secret: string; label: string }>): Buffer {
+  let out = bytes;
+  for (const { secret, label } of secrets) {
+    const needle = Buffer.from(secret, 'utf8');
+    const parts: Buffer[] = [];
+    let from = 0;
+    for (let at = out.indexOf(needle, from); at >= 0; at = out.indexOf(needle, from)) {
+      parts.push(out.subarray(from, at), Buffer.from(`<${label}>`));
+      from = at + needle.length;
+    }
+    if (parts.length > 0) out = Buffer.concat([...parts, out.subarray(from)]);
+  }
+  return out;
+}
+
+function redactText(text: string, secrets: Array<{ secret: string; label: string }>): string {
+  return redactBytes(Buffer.from(text, 'utf8'), secrets).toString('utf8');
+}
+
 async function runGenerator(
   generator: FuzzGenerator,
   probe: LivenessProbe,
   runs: number,
   options: FuzzRunOptions,
   sampleRss: () => void,
+  secrets: Array<{ secret: string; label: string }>,
 ): Promise<GeneratorOutcome> {
   const started = performance.now();
   const seed = (options.seed + seedOffset(generator.id)) | 0;
@@ -303,13 +356,13 @@ async function runGenerator(
     status: 'failed',
     failure: {
       kind: found.finding.kind,
-      message: found.finding.message,
+      message: redactText(found.finding.message, secrets),
       request: found.request,
       seed,
       path,
       shrinks: details.numShrinks,
       replayCommand,
-      replayWire: wireLine(found.request),
+      replayWire: wireLine({ ...found.request, bytes: redactBytes(found.request.bytes, secrets) }),
     },
   };
 }

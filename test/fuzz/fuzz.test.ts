@@ -113,6 +113,12 @@ test('fuzz finds a seeded deviation (HTTP 500 on a NUL byte), shrinks it, and it
       /^pbx-conformance fuzz --faces xmlrpc --seed 4242 --path 'xmlrpc-malformed\/[\d:]+'$/,
     );
     assert.match(failure.replayWire, /\\x00/);
+    // The credentials the request carried are never printed, not even partly.
+    const secret = target.info.xmlrpc?.authValue.split(':')[1] ?? '';
+    assert.equal(secret.length, 128);
+    const printed = `${failure.replayWire}\n${failure.message}\n${failure.replayCommand}`;
+    for (let i = 0; i + 8 <= secret.length; i++)
+      assert.ok(!printed.includes(secret.slice(i, i + 8)), printed);
     assert.ok((result.totals[0]?.fiveXx ?? 0) >= 1);
     // The printed path replays exactly this input.
     const path = /--path '([^/]+)\/([\d:]+)'/.exec(failure.replayCommand);
@@ -123,6 +129,58 @@ test('fuzz finds a seeded deviation (HTTP 500 on a NUL byte), shrinks it, and it
     const replayed = again.generators.find((g) => g.id === 'xmlrpc-malformed')?.failure;
     assert.equal(replayed?.kind, '5xx');
     assert.deepEqual(replayed?.request.bytes, failure.request.bytes);
+  } finally {
+    await target.close();
+  }
+});
+
+test('fuzz never prints a credential of the target: the replay line names it instead', async () => {
+  // The seeded deviation on the maintenance API: 500 for a body with a NUL byte, behind the token.
+  const valid = { token: '' };
+  const nulIs500OnMaintenance = (route: WebRoute): WebRoute =>
+    route.prefix === '/xml-rpc' || route.prefix.startsWith('/downloads')
+      ? route
+      : {
+          prefix: route.prefix,
+          handle(req, res) {
+            const authorized = valid.token !== '' && req.headers.authorization === `Bearer ${valid.token}`;
+            const chunks: Buffer[] = [];
+            req.on('data', (c: Buffer) => chunks.push(c));
+            req.on('end', () => {
+              if (authorized && Buffer.concat(chunks).includes(0)) {
+                res.writeHead(500, { 'content-length': 0 }).end();
+                return;
+              }
+              const replay = Object.assign(new PassThrough(), {
+                headers: req.headers,
+                url: req.url,
+                method: req.method,
+                complete: true,
+              });
+              route.handle(replay as unknown as IncomingMessage, res);
+              replay.end(Buffer.concat(chunks));
+            });
+          },
+        };
+  const target = await startInProcessTarget({ scryptCost: FAST_SCRYPT, wrapWeb: nulIs500OnMaintenance });
+  try {
+    const token = target.info.maintenance?.token ?? '';
+    assert.equal(token.length, 43);
+    valid.token = token;
+    const result = await runFuzz(target.info, {
+      runs: 800,
+      seed: 77,
+      faces: ['maintenance'],
+      boundMs: 15_000,
+      batchSize: 100,
+      maintenanceCommands: target.maintenanceCommands,
+    });
+    const failure = result.generators.find((g) => g.failure?.kind === '5xx')?.failure;
+    assert.ok(failure, JSON.stringify(result.totals));
+    assert.ok(failure.request.bytes.includes(Buffer.from(token)), 'the request carried the token');
+    assert.match(failure.replayWire, /Authorization: Bearer <maintenance token>/);
+    const printed = `${failure.replayWire}\n${failure.message}`;
+    for (let i = 0; i + 8 <= token.length; i++) assert.ok(!printed.includes(token.slice(i, i + 8)), printed);
   } finally {
     await target.close();
   }
