@@ -138,13 +138,14 @@ export function httpRequest(
 
 /**
  * A shell line that sends the same bytes: `printf` with every byte outside plain printable ASCII
- * (and `'`, `%`, `\`) as `\xHH`, piped into `nc`.
+ * (and `'`, `%`, `\`) as a three-digit octal escape `\ooo` (POSIX printf; `\x` is a bash extension),
+ * piped into `nc`.
  */
 export function ncLine(request: WireRequest): string {
   let text = '';
   for (const byte of request.bytes) {
     const plain = byte >= 0x20 && byte < 0x7f && byte !== 0x27 && byte !== 0x25 && byte !== 0x5c;
-    text += plain ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`;
+    text += plain ? String.fromCharCode(byte) : `\\${byte.toString(8).padStart(3, '0')}`;
   }
   const source = request.localAddress === undefined ? '' : ` -s ${request.localAddress}`;
   return `printf '${text}' | nc${request.endWrite ? ' -N' : ''} -w 5${source} ${request.host} ${request.port}`;
