@@ -22,6 +22,8 @@ interface TargetDescription {
   pbx?: {
     webUrl?: string;
     controlUrl?: string;
+    /** Bearer token of a control plane beyond loopback (issue 12; a future target-file field). */
+    controlToken?: string;
     monitoring?: { host?: string; port?: number };
     xmlrpc?: { path?: string; instanceName?: string; authParam?: string; login?: string; password?: string };
     listedClientAddress?: string;
@@ -32,6 +34,7 @@ interface TargetDescription {
     apiUrl?: string;
     mcpUrl?: string;
     controlUrl?: string;
+    controlToken?: string;
     accounts?: {
       partner?: { email?: string; password?: string };
       viewer?: { email?: string; password?: string };
@@ -72,7 +75,9 @@ export async function describeFuzzTarget(
   }
   let maintenanceCommands: string[] = [];
   if (pbx.webUrl && description.maintenance?.basePath) {
-    const token = pbx.controlUrl ? await mintToken(pbx.controlUrl, [x?.login ?? '', 'admin']) : undefined;
+    const token = pbx.controlUrl
+      ? await mintToken(pbx.controlUrl, [x?.login ?? '', 'admin'], pbx.controlToken)
+      : undefined;
     info.maintenance = {
       webUrl: pbx.webUrl,
       basePath: description.maintenance.basePath,
@@ -88,7 +93,7 @@ export async function describeFuzzTarget(
     const viewer = fleet.accounts?.viewer;
     const item =
       fleet.controlUrl && fleet.sites?.own
-        ? await openItem(fleet.apiUrl, fleet.controlUrl, fleet.sites.own, account)
+        ? await openItem(fleet.apiUrl, fleet.controlUrl, fleet.sites.own, account, fleet.controlToken)
         : undefined;
     info.fleet = {
       apiUrl: fleet.apiUrl,
@@ -114,11 +119,12 @@ async function openItem(
   controlUrl: string,
   siteId: string,
   account: { email: string; password: string },
+  controlToken?: string,
 ): Promise<{ siteId: string; id: string } | undefined> {
   try {
     const raised = await fetch(`${controlUrl}/sites/${encodeURIComponent(siteId)}/events`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: controlHeaders(controlToken),
       body: JSON.stringify({ module: 'Fuzz', subject: 'pbx-conformance fuzz item', severity: 'ERROR' }),
       signal: AbortSignal.timeout(10_000),
     });
@@ -138,12 +144,23 @@ async function openItem(
   }
 }
 
-async function mintToken(controlUrl: string, actors: string[]): Promise<string | undefined> {
+function controlHeaders(controlToken: string | undefined): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    ...(controlToken === undefined ? {} : { authorization: `Bearer ${controlToken}` }),
+  };
+}
+
+async function mintToken(
+  controlUrl: string,
+  actors: string[],
+  controlToken?: string,
+): Promise<string | undefined> {
   for (const actor of actors.filter(Boolean)) {
     try {
       const response = await fetch(`${controlUrl}/maintenance/tokens`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: controlHeaders(controlToken),
         body: JSON.stringify({ label: 'pbx-conformance fuzz', actor }),
         signal: AbortSignal.timeout(10_000),
       });
