@@ -1,4 +1,6 @@
 import { benchFleet } from './fleet.bench.ts';
+import { benchFuzz } from './fuzz.bench.ts';
+import { benchXmlRpcLoad } from './fuzz-xmlrpc-load.ts';
 import { benchMaintenance } from './maintenance.bench.ts';
 import { benchMonitoring } from './monitoring.bench.ts';
 import { benchResolver } from './resolver.bench.ts';
@@ -13,6 +15,8 @@ const benches: Record<string, () => Promise<void>> = {
   resolver: benchResolver,
   startup: benchStartup,
   suite: benchSuite,
+  'xmlrpc-load': benchXmlRpcLoad,
+  fuzz: benchFuzz,
 };
 
 const only = process.argv.slice(2);

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
 import { createApiCore, type RequestLogger } from './api/api-core.ts';
-import { toNodeHandler } from './api/http-adapter.ts';
+import { answerAfterHalfClose, toNodeHandler } from './api/http-adapter.ts';
 import { startControlServer } from './control/control-server.ts';
 import type { FleetControl } from './control/fleet-control.ts';
 import { InProcessFleetControl } from './control/in-process-control.ts';
@@ -28,6 +28,10 @@ export interface FleetStartOptions {
   /** Port of the REST + MCP listener; default 0. */
   apiPort?: number;
   controlPort?: number;
+  /** Address of the control plane; default 127.0.0.1 whatever `host` says (issue 12, defect 7). */
+  controlHost?: string;
+  /** Bearer token the control plane requires; needed when `controlHost` is not loopback. */
+  controlToken?: string;
   ingestPort?: number;
   clock?: VirtualClockOptions;
   /** Lower scrypt cost for tests; the default is `DEFAULT_SCRYPT_COST`. */
@@ -99,6 +103,7 @@ export async function start(options: FleetStartOptions = {}): Promise<FleetHandl
       const path = (req.url ?? '/').split('?')[0];
       void (path === MCP_PATH ? mcp(req, res) : api(req, res));
     });
+    answerAfterHalfClose(apiServer);
     apiServer.headersTimeout = 10_000;
     apiServer.requestTimeout = 30_000;
     apiServer.keepAliveTimeout = 5_000;
@@ -107,7 +112,12 @@ export async function start(options: FleetStartOptions = {}): Promise<FleetHandl
     const ingestServer = await startIngestServer(state, { host, port: options.ingestPort ?? 0, log });
     ingest = ingestServer;
     const control = new InProcessFleetControl(state, clock, fixture, () => ingestServer.url);
-    const controlServer = await startControlServer(control, { host, port: options.controlPort ?? 0, log });
+    const controlServer = await startControlServer(control, {
+      host: options.controlHost ?? '127.0.0.1',
+      port: options.controlPort ?? 0,
+      log,
+      ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
+    });
     servers.push(controlServer.server);
     const apiUrl = `http://${host}:${apiPort}`;
     const openDatabase = database;

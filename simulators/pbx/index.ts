@@ -20,7 +20,7 @@ import { resolverControlRoutes } from './resolver/resolver-control-routes.ts';
 import { resolveScenario } from './state/scenarios.ts';
 import { PbxStore } from './state/store.ts';
 import type { PbxState } from './state/types.ts';
-import { closeServer, startWebServer } from './web/web-server.ts';
+import { closeServer, startWebServer, type WebRoute } from './web/web-server.ts';
 import { createXmlRpcHandler } from './xmlrpc/xmlrpc-handler.ts';
 
 export interface PbxStartOptions {
@@ -34,6 +34,13 @@ export interface PbxStartOptions {
   webPort?: number;
   /** Port of the control plane; default 0. */
   controlPort?: number;
+  /**
+   * Address the control plane binds; default 127.0.0.1 whatever `host` says, since the control
+   * plane can reset the state and mint maintenance tokens (issue 12, defect 7).
+   */
+  controlHost?: string;
+  /** Bearer token the control plane requires; needed when `controlHost` is not loopback. */
+  controlToken?: string;
   clock?: VirtualClockOptions;
   /**
    * Serve the web server (XML-RPC, maintenance API) over HTTPS with a self-signed certificate made
@@ -47,6 +54,11 @@ export interface PbxStartOptions {
   controller?: ControllerSettings;
   /** Options of the web resolver, e.g. the certificates its runtime trusts (RESOLVER-TLS-TRUST-STORE). */
   resolver?: ResolverOptions;
+  /**
+   * Tests only: wraps each route of the web server, e.g. to seed a deviation that
+   * `pbx-conformance fuzz` must find (test/fuzz/). Absent: the routes as they are.
+   */
+  wrapWebRoute?: (route: WebRoute) => WebRoute;
 }
 
 export interface PbxUrls {
@@ -111,7 +123,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
         { prefix: '/xml-rpc', handle: createXmlRpcHandler(store, cache) },
         { prefix: MAINTENANCE_BASE_PATH, handle: maintenance.handler },
         { prefix: MODULE_DOWNLOAD_PREFIX, handle: createPackageDownloadHandler(() => store.read().modules) },
-      ],
+      ].map((route) => options.wrapWebRoute?.(route) ?? route),
       tls: options.https ? await createSelfSignedTls({ hosts: ['localhost', host] }) : undefined,
       unavailableFor: () => {
         const state = store.read();
@@ -122,8 +134,9 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
     servers.push(web.server);
     const control = new InProcessPbxControl(store, cache, endpoint);
     const controlServer = await createControlServer(control, {
-      host,
+      host: options.controlHost ?? '127.0.0.1',
       port: options.controlPort ?? 0,
+      ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
       extraRoutes: [
         ...maintenanceControlRoutes(maintenance.control),
         ...attentionControlRoutes(events, store),

@@ -14,6 +14,9 @@ const DEMO_SITE_OWNER = 'p-nordlicht';
 
 export interface DemoFleetOptions {
   host: string;
+  /** Address and token of the controller's control plane (default 127.0.0.1, no token). */
+  controlHost?: string;
+  controlToken?: string;
   clock: 'running' | 'frozen';
   /** PBXs in the fleet, the primary included (one site each). */
   pbxCount: number;
@@ -55,6 +58,8 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
     controller = await start({
       fixture,
       host: options.host,
+      ...(options.controlHost === undefined ? {} : { controlHost: options.controlHost }),
+      ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
       clock: { mode: options.clock },
       ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     });

@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { registerCertifyPlugin } from './certify-plugin-command.ts';
 import type { CliIo } from './cli-io.ts';
 import { registerEndpoint } from './endpoint-command.ts';
+import { registerFuzz } from './fuzz-command.ts';
 import { EXIT_CODES_HELP, EXIT_HARNESS_ERROR, HarnessError, oneLineMessage } from './harness-error.ts';
 import { parsePercent, parsePort, parseRepeat, parseWorkerCount } from './parse-options.ts';
 import { registerResolverCheck } from './resolver-check-command.ts';
@@ -86,7 +87,20 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     .option('--port <n>', "data endpoint port (default: the scenario's, 6556)", parsePort)
     .option('--web-port <n>', 'web server port, XML-RPC at /xml-rpc (default: any free port)', parsePort)
     .option('--control-port <n>', 'control plane port (default: any free port)', parsePort)
-    .option('--host <address>', 'address every listener binds', '127.0.0.1')
+    .option(
+      '--host <address>',
+      'address the PBX and fleet faces bind (control planes: --control-host)',
+      '127.0.0.1',
+    )
+    .option(
+      '--control-host <address>',
+      'address the control planes bind (beyond loopback they need a token)',
+      '127.0.0.1',
+    )
+    .option(
+      '--control-token <token>',
+      'bearer token the control planes require (default beyond loopback: generated, printed once)',
+    )
     .addOption(
       new Option('--clock <mode>', 'virtual clock mode').choices(['running', 'frozen']).default('running'),
     )
@@ -102,6 +116,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       exitCode = await simulateCommand(options, io);
     });
 
+  registerFuzz(program, io, (code) => {
+    exitCode = code;
+  });
   registerResolverCheck(program, io, (code) => {
     exitCode = code;
   });

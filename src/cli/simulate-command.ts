@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { EndpointStatus } from '../../simulators/pbx/control/control-api.ts';
 import type { PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
+import { generateControlToken, isLoopbackHost } from '../../simulators/shared/control-token.ts';
 import type { CliIo } from './cli-io.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from './default-credentials.ts';
 import { type DemoFleet, fleetTargetFixtures, MAX_PBX_COUNT, startDemoFleet } from './demo-fleet.ts';
@@ -17,6 +18,10 @@ export interface SimulateOptions {
   webPort?: number;
   controlPort?: number;
   host: string;
+  /** Address of the control planes (default 127.0.0.1, whatever `host` says). */
+  controlHost?: string;
+  /** Bearer token of the control planes; generated (and printed once) beyond loopback. */
+  controlToken?: string;
   clock: 'running' | 'frozen';
   json?: boolean;
   /** `--no-fleet` sets `false`: the primary PBX alone, as before issue 4. */
@@ -51,9 +56,16 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
   if (options.fleet === false && (options.data !== undefined || options.pbxCount !== undefined))
     throw new HarnessError('--data and --pbx-count belong to the fleet; they cannot go with --no-fleet');
   const scenario = await resolveScenarioOption(options.scenario, io.cwd);
+  const controlHost = options.controlHost ?? '127.0.0.1';
+  // Issue 12, defect 7: a control plane beyond loopback always has a token.
+  const generatedToken =
+    options.controlToken === undefined && !isLoopbackHost(controlHost) ? generateControlToken() : undefined;
+  const controlToken = options.controlToken ?? generatedToken;
+  const control = { controlHost, ...(controlToken === undefined ? {} : { controlToken }) };
   const startOptions: PbxStartOptions = {
     ...(scenario === undefined ? {} : { scenario }),
     host: options.host,
+    ...control,
     clock: { mode: options.clock },
     ...(options.port === undefined ? {} : { monitoringPort: options.port }),
     ...(options.webPort === undefined ? {} : { webPort: options.webPort }),
@@ -68,6 +80,7 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
       ? null
       : await startDemoFleet({
           host: options.host,
+          ...control,
           clock: options.clock,
           pbxCount: options.pbxCount ?? DEFAULT_PBX_COUNT,
           ...(options.data === undefined ? {} : { dataDir: resolve(io.cwd, options.data) }),
@@ -91,6 +104,7 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
         await fleet.startPeers({
           ...(scenario === undefined ? {} : { scenario }),
           host: options.host,
+          ...control,
           clock: { mode: options.clock },
           monitoringPort: 0,
         });
@@ -106,6 +120,13 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
     if (options.json) io.stdout.write(`${JSON.stringify(target)}\n`);
     info.write(formatBanner(target, options, handle.internals.endpoint.status()));
     if (fleet) info.write(formatFleet(fleet, options));
+    info.write(formatBound(handle, fleet));
+    if (generatedToken) {
+      info.write(
+        `control token:     ${generatedToken}  (generated for this run, shown once; send Authorization: Bearer <token>)\n`,
+      );
+    }
+    for (const warning of exposureWarnings(options, fleet !== null)) info.write(`warning: ${warning}\n`);
     info.write('Press Ctrl-C to stop.\n');
     // Spec behaviour, not an error: a busy data port moves the endpoint to the next port (with a
     // warning) or leaves it inactive when both are busy (monitoring-endpoint-and-xmlrpc.md).
@@ -193,6 +214,52 @@ function formatFleet(fleet: DemoFleet, options: SimulateOptions): string {
     '',
   ];
   return lines.join('\n');
+}
+
+/**
+ * The addresses the listeners are actually bound to (the URLs above are where to connect: a
+ * wildcard bind shows as 127.0.0.1 there).
+ */
+function formatBound(handle: PbxHandle, fleet: DemoFleet | null): string {
+  const hostPort = (url: string | null) => (url === null ? 'not listening' : url.replace(/^\w+:\/\//, ''));
+  const lines = [
+    'bound addresses',
+    `  PBX web ${hostPort(handle.urls.web)}, data endpoint ${hostPort(handle.urls.monitoring)}, control plane ${hostPort(handle.urls.control)}`,
+  ];
+  if (fleet) {
+    const { urls } = fleet.controller;
+    lines.push(
+      `  fleet REST+MCP ${hostPort(urls.api)}, ingest ${hostPort(urls.ingest)}, control plane ${hostPort(urls.control)}`,
+    );
+    for (const { siteId, pbx } of fleet.peers) {
+      lines.push(
+        `  ${siteId}: web ${hostPort(pbx.urls.web)}, data endpoint ${hostPort(pbx.urls.monitoring)}, control plane ${hostPort(pbx.urls.control)}`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** What `simulate` exposes beyond loopback, one warning per listener group (issue 12, defect 7). */
+export function exposureWarnings(
+  options: Pick<SimulateOptions, 'host' | 'controlHost' | 'controlToken'>,
+  withFleet: boolean,
+): string[] {
+  const warnings: string[] = [];
+  if (!isLoopbackHost(options.host)) {
+    const faces = ['the data endpoint', 'the web server (XML-RPC, maintenance API, module downloads)'];
+    if (withFleet) faces.push('fleet REST and MCP', 'the PBX ingest listener');
+    warnings.push(
+      `--host ${options.host} exposes ${faces.join(', ')} beyond loopback; the control planes stay on ${options.controlHost ?? '127.0.0.1'}`,
+    );
+  }
+  const controlHost = options.controlHost ?? '127.0.0.1';
+  if (!isLoopbackHost(controlHost)) {
+    warnings.push(
+      `--control-host ${controlHost} exposes the control planes beyond loopback; every request needs the control token`,
+    );
+  }
+  return warnings;
 }
 
 function formatBanner(target: TargetDescription, options: SimulateOptions, status: EndpointStatus): string {

@@ -3,7 +3,8 @@
  * through `prepack`), the tarball's file list, an install into a fresh folder outside the
  * repository, and there: `--version`, `simulate --json` with a scenario file of that folder,
  * `verify --target` on a small tag selection, `verify` against the embedded simulator from a
- * sub-folder, and `resolver-check` with a provider file of that folder against a small endpoint.
+ * sub-folder, `resolver-check` with a provider file of that folder against a small endpoint, and
+ * `certify-plugin` with a plug-in and an expectations file of that folder.
  * Every report lands in the user's folder; the installed package is left exactly as installed.
  *
  * Slow by nature (a tsc build and an npm install): one test, bounded by a generous timeout, with no
@@ -236,7 +237,35 @@ test('the packed tarball installs into a fresh folder and runs there, writing on
   assert.equal(resolved.code, 0, resolved.stdout + resolved.stderr);
   assert.match(resolved.stdout, /Anna Schmidt/);
 
-  // 3e. The exports: the schemas and package.json resolve; there is no JavaScript API to import.
+  // 3e. certify-plugin with a plug-in and an expectations file of the user's folder.
+  await writeFile(join(project, 'check_ok.sh'), '#!/bin/sh\necho "OK - served | \'seen\'=1;;;0"\nexit 0\n', {
+    mode: 0o755,
+  });
+  await writeFile(join(project, 'expectations.yaml'), 'scenarios:\n  healthy: { state: OK }\n');
+  const certified = await runProcess(
+    process.execPath,
+    [
+      bin,
+      'certify-plugin',
+      '--expectations',
+      'expectations.yaml',
+      '--scenario',
+      'healthy',
+      '--reports',
+      'certification',
+      '--',
+      './check_ok.sh',
+      '-H',
+      '{host}',
+      '-p',
+      '{port}',
+    ],
+    project,
+  );
+  assert.equal(certified.code, 0, certified.stdout + certified.stderr);
+  assertReports(join(project, 'certification'));
+
+  // 3f. The exports: the schemas and package.json resolve; there is no JavaScript API to import.
   const resolvedExports = await runProcess(
     process.execPath,
     [

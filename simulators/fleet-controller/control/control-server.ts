@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CONTROL_UNAUTHORIZED, controlTokenCheckFor } from '../../shared/control-token.ts';
 import type { RequestLogger } from '../api/api-core.ts';
 import { BodyTooLargeError, readBody } from '../api/read-body.ts';
 import { ConflictError, NotFoundError } from '../model/fleet-errors.ts';
@@ -89,15 +90,28 @@ function field(body: unknown, name: string): unknown {
 
 /**
  * The HTTP face of the controller's control plane: JSON in and out; 204 for operations without a
- * result; errors as `{error, message}` with 400, 404, 409. Bound to 127.0.0.1 by default; it has no
- * authentication, like the PBX's control plane.
+ * result; errors as `{error, message}` with 400, 404, 409. Bound to 127.0.0.1 by default; with a
+ * token (required beyond loopback) every request must carry `Authorization: Bearer <token>`, else 401.
  */
 export async function startControlServer(
   control: FleetControl,
-  options: { host: string; port: number; log?: RequestLogger },
+  options: { host: string; port: number; log?: RequestLogger; token?: string },
 ): Promise<{ server: Server; url: string }> {
   const log = options.log ?? (() => {});
+  // Required beyond loopback (issue 12, defect 7); kept as a hash, compared in constant time.
+  const tokenCheck = controlTokenCheckFor(options.host, options.token);
   const server = createServer((req, res) => {
+    if (tokenCheck && !tokenCheck.allows(req.headers.authorization)) {
+      req.resume();
+      res.writeHead(CONTROL_UNAUTHORIZED.status, CONTROL_UNAUTHORIZED.headers).end(CONTROL_UNAUTHORIZED.body);
+      log({
+        face: 'control',
+        method: req.method ?? '',
+        path: (req.url ?? '/').split('?')[0] ?? '/',
+        status: 401,
+      });
+      return;
+    }
     void handle(control, req, res).then((status) => {
       log({ face: 'control', method: req.method ?? '', path: (req.url ?? '/').split('?')[0] ?? '/', status });
     });

@@ -25,17 +25,22 @@ export class FleetControlError extends Error {
 
 /** The control plane over HTTP (schemas/fleet-control.openapi.yaml), for steps and other processes. */
 export class HttpFleetControl implements FleetControl {
+  /** `token`: the control plane's bearer token, when it requires one (a control plane beyond loopback). */
   constructor(
     private readonly baseUrl: string,
     private readonly timeoutMs = 10_000,
+    private readonly token?: string,
   ) {}
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const init: RequestInit = { method, signal: AbortSignal.timeout(this.timeoutMs) };
+    const headers: Record<string, string> = {};
+    if (this.token !== undefined) headers['authorization'] = `Bearer ${this.token}`;
     if (body !== undefined) {
       init.body = JSON.stringify(body);
-      init.headers = { 'content-type': 'application/json' };
+      headers['content-type'] = 'application/json';
     }
+    init.headers = headers;
     const res = await fetch(`${this.baseUrl}${path}`, init);
     const text = await res.text();
     if (!res.ok) {

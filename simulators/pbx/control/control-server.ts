@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CONTROL_UNAUTHORIZED, controlTokenCheckFor } from '../../shared/control-token.ts';
 import {
   createControlDispatcher,
   errorResponse,
@@ -17,6 +18,11 @@ export interface ControlServerOptions {
   port: number;
   /** More route groups (maintenance tokens, completion events, fleet controller), matched after the core table. */
   extraRoutes?: ControlRoute[];
+  /**
+   * Bearer token every request must carry (kept as a hash). Required on an address that is not
+   * loopback: without one the server refuses to start (issue 12, defect 7).
+   */
+  token?: string;
 }
 
 class BodyTooLarge extends Error {}
@@ -66,7 +72,13 @@ export async function createControlServer(
 ): Promise<{ server: Server; url: string; routes: readonly ControlRoute[] }> {
   const routes = [...controlRoutes(control), ...(options.extraRoutes ?? [])];
   const dispatch = createControlDispatcher(routes);
+  const tokenCheck = controlTokenCheckFor(options.host, options.token);
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (tokenCheck && !tokenCheck.allows(req.headers.authorization)) {
+      req.resume();
+      send(res, CONTROL_UNAUTHORIZED);
+      return;
+    }
     let body: Buffer;
     try {
       body = await readBody(req);

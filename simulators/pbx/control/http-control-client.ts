@@ -26,9 +26,11 @@ const MAX_ERROR_TEXT = 300;
 export class HttpPbxControl implements PbxControl {
   private readonly base: string;
 
+  /** `token`: the control plane's bearer token, when it requires one (a control plane beyond loopback). */
   constructor(
     baseUrl: string,
     private readonly timeoutMs = CONTROL_REQUEST_TIMEOUT_MS,
+    private readonly token?: string,
   ) {
     this.base = baseUrl.replace(/\/+$/, '');
   }
@@ -133,10 +135,11 @@ export class HttpPbxControl implements PbxControl {
     try {
       response = await request(`${this.base}${path}`, {
         method,
-        headers:
-          body === undefined
-            ? { accept: 'application/json' }
-            : { accept: 'application/json', 'content-type': 'application/json' },
+        headers: {
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(this.token === undefined ? {} : { authorization: `Bearer ${this.token}` }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,

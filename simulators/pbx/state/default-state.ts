@@ -217,7 +217,7 @@ export function defaultState(now: number): PbxState {
       memAvailableBytes: 4_724_464_026,
       diskRootTotalBytes: 107_374_182_400,
       diskRootFreeBytes: 64_424_509_440,
-      linuxSectionsSource: 'host',
+      linuxSectionsSource: 'synthetic',
     },
     system: {
       systemMessages: 312,

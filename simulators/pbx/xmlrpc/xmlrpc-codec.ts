@@ -42,11 +42,22 @@ const serializer = require('xmlrpc/lib/serializer.js') as Serializer;
 
 /** A DTD is never needed for XML-RPC and is the vehicle of entity-expansion attacks. */
 const DTD_DECLARATION = /<!(DOCTYPE|ENTITY)/i;
+/**
+ * Characters XML 1.0 does not allow anywhere in a document (C0 controls other than tab, line
+ * feed and carriage return; U+FFFE, U+FFFF; unpaired surrogates). A body holding one is not
+ * well-formed XML, so it is the parse fault -32700 (issue 12, defect 1), and such characters can
+ * never reach a fault string, which the serialiser could not write.
+ */
+const NOT_XML_CHAR =
+  /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const NOT_XML_CHARS = new RegExp(NOT_XML_CHAR.source, 'g');
 
 /**
  * Decodes a request body (UTF-8, whatever the XML declaration says) into a method call.
  *
  * Checks run before the `xmlrpc` deserializer sees the text:
+ * - a character XML 1.0 does not allow (NUL and other C0 controls, U+FFFE/U+FFFF, an unpaired
+ *   surrogate) is the parse fault `-32700`;
  * - any `<!DOCTYPE` or `<!ENTITY` is refused with a parse-error fault, without expanding anything
  *   (the sax parser underneath does not expand DTD entities either, but the refusal is explicit);
  * - the text must be well-formed XML (fast-xml-parser's validator; the deserializer's sax parser
@@ -55,6 +66,16 @@ const DTD_DECLARATION = /<!(DOCTYPE|ENTITY)/i;
  */
 export function parseMethodCall(body: Buffer): Promise<ParsedMethodCall> {
   const text = body.toString('utf8');
+  const bad = NOT_XML_CHAR.exec(text);
+  if (bad) {
+    const code = bad[0].codePointAt(0) ?? 0;
+    return Promise.resolve(
+      failure(
+        FAULT_CODES.parseError,
+        `parse error: character U+${code.toString(16).toUpperCase().padStart(4, '0')} at offset ${bad.index} is not allowed in XML`,
+      ),
+    );
+  }
   if (DTD_DECLARATION.test(text)) {
     return Promise.resolve(
       failure(FAULT_CODES.parseError, 'parse error: DTD declarations (DOCTYPE, ENTITY) are not accepted'),
@@ -88,9 +109,27 @@ export function serializeResult(value: XmlRpcValue): string {
   return serializer.serializeMethodResponse(value);
 }
 
-/** A `methodResponse` carrying a `fault`. */
+/**
+ * A `methodResponse` carrying a `fault`. Characters XML cannot carry are replaced by U+FFFD in the
+ * fault string (an echoed name must never make the answer unwritable: that was an HTTP 500).
+ */
 export function serializeFault(fault: XmlRpcFault): string {
-  return serializer.serializeFault(fault);
+  return serializer.serializeFault({
+    faultCode: fault.faultCode,
+    faultString: fault.faultString.replace(NOT_XML_CHARS, '\uFFFD'),
+  });
+}
+
+/** The method name `<methodName>` holds, read cheaply without parsing when the body starts in the
+ * plain form `[<?xml …?>] <methodCall> <methodName>NAME</methodName>`; `undefined` otherwise (then
+ * only the full parse can tell). Reads at most the first 1 KiB. */
+export function prescanMethodName(body: Buffer): string | undefined {
+  const head = body.subarray(0, 1024).toString('latin1');
+  const match =
+    /^\s*(?:<\?xml[^>]{0,200}\?>)?\s*<methodCall>\s*<methodName>([A-Za-z0-9_.:/-]{1,200})<\/methodName>/.exec(
+      head,
+    );
+  return match?.[1];
 }
 
 /** True for a decoded struct (not an array, date, base64 buffer or nil). */

@@ -32,7 +32,8 @@ const ECHO_LIMIT = 100;
  *    checked here, by "the telephone system", before the module handler is called
  *    (XMLRPC-AUTH-PARAM, XMLRPC-AUTH-BEFORE-HANDLER). A failure is a fault (`-32001` without
  *    credentials, `-32002` for an unknown login or a wrong secret; XMLRPC-UNSPEC-AUTH-ERROR) plus a
- *    warning in the module log naming the login, never the secret.
+ *    warning in the module log with the reason, naming the login only when it is a login of this
+ *    PBX, and never any part of the secret (issue 12, defect 2).
  * 3. XMLRPC-UNSPEC-PARAMS: no parameters at all count as an empty struct; a first parameter that
  *    is not a struct is the fault `-32602`; further parameters are ignored.
  */
@@ -53,14 +54,8 @@ export function dispatchXmlRpcCall(
   }
   let login: string | null = null;
   if (method.requiresAuth) {
-    const authParam = state.monitoring.authParam;
-    const auth = verifyXmlRpcAuth(query.get(authParam), state.users);
-    if (!auth.ok) {
-      logAuthFailure(store, call.methodName, authParam, auth);
-      return auth.reason === 'missing'
-        ? fault(FAULT_CODES.authenticationRequired, `authentication required: URL parameter ${authParam}`)
-        : fault(FAULT_CODES.authenticationFailed, 'authentication failed');
-    }
+    const auth = checkAuth(store, call.methodName, query);
+    if (!auth.ok) return auth.outcome;
     login = auth.login;
   }
   const first = call.params[0];
@@ -74,6 +69,48 @@ export function dispatchXmlRpcCall(
   return {
     kind: 'result',
     value: method.run(input, { store, data: context.data, methodName: call.methodName, login }),
+  };
+}
+
+/**
+ * The credential check alone, for a call whose body has not been parsed yet (issue 12, defect 5:
+ * an unauthenticated data query is refused before its body costs a parse). Returns the login
+ * fault (and logs it) when `methodName` is a data query of this instance and the credentials in
+ * the URL fail; `null` when the full parse and `dispatchXmlRpcCall` must decide (credentials good,
+ * a method without credentials, or an unknown method).
+ */
+export function preParseAuthFault(
+  context: DispatchContext,
+  methodName: string,
+  query: URLSearchParams,
+): XmlRpcOutcome | null {
+  const { store } = context;
+  const method = resolveMethod(
+    methodName,
+    store.read().monitoring.instanceName,
+    context.methods ?? MONITORING_METHODS,
+  );
+  if (!method?.requiresAuth) return null;
+  const auth = checkAuth(store, methodName, query);
+  return auth.ok ? null : auth.outcome;
+}
+
+function checkAuth(
+  store: PbxStore,
+  methodName: string,
+  query: URLSearchParams,
+): { ok: true; login: string } | { ok: false; outcome: XmlRpcOutcome } {
+  const state = store.read();
+  const authParam = state.monitoring.authParam;
+  const auth = verifyXmlRpcAuth(query.get(authParam), state.users);
+  if (auth.ok) return { ok: true, login: auth.login };
+  logAuthFailure(store, methodName, authParam, auth);
+  return {
+    ok: false,
+    outcome:
+      auth.reason === 'missing'
+        ? fault(FAULT_CODES.authenticationRequired, `authentication required: URL parameter ${authParam}`)
+        : fault(FAULT_CODES.authenticationFailed, 'authentication failed'),
   };
 }
 
@@ -112,7 +149,18 @@ function logAuthFailure(
         data,
       );
       return;
-    default:
+    case 'unknown-login':
+      // What stands before the last `:` is not a login of this PBX: it may be a password typed
+      // into the wrong field or a cut-off secret, so it is not written (issue 12, defect 2).
+      store.log(
+        'warning',
+        'xmlrpc',
+        `authentication failed: unknown login in URL parameter ${authParam}`,
+        data,
+      );
+      return;
+    case 'bad-secret':
+      // A login id of this PBX (a user's name, not a secret) and the reason; never the value.
       store.log('warning', 'xmlrpc', `authentication failed for login ${JSON.stringify(echo(auth.login))}`, {
         ...data,
         login: echo(auth.login),

@@ -4,14 +4,17 @@ import type { PbxStore } from '../state/store.ts';
 import type { MonitoringData } from './monitoring-methods.ts';
 import { readBoundedBody } from './read-bounded-body.ts';
 import { snapshotMonitoringData } from './snapshot-monitoring-data.ts';
-import { parseMethodCall, serializeFault, serializeResult } from './xmlrpc-codec.ts';
-import { dispatchXmlRpcCall, type XmlRpcOutcome } from './xmlrpc-dispatcher.ts';
+import { parseMethodCall, prescanMethodName, serializeFault, serializeResult } from './xmlrpc-codec.ts';
+import { dispatchXmlRpcCall, preParseAuthFault, type XmlRpcOutcome } from './xmlrpc-dispatcher.ts';
 import { FAULT_CODES, xmlRpcFault } from './xmlrpc-faults.ts';
 
 /** The path of the XML-RPC interface on the PBX web server (XMLRPC-ENDPOINT). */
 export const XMLRPC_PATH = '/xml-rpc';
-/** A method call of this module is a few hundred bytes; 1 MiB leaves ample room. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * A method call of this module is a few hundred bytes (one small struct); 64 KiB leaves ample room
+ * and bounds what an unauthenticated sender can make the server read (issue 12, defect 5).
+ */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 /** Below the web server's 30 s request timeout, so this module answers first. */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
@@ -36,9 +39,11 @@ const UTF8_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
  * - a method other than POST: 405 with `Allow: POST`;
  * - a `Content-Type` other than `text/xml` or `application/xml`, or a charset parameter other
  *   than UTF-8 (or its subset US-ASCII): 415; a missing `Content-Type` also gets 415;
- * - a body above `maxBodyBytes` (declared or counted while streaming): 413;
+ * - a body above `maxBodyBytes` (default 64 KiB; declared or counted while streaming): 413;
  * - a body not complete within `bodyTimeoutMs`: 408.
  * Those answers carry `Connection: close`, so an unread body is never drained.
+ * A data query whose method name stands plainly at the start of the body is checked for
+ * credentials before the body is parsed; any character XML does not allow is the fault -32700.
  */
 export function createXmlRpcHandler(
   store: PbxStore,
@@ -80,11 +85,20 @@ export function createXmlRpcHandler(
       case 'complete':
         break;
     }
-    const parsed = await parseMethodCall(read.body);
-    if (!parsed.ok) return sendXml(res, serializeFault(parsed.fault));
     // URLSearchParams decodes as application/x-www-form-urlencoded: `%3A` and a raw `:` are the
     // same, and a raw `+` is a space (as in servlet containers), so clients percent-encode `+`.
     const query = new URLSearchParams(queryStart < 0 ? '' : rawUrl.slice(queryStart + 1));
+    // XMLRPC-AUTH-BEFORE-HANDLER, and before the parse where the protocol allows: a data query
+    // whose credentials fail is answered from the method name alone (issue 12, defect 5).
+    const prescanned = prescanMethodName(read.body);
+    const early = prescanned === undefined ? null : preParseAuthFault({ store, data }, prescanned, query);
+    if (early)
+      return sendXml(
+        res,
+        answer(() => early, prescanned ?? ''),
+      );
+    const parsed = await parseMethodCall(read.body);
+    if (!parsed.ok) return sendXml(res, serializeFault(parsed.fault));
     sendXml(
       res,
       answer(() => dispatchXmlRpcCall({ store, data }, parsed, query), parsed.methodName),

@@ -6,6 +6,13 @@
 export interface EndpointLimits {
   /** Simultaneous connections; one more is closed at once without a byte. */
   maxConnections: number;
+  /**
+   * Simultaneous connections from one peer address, so that one address cannot hold the slots
+   * other monitoring servers need (as the Checkmk agent controller limits per peer; issue 12,
+   * defect 4). One more from that address is closed at once without a byte. A connection counts
+   * from its acceptance until its socket has closed.
+   */
+  maxConnectionsPerAddress: number;
   /** Bytes of an HTTP request head (request line + headers); a larger head gets `400`. */
   maxHeadBytes: number;
   /**
@@ -23,6 +30,7 @@ export interface EndpointLimits {
 
 export const DEFAULT_ENDPOINT_LIMITS: Readonly<EndpointLimits> = Object.freeze({
   maxConnections: 512,
+  maxConnectionsPerAddress: 32,
   maxHeadBytes: 8192,
   headTimeoutMs: 5000,
   answerTimeoutMs: 10_000,

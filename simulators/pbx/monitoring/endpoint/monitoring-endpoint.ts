@@ -51,6 +51,10 @@ export class MonitoringEndpoint {
   private readonly limits: EndpointLimits;
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
+  /** Open connections per peer address (entries at 0 are removed). */
+  private readonly perAddress = new Map<string, number>();
+  /** Addresses whose cap was hit, so the warning is written once per episode. */
+  private readonly addressesAtCap = new Set<string>();
   private current: Omit<EndpointStatus, 'firewallOpenFor'>;
   private appliedKey: string | undefined;
   private queue: Promise<unknown> = Promise.resolve();
@@ -273,8 +277,30 @@ export class MonitoringEndpoint {
       socket.destroy();
       return;
     }
+    const peer = socket.remoteAddress ?? '';
+    const fromPeer = this.perAddress.get(peer) ?? 0;
+    if (fromPeer >= this.limits.maxConnectionsPerAddress) {
+      socket.on('error', () => {});
+      socket.destroy();
+      if (!this.addressesAtCap.has(peer)) {
+        this.addressesAtCap.add(peer);
+        this.store.log(
+          'warning',
+          'monitoring',
+          `connection limit ${this.limits.maxConnectionsPerAddress} per address reached for ${peer}: its new connections are closed`,
+        );
+      }
+      return;
+    }
+    this.addressesAtCap.delete(peer);
+    this.perAddress.set(peer, fromPeer + 1);
     this.sockets.add(socket);
-    socket.once('close', () => this.sockets.delete(socket));
+    socket.once('close', () => {
+      this.sockets.delete(socket);
+      const left = (this.perAddress.get(peer) ?? 1) - 1;
+      if (left > 0) this.perAddress.set(peer, left);
+      else this.perAddress.delete(peer);
+    });
     const settings = this.store.read().monitoring;
     serveConnection(socket, {
       limits: this.limits,
@@ -313,6 +339,7 @@ export class MonitoringEndpoint {
     this.server = undefined;
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
+    this.perAddress.clear();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 

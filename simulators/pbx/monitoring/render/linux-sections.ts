@@ -1,5 +1,5 @@
 import { readFileSync, statfsSync } from 'node:fs';
-import { cpus, userInfo } from 'node:os';
+import { cpus } from 'node:os';
 import type { OsState, PbxState } from '../../state/types.ts';
 
 /**
@@ -10,16 +10,21 @@ import type { OsState, PbxState } from '../../state/types.ts';
  * process list) and, from the host only, `<<<kernel>>>` (epoch and the summary lines of
  * /proc/stat). Which sections appear is the simulator's choice (MON-UNSPEC-LINUX-SECTIONS).
  *
- * `state.os.linuxSectionsSource === 'host'` reads this machine; a piece that cannot be read is
- * left out and nothing throws. `synthetic` renders the numbers of `state.os` deterministically
- * (tests), leaving out a section whose numbers are unknown (`-1`).
+ * `synthetic` (the default) renders them from the PBX state, deterministically per scenario: the
+ * numbers of `state.os`, the Linux uptime, and a process list of a PBX appliance whose Java
+ * process shows the scenario's heap; a section whose numbers are unknown (`-1`) is left out.
+ * `state.os.linuxSectionsSource === 'host'` is the documented opt-in to this machine's load,
+ * memory, root file system, uptime, interfaces and kernel counters; a piece that cannot be read is
+ * left out and nothing throws. The process list comes from the PBX state in both modes: a
+ * simulator never publishes its host's process table, whose command lines name ports and may
+ * carry secrets (issue 12, defect 6).
  */
 export function readLinuxSections(state: PbxState): string {
-  const parts = state.os.linuxSectionsSource === 'host' ? hostSections() : syntheticSections(state);
+  const parts = state.os.linuxSectionsSource === 'host' ? hostSections(state) : syntheticSections(state);
   return parts.join('');
 }
 
-function hostSections(): string[] {
+function hostSections(state: PbxState): string[] {
   return [
     attempt(() => {
       const loadavg = readFileSync('/proc/loadavg', 'utf8').trim();
@@ -29,7 +34,7 @@ function hostSections(): string[] {
     attempt(hostDf),
     attempt(() => section('uptime', [readFileSync('/proc/uptime', 'utf8').trim()])),
     attempt(() => section('lnx_if:sep(58)', fileLines('/proc/net/dev').slice(2))),
-    attempt(hostPs),
+    statePs(state),
     attempt(() => {
       const wanted = /^(cpu\d*|ctxt|btime|processes|procs_running|procs_blocked) /;
       const stat = fileLines('/proc/stat').filter((line) => wanted.test(line));
@@ -52,23 +57,6 @@ function hostDf(): string {
   const device = mount?.[0] ?? 'rootfs';
   const type = mount?.[2] ?? 'unknown';
   return section('df', [`${device} ${type} ${total} ${used} ${available} ${capacity}% /`]);
-}
-
-function hostPs(): string {
-  let user = 'unknown';
-  try {
-    user = userInfo().username;
-  } catch {
-    // no passwd entry for the uid (containers): keep `unknown`
-  }
-  const status = fileLines('/proc/self/status');
-  const kb = (key: string) =>
-    /(\d+)/.exec(status.find((line) => line.startsWith(`${key}:`)) ?? '')?.[1] ?? '0';
-  const usage = process.cpuUsage();
-  const command = process.argv.map((arg) => arg.replace(/\s+/g, '_')).join(' ');
-  return psSection(Math.floor(Date.now() / 1000), [
-    `- ${user} ${kb('VmSize')} ${kb('VmRSS')} ${clock((usage.user + usage.system) / 1e6)} ${clock(process.uptime())} ${process.pid} ${command}`,
-  ]);
 }
 
 function syntheticSections(state: PbxState): string[] {
@@ -96,14 +84,45 @@ function syntheticSections(state: PbxState): string[] {
       '  eth0: 9876543210 12345678    0    0    0     0          0      1234 8765432109 11234567    0    0    0     0       0          0',
     ]),
   );
-  parts.push(
-    psSection(1_700_000_000, [
-      '- root 225388 9232 00:00:05 14-02:11:00 1 /sbin/init',
-      '- pbx 4194304 1048576 12:34:56 14-02:10:12 812 /usr/bin/java -jar /opt/pbx/pbx.jar',
-      '- postgres 215000 31000 00:42:10 14-02:10:40 640 /usr/lib/postgresql/15/bin/postgres',
-    ]),
-  );
+  parts.push(statePs(state));
   return parts;
+}
+
+/**
+ * `<<<ps_lnx>>>` of a PBX appliance, from the state: the processes a PBX runs, their start at boot
+ * (ELAPSED = the Linux uptime), the PBX's Java process with the scenario's heap and non-heap use as
+ * its RSS and its maximum heap in the command line, PostgreSQL with one backend per database
+ * connection. `[time]` is a fixed epoch so the text depends on the state alone.
+ */
+function statePs(state: PbxState): string {
+  const uptimeS = Math.max(0, Math.floor(state.appliance.uptimeLinuxMs / 1000));
+  const kib = (bytes: number) => Math.max(0, Math.floor(bytes / 1024));
+  const java = state.java;
+  const javaRss = kib(Math.max(0, java.heapUsed) + Math.max(0, java.nonHeapUsed)) + 65_536;
+  const javaVsz = kib(Math.max(0, java.heapMax)) + javaRss + 1_048_576;
+  const heapMiB = Math.max(64, Math.floor(Math.max(0, java.maxMemory) / 1024 / 1024));
+  const backends = Math.max(0, Math.min(state.database.connections.total, 12));
+  const cpu = (share: number) => clock(uptimeS * share);
+  const started = (offset: number) => elapsed(Math.max(0, uptimeS - offset));
+  return psSection(1_700_000_000, [
+    `- root 168972 12044 ${cpu(0.0004)} ${started(0)} 1 /sbin/init`,
+    `- root 48120 15220 ${cpu(0.0002)} ${started(2)} 312 /lib/systemd/systemd-journald`,
+    `- root 15432 9010 ${cpu(0.00001)} ${started(6)} 598 sshd: /usr/sbin/sshd -D [listener] 0 of 10-100 startups`,
+    `- postgres 215000 31000 ${cpu(0.002)} ${started(9)} 640 /usr/lib/postgresql/15/bin/postgres -D /var/lib/postgresql/15/main`,
+    ...Array.from(
+      { length: backends },
+      (_, i) =>
+        `- postgres 217500 ${14_000 + i * 512} ${cpu(0.0001)} ${started(30 + i)} ${700 + i} postgres: pbx pbx 127.0.0.1 idle`,
+    ),
+    `- pbx ${javaVsz} ${javaRss} ${cpu(0.03)} ${started(14)} 812 /usr/bin/java -Xmx${heapMiB}m -jar /opt/pbx/pbx.jar`,
+    `- www-data 55612 8120 ${cpu(0.0003)} ${started(16)} 860 nginx: worker process`,
+  ]);
+}
+
+/** `ps -o etime` form: `[[DD-]hh:]mm:ss`, here always `DD-hh:mm:ss`. */
+function elapsed(seconds: number): string {
+  const days = Math.floor(seconds / 86_400);
+  return `${days}-${clock(seconds % 86_400)}`;
 }
 
 function syntheticMeminfo(os: OsState): string[] {

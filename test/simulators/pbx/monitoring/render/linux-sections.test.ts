@@ -44,3 +44,38 @@ test('host Linux sections read this machine and never throw', { skip: !existsSyn
     /^[\d.]+ [\d.]+ [\d.]+ \d+\/\d+ \d+ \d+$/,
   );
 });
+
+// Issue 12, defect 6: the ps section published the host's process table (command lines with ports
+// and possibly secrets). The Linux sections come from the PBX state unless host data is opted in.
+test('the default state renders the Linux sections from the PBX state, never the host', async () => {
+  const { defaultState } = await import('../../../../../simulators/pbx/state/default-state.ts');
+  const state = defaultState(Date.UTC(2026, 9, 1));
+  assert.equal(state.os.linuxSectionsSource, 'synthetic');
+  const text = readLinuxSections(state);
+  assert.equal(readLinuxSections(defaultState(Date.UTC(2026, 9, 2))), text, 'deterministic');
+  for (const arg of process.argv) assert.ok(!text.includes(arg), `host command line ${arg}`);
+});
+
+test('ps_lnx follows the PBX state: the Java heap and the Linux uptime show in the PBX process', () => {
+  const state = scenarioState('healthy');
+  state.os.linuxSectionsSource = 'synthetic';
+  const ps = (s: typeof state) =>
+    parseAgentText(readLinuxSections(s)).sections.find((x) => x.name === 'ps_lnx')?.lines ?? [];
+  const before = ps(state);
+  const java = before.find((l) => l.includes('java'));
+  assert.ok(java, before.join('\n'));
+  state.java.heapUsed += 100 * 1024 * 1024;
+  state.appliance.uptimeLinuxMs += 86_400_000;
+  const after = ps(state).find((l) => l.includes('java'));
+  assert.notEqual(after, java);
+  assert.match(after ?? '', /^- pbx \d+ \d+ \d\d:\d\d:\d\d \d+-\d\d:\d\d:\d\d \d+ \/usr\/bin\/java /);
+});
+
+test('host mode (documented opt-in) still never publishes the host process table', {
+  skip: !existsSync('/proc/meminfo'),
+}, () => {
+  const state = scenarioState('healthy');
+  state.os.linuxSectionsSource = 'host';
+  const text = readLinuxSections(state);
+  for (const arg of process.argv) assert.ok(!text.includes(arg), `host command line ${arg}`);
+});

@@ -1,0 +1,179 @@
+import { randomInt } from 'node:crypto';
+import { relative, resolve } from 'node:path';
+import { type Command, InvalidArgumentError } from 'commander';
+import { loadCatalog } from '../catalog/load-catalog.ts';
+import { DEFAULT_REPORTS_DIR } from '../catalog/project-paths.ts';
+import { failureText, fuzzReport } from '../fuzz/fuzz-report.ts';
+import { type FuzzTarget, startEmbeddedTarget, targetFromFile } from '../fuzz/fuzz-target.ts';
+import { type FuzzResult, runFuzz } from '../fuzz/run-fuzz.ts';
+import { FACES, type FaceName } from '../fuzz/types.ts';
+import { writeReports } from '../report/write-reports.ts';
+import { loadTarget } from '../runner/load-target.ts';
+import type { CliIo } from './cli-io.ts';
+import { HarnessError, oneLineMessage } from './harness-error.ts';
+import { TOOL_VERSION } from './tool-version.ts';
+
+export interface FuzzOptions {
+  target?: string;
+  runs: number;
+  seed?: number;
+  faces: FaceName[];
+  reports?: string;
+  path?: string;
+  boundMs: number;
+  quiet?: boolean;
+}
+
+/** Inputs between two liveness probes (a good request that must still be answered). */
+const BATCH_SIZE = 250;
+
+function parseCount(value: string): number {
+  if (!/^\d{1,7}$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError('expected a positive whole number');
+  return Number(value);
+}
+
+function parseSeed(value: string): number {
+  if (!/^-?\d{1,10}$/.test(value) || Math.abs(Number(value)) > 2 ** 31 - 1)
+    throw new InvalidArgumentError('expected a 32-bit whole number');
+  return Number(value);
+}
+
+function parseFaces(value: string): FaceName[] {
+  const faces = value
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
+  for (const face of faces)
+    if (!(FACES as readonly string[]).includes(face))
+      throw new InvalidArgumentError(`unknown face '${face}' (faces: ${FACES.join(', ')})`);
+  if (faces.length === 0) throw new InvalidArgumentError(`name at least one face (${FACES.join(', ')})`);
+  return faces as FaceName[];
+}
+
+function parseReplayPath(value: string): string {
+  if (!/^[a-z-]+\/\d+(:\d+)*$/.test(value))
+    throw new InvalidArgumentError("expected '<generator>/<fast-check path>' as a failure prints it");
+  return value;
+}
+
+/** Registers `fuzz` (issue 12, part 2). One call in run.ts. */
+export function registerFuzz(program: Command, io: CliIo, done: (exitCode: number) => void): void {
+  program
+    .command('fuzz')
+    .description(
+      'send generated malformed input to every face of a target and check each answer against the spec',
+    )
+    .option('--target <file>', 'target description (JSON); default: a fresh simulator started for the run')
+    .option('--runs <n>', 'generated inputs per face', parseCount, 1000)
+    .option('--seed <s>', 'fast-check seed (default: random, printed)', parseSeed)
+    .option('--faces <list>', `comma-separated faces (default: all: ${FACES.join(',')})`, parseFaces, [
+      ...FACES,
+    ])
+    .option('--reports <dir>', 'where to write compatibility.json/html and junit.xml (default: reports/)')
+    .option(
+      '--path <generator/path>',
+      'replay one shrunk failure (with its --seed), as a failure prints it',
+      parseReplayPath,
+    )
+    .option('--bound-ms <ms>', 'longest wait for an answer or a close; longer is a hang', parseCount, 15_000)
+    .option('--quiet', 'no progress lines')
+    .action(async (options: FuzzOptions) => {
+      done(await fuzzCommand(options, io));
+    });
+}
+
+/**
+ * `fuzz`: generated malformed input per face (fast-check), each answer checked: no crash (a good
+ * request is answered after every batch), no hang (an answer or a close within `--bound-ms`), no
+ * 5xx, and the exact answer where the spec names one. Writes the compatibility reports per face
+ * and clause; a failure is shrunk and printed with the command that replays it. Exit 0: nothing
+ * failed; 1: a failure; 2: usage or harness error.
+ */
+export async function fuzzCommand(options: FuzzOptions, io: CliIo): Promise<number> {
+  const seed = options.seed ?? randomInt(0, 2 ** 31 - 1);
+  const targetFile = options.target === undefined ? null : resolve(io.cwd, options.target);
+  const catalog = await loadCatalog().catch((error: unknown) => {
+    throw new HarnessError(`the clause catalog cannot be read: ${oneLineMessage(error)}`);
+  });
+  let target: FuzzTarget;
+  try {
+    target =
+      targetFile === null
+        ? await startEmbeddedTarget()
+        : await targetFromFile(targetFile, (await loadTarget(targetFile)) as never);
+  } catch (error) {
+    throw new HarnessError(oneLineMessage(error));
+  }
+  const replay = options.path === undefined ? undefined : splitPath(options.path);
+  let result: FuzzResult;
+  try {
+    io.stdout.write(
+      `fuzz ${target.info.name}: seed ${seed}, ${options.runs} inputs per face, faces ${options.faces.join(',')}\n`,
+    );
+    result = await runFuzz(target.info, {
+      runs: options.runs,
+      seed,
+      faces: options.faces,
+      boundMs: options.boundMs,
+      batchSize: BATCH_SIZE,
+      maintenanceCommands: target.maintenanceCommands,
+      ...(replay ? { replay } : {}),
+      ...(target.alive ? { alive: target.alive } : {}),
+      ...(target.rss ? { rss: target.rss } : {}),
+      ...(targetFile ? { replayTarget: `--target ${relative(io.cwd, targetFile) || targetFile}` } : {}),
+      ...(options.quiet ? {} : { progress: (line: string) => io.stdout.write(`  ${line}\n`) }),
+    });
+  } finally {
+    await target.close();
+  }
+  const report = fuzzReport(result, catalog, {
+    target: target.info.name,
+    targetFile,
+    toolVersion: TOOL_VERSION,
+    tagExpression: null,
+  });
+  const dir = options.reports === undefined ? DEFAULT_REPORTS_DIR : resolve(io.cwd, options.reports);
+  const paths = await writeReports(report, dir).catch((error: unknown) => {
+    throw new HarnessError(`the reports cannot be written: ${oneLineMessage(error)}`);
+  });
+  io.stdout.write(formatFuzzSummary(result));
+  io.stdout.write(
+    `reports: ${[paths.json, paths.html, paths.junit].map((p) => relative(io.cwd, p) || p).join(', ')}\n`,
+  );
+  return result.generators.some((g) => g.status === 'failed') ? 1 : 0;
+}
+
+function splitPath(value: string): { generator: string; path: string } {
+  const slash = value.indexOf('/');
+  return { generator: value.slice(0, slash), path: value.slice(slash + 1) };
+}
+
+const MB = 1024 * 1024;
+
+/** The totals per face, the memory figures and every failure with its replay lines. */
+export function formatFuzzSummary(result: FuzzResult): string {
+  const lines = ['', 'face          inputs  crashes  hangs  5xx  mismatches'];
+  for (const t of result.totals) {
+    lines.push(
+      `${t.face.padEnd(12)} ${String(t.inputs).padStart(7)}  ${String(t.crashes).padStart(7)}  ${String(t.hangs).padStart(5)}  ${String(t.fiveXx).padStart(3)}  ${String(t.mismatches).padStart(10)}`,
+    );
+  }
+  const { start, peak, after } = result.rss;
+  if (start !== null && peak !== null && after !== null) {
+    lines.push(
+      `server RSS: start ${(start / MB).toFixed(0)} MB, peak ${(peak / MB).toFixed(0)} MB, after ${(after / MB).toFixed(0)} MB (${after - start >= 0 ? '+' : ''}${((after - start) / MB).toFixed(0)} MB)`,
+    );
+  }
+  for (const g of result.generators) {
+    if (g.status === 'not-verifiable') lines.push(`not verifiable: ${g.id}: ${g.reason ?? ''}`);
+  }
+  for (const g of result.generators) {
+    if (g.status !== 'failed') continue;
+    lines.push(`FAILED ${g.id} [${g.clauses.join(', ') || 'no clause'}]`);
+    for (const line of failureText(g).split('\n')) lines.push(`  ${line}`);
+  }
+  const failed = result.generators.filter((g) => g.status === 'failed').length;
+  lines.push(failed === 0 ? 'PASSED' : `FAILED (${failed} generator(s))`);
+  return `${lines.join('\n')}\n`;
+}

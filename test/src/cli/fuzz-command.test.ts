@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { run } from '../../../src/cli/run.ts';
+import { captureIo } from './capture-io.ts';
+
+test('fuzz: a fresh simulator process, totals per face, the three reports, exit 0', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fuzz-cli-'));
+  try {
+    const io = captureIo(dir);
+    const code = await run(
+      ['fuzz', '--faces', 'data,xmlrpc', '--runs', '60', '--seed', '9', '--reports', 'r', '--quiet'],
+      io,
+    );
+    assert.equal(code, 0, io.out() + io.err());
+    const out = io.out();
+    assert.match(out, /^fuzz embedded: seed 9, 60 inputs per face, faces data,xmlrpc$/m);
+    assert.match(out, /^data +60 +0 +0 +0 +0$/m);
+    assert.match(out, /^xmlrpc +60 +0 +0 +0 +0$/m);
+    assert.match(out, /^server RSS: start \d+ MB, peak \d+ MB, after \d+ MB/m);
+    for (const file of ['compatibility.json', 'compatibility.html', 'junit.xml'])
+      assert.ok(existsSync(join(dir, 'r', file)), file);
+    const report = JSON.parse(readFileSync(join(dir, 'r', 'compatibility.json'), 'utf8')) as {
+      interfaces: Array<{ clauses: Array<{ id: string; verdict: string }> }>;
+    };
+    const verdict = (id: string) =>
+      report.interfaces.flatMap((i) => i.clauses).find((c) => c.id === id)?.verdict;
+    assert.equal(verdict('MON-AUTH-UNLISTED-CLOSED'), 'pass');
+    assert.equal(verdict('XMLRPC-ERR-UNKNOWN-METHOD'), 'pass');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('fuzz: an unknown face or a malformed --path is a usage error (exit 2)', async () => {
+  for (const argv of [
+    ['fuzz', '--faces', 'data,nope'],
+    ['fuzz', '--path', 'not a path'],
+    ['fuzz', '--runs', '0'],
+  ]) {
+    const io = captureIo(process.cwd());
+    assert.equal(await run(argv, io), 2, argv.join(' '));
+    assert.match(io.err(), /pbx-conformance: /);
+  }
+});
