@@ -6,6 +6,7 @@ import {
   type RawControlResponse,
 } from '../shared/http/control-dispatch.ts';
 import type { ControlRoute } from '../shared/http/control-route.ts';
+import { listen } from '../shared/http/listen.ts';
 
 /** Request bodies beyond this get 413: a configuration with a 1 MiB body in base64 still fits. */
 export const MAX_ENDPOINT_CONTROL_BODY_BYTES = 2 * 1024 * 1024;
@@ -81,13 +82,7 @@ export async function startEndpointControlServer(
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, { port: options.port, host: options.host });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {

@@ -5,8 +5,9 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { SecureVersion, TLSSocket } from 'node:tls';
+import { closeServer, listen } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
 import { EndpointCore } from './answer-request.ts';
 import type { EndpointBehaviour, EndpointConfig } from './endpoint-behaviour.ts';
@@ -98,15 +99,13 @@ export async function start(options: CustomerEndpointOptions = {}): Promise<Cust
   };
   const { server, certificate } = await createListener(options, handle);
   const sockets = trackSockets(server);
-  await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
-  const address = server.address() as AddressInfo;
+  const address = await listen(server, { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const control = endpointControl(core, initial, recorder);
   const base = `${options.tls ? 'https' : 'http'}://${host}:${address.port}`;
   const closeListener = async () => {
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    const closed = closeServer(server);
     for (const socket of sockets) socket.destroy();
-    server.closeAllConnections();
     await closed;
   };
   let controlServer: EndpointControlServer | undefined;
@@ -262,14 +261,4 @@ function trackSockets(server: Server): Set<Socket> {
     socket.once('close', () => sockets.delete(socket));
   });
   return sockets;
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
+import { closeServer, listen } from '../shared/http/listen.ts';
 import { createApiCore, type RequestLogger } from './api/api-core.ts';
 import { answerAfterHalfClose, toNodeHandler } from './api/http-adapter.ts';
 import { startControlServer } from './control/control-server.ts';
@@ -108,7 +108,7 @@ export async function start(options: FleetStartOptions = {}): Promise<FleetHandl
     apiServer.requestTimeout = 30_000;
     apiServer.keepAliveTimeout = 5_000;
     servers.push(apiServer);
-    const apiPort = await listen(apiServer, host, options.apiPort ?? 0);
+    const { port: apiPort } = await listen(apiServer, { port: options.apiPort ?? 0, host });
     const ingestServer = await startIngestServer(state, { host, port: options.ingestPort ?? 0, log });
     ingest = ingestServer;
     const control = new InProcessFleetControl(state, clock, fixture, () => ingestServer.url);
@@ -150,23 +150,4 @@ export async function start(options: FleetStartOptions = {}): Promise<FleetHandl
     clock.dispose();
     throw error;
   }
-}
-
-async function listen(server: Server, host: string, port: number): Promise<number> {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  return (server.address() as AddressInfo).port;
-}
-
-async function closeServer(server: Server): Promise<void> {
-  if (!server.listening) return;
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
 }

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
 import type { ControlRoute } from '../shared/http/control-route.ts';
+import { closeServer } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
 import type { PbxControl } from './control/control-api.ts';
 import { createControlServer } from './control/control-server.ts';
@@ -20,7 +21,7 @@ import { resolverControlRoutes } from './resolver/resolver-control-routes.ts';
 import { resolveScenario } from './state/scenarios.ts';
 import { PbxStore } from './state/store.ts';
 import type { PbxState } from './state/types.ts';
-import { closeServer, startWebServer, type WebRoute } from './web/web-server.ts';
+import { startWebServer, type WebRoute } from './web/web-server.ts';
 import { createXmlRpcHandler } from './xmlrpc/xmlrpc-handler.ts';
 
 export interface PbxStartOptions {

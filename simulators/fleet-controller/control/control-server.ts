@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { CONTROL_UNAUTHORIZED, controlTokenCheckFor } from '../../shared/control-token.ts';
+import { listen } from '../../shared/http/listen.ts';
 import type { RequestLogger } from '../api/api-core.ts';
 import { BodyTooLargeError, readBody } from '../api/read-body.ts';
 import { ConflictError, NotFoundError } from '../model/fleet-errors.ts';
@@ -118,14 +118,7 @@ export async function startControlServer(
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const { port } = await listen(server, { port: options.port, host: options.host });
   return { server, url: `http://${options.host}:${port}` };
 }
 

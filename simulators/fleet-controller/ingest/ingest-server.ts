@@ -1,4 +1,5 @@
-import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
+import { listen } from '../../shared/http/listen.ts';
 import { type ControllerMessage, encodeLine, LineReader } from '../../shared/wire/ingest-protocol.ts';
 import type { RequestLogger } from '../api/api-core.ts';
 import type { FleetState } from '../model/fleet-state.ts';
@@ -149,14 +150,7 @@ export async function startIngestServer(
     });
   });
   server.maxConnections = MAX_CONNECTIONS;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port: bound } = server.address() as AddressInfo;
+  const { port: bound } = await listen(server, { port: options.port, host: options.host });
   return {
     server,
     url: `tcp://${options.host}:${bound}`,

@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { CONTROL_UNAUTHORIZED, controlTokenCheckFor } from '../../shared/control-token.ts';
 import {
   createControlDispatcher,
@@ -7,6 +6,7 @@ import {
   type RawControlResponse,
 } from '../../shared/http/control-dispatch.ts';
 import type { ControlRoute } from '../../shared/http/control-route.ts';
+import { listen } from '../../shared/http/listen.ts';
 import type { PbxControl } from './control-api.ts';
 import { controlRoutes } from './control-routes.ts';
 
@@ -107,14 +107,7 @@ export async function createControlServer(
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
   server.maxHeadersCount = 100;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const { port } = await listen(server, { port: options.port, host: options.host });
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return { server, url: `http://${host}:${port}`, routes };
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../../shared/http/listen.ts';
 
 /** A route of the PBX web server: the first whose prefix matches the path handles the request. */
 export interface WebRoute {
@@ -62,22 +62,7 @@ export async function startWebServer(options: WebServerOptions): Promise<{ serve
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
   server.maxHeadersCount = 200;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const { port } = await listen(server, { port: options.port, host: options.host });
   const scheme = options.tls ? 'https' : 'http';
   return { server, url: `${scheme}://${options.host}:${port}` };
-}
-
-/** Closes a server and any keep-alive connections it still holds. */
-export async function closeServer(server: Server): Promise<void> {
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
 }

@@ -1,4 +1,5 @@
 import { createServer, isIPv4, type Server, type Socket } from 'node:net';
+import { listen } from '../../../shared/http/listen.ts';
 import type { EndpointStatus } from '../../control/control-api.ts';
 import { isPbxRestarting } from '../../maintenance/pbx-restart.ts';
 import type { PbxStore } from '../../state/store.ts';
@@ -242,17 +243,15 @@ export class MonitoringEndpoint {
     port: number,
   ): Promise<{ server: Server; error?: undefined } | { server?: undefined; error: NodeJS.ErrnoException }> {
     const server = createServer({ allowHalfOpen: true }, (socket) => this.accept(socket));
-    return new Promise((resolve) => {
-      const onError = (error: NodeJS.ErrnoException) => resolve({ error });
-      server.once('error', onError);
-      server.listen({ host, port, exclusive: true }, () => {
-        server.off('error', onError);
+    return listen(server, { host, port, exclusive: true }).then(
+      () => {
         server.on('error', (error) =>
           this.store.log('error', 'monitoring', `data endpoint error: ${error.message}`),
         );
-        resolve({ server });
-      });
-    });
+        return { server };
+      },
+      (error: NodeJS.ErrnoException) => ({ error }),
+    );
   }
 
   private accept(socket: Socket): void {

@@ -11,8 +11,8 @@ import { start } from '../../../../simulators/pbx/index.ts';
 import { SnapshotCache } from '../../../../simulators/pbx/monitoring/snapshot.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
-import { closeServer } from '../../../../simulators/pbx/web/web-server.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';
+import { closeServer } from '../../../../simulators/shared/http/listen.ts';
 import { FakeEndpoint } from './fake-endpoint.ts';
 
 const SCHEMAS = new URL('../../../../schemas/', import.meta.url);

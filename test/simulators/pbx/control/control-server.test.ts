@@ -15,9 +15,9 @@ import { SnapshotCache } from '../../../../simulators/pbx/monitoring/snapshot.ts
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { listScenarios } from '../../../../simulators/pbx/state/scenarios.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
-import { closeServer } from '../../../../simulators/pbx/web/web-server.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';
 import type { ControlRoute } from '../../../../simulators/shared/http/control-route.ts';
+import { closeServer } from '../../../../simulators/shared/http/listen.ts';
 import { FakeEndpoint } from './fake-endpoint.ts';
 
 const START = 1_750_000_000_000;

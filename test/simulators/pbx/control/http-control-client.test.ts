@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { ControlPlaneError } from '../../../../simulators/pbx/control/control-plane-error.ts';
 import { HttpPbxControl } from '../../../../simulators/pbx/control/http-control-client.ts';
-import { closeServer } from '../../../../simulators/pbx/web/web-server.ts';
+import { closeServer } from '../../../../simulators/shared/http/listen.ts';
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

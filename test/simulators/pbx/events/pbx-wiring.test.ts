@@ -5,7 +5,7 @@ import { createControlServer } from '../../../../simulators/pbx/control/control-
 import { attentionControlRoutes } from '../../../../simulators/pbx/events/attention-control-routes.ts';
 import { AttentionForwarder } from '../../../../simulators/pbx/events/attention-forwarder.ts';
 import { start as startPbx } from '../../../../simulators/pbx/index.ts';
-import { closeServer } from '../../../../simulators/pbx/web/web-server.ts';
+import { closeServer } from '../../../../simulators/shared/http/listen.ts';
 import { ANNA, basic, FAST_SCRYPT } from '../../fleet-controller/fleet-test-kit.ts';
 
 const T0 = 1_767_225_600_000;

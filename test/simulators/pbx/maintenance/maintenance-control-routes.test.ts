@@ -11,8 +11,8 @@ import {
   type MaintenanceControl,
 } from '../../../../simulators/pbx/maintenance/maintenance-control.ts';
 import { maintenanceControlRoutes } from '../../../../simulators/pbx/maintenance/maintenance-control-routes.ts';
-import { closeServer } from '../../../../simulators/pbx/web/web-server.ts';
 import { createControlDispatcher } from '../../../../simulators/shared/http/control-dispatch.ts';
+import { closeServer } from '../../../../simulators/shared/http/listen.ts';
 import { createFixture, type MaintenanceFixture } from './maintenance-fixture.ts';
 import { validatorFor } from './schema-validator.ts';
 

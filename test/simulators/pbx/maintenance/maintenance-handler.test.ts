@@ -15,7 +15,7 @@ import {
   createMaintenanceHandler,
   type MaintenanceHandlerOptions,
 } from '../../../../simulators/pbx/maintenance/maintenance-handler.ts';
-import { closeServer } from '../../../../simulators/pbx/web/web-server.ts';
+import { closeServer } from '../../../../simulators/shared/http/listen.ts';
 import { createFixture, type MaintenanceFixture } from './maintenance-fixture.ts';
 
 interface Harness {

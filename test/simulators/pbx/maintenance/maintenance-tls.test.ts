@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import { Agent, request } from 'undici';
 import { SYSTEM_FUNCTIONS_PATH } from '../../../../simulators/pbx/maintenance/maintenance-api.ts';
 import { createMaintenanceHandler } from '../../../../simulators/pbx/maintenance/maintenance-handler.ts';
-import { closeServer, startWebServer } from '../../../../simulators/pbx/web/web-server.ts';
+import { startWebServer } from '../../../../simulators/pbx/web/web-server.ts';
+import { closeServer } from '../../../../simulators/shared/http/listen.ts';
 import { createSelfSignedTls } from '../../../../simulators/shared/http/self-signed-tls.ts';
 import { createFixture } from './maintenance-fixture.ts';
 

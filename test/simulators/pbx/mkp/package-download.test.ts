@@ -8,7 +8,7 @@ import { monitoringPackage } from '../../../../simulators/pbx/mkp/monitoring-pac
 import { createPackageDownloadHandler } from '../../../../simulators/pbx/mkp/package-download.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import type { ModuleState } from '../../../../simulators/pbx/state/types.ts';
-import { closeServer } from '../../../../simulators/pbx/web/web-server.ts';
+import { closeServer } from '../../../../simulators/shared/http/listen.ts';
 
 const MODULES = defaultState(0).modules;
 const MONITORING_ID = MODULES.find((m) => m.name === 'Monitoring')!.id;

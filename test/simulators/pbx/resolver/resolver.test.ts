@@ -7,8 +7,8 @@ import { Resolver } from '../../../../simulators/pbx/resolver/resolver.ts';
 import { resolverControlRoutes } from '../../../../simulators/pbx/resolver/resolver-control-routes.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
-import { closeServer } from '../../../../simulators/pbx/web/web-server.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';
+import { closeServer } from '../../../../simulators/shared/http/listen.ts';
 import { FakeEndpoint } from '../control/fake-endpoint.ts';
 import { endpoint, provider } from './resolver-fixture.ts';
 

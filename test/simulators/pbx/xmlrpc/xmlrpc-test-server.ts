@@ -4,12 +4,13 @@ import xmlrpc from 'xmlrpc';
 import { SnapshotCache } from '../../../../simulators/pbx/monitoring/snapshot.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
-import { closeServer, startWebServer } from '../../../../simulators/pbx/web/web-server.ts';
+import { startWebServer } from '../../../../simulators/pbx/web/web-server.ts';
 import {
   createXmlRpcHandler,
   type XmlRpcHandlerOptions,
 } from '../../../../simulators/pbx/xmlrpc/xmlrpc-handler.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';
+import { closeServer } from '../../../../simulators/shared/http/listen.ts';
 
 /** What a call through the `xmlrpc` package's client came back with. */
 export type CallOutcome =
