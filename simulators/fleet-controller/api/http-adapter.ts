@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { isBodyTooLarge, readBody } from '../../shared/http/read-body.ts';
 import { type ApiRequest, type ApiResponse, payloadTooLarge } from './api-core.ts';
-import { BodyTooLargeError, readBody } from './read-body.ts';
 
 /** Request bodies of interface B are tiny (a comment of 1000 characters); larger ones get 413. */
 export const MAX_API_BODY_BYTES = 64 * 1024;
@@ -32,8 +32,8 @@ export function toNodeHandler(core: (req: ApiRequest) => Promise<ApiResponse>) {
       }
       response = await core({ method: req.method ?? 'GET', url: req.url ?? '/', headers, body });
     } catch (error) {
-      response = error instanceof BodyTooLargeError ? payloadTooLarge() : { status: 500, headers: {} };
-      if (error instanceof BodyTooLargeError) response.headers['connection'] = 'close';
+      response = isBodyTooLarge(error) ? payloadTooLarge() : { status: 500, headers: {} };
+      if (isBodyTooLarge(error)) response.headers['connection'] = 'close';
     }
     writeResponse(res, response);
   };

@@ -1,19 +1,17 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { CONTROL_UNAUTHORIZED, controlTokenCheckFor } from '../../shared/control-token.ts';
-import { listen } from '../../shared/http/listen.ts';
+import type { Server } from 'node:http';
+import type { ControlDialect } from '../../shared/http/control-dispatch.ts';
+import type { ControlMethod, ControlRoute } from '../../shared/http/control-route.ts';
+import { startControlServer as startSharedControlServer } from '../../shared/http/control-server.ts';
 import type { RequestLogger } from '../api/api-core.ts';
-import { BodyTooLargeError, readBody } from '../api/read-body.ts';
 import { ConflictError, NotFoundError } from '../model/fleet-errors.ts';
 import type { FleetControl } from './fleet-control.ts';
 import { BadRequestError } from './in-process-control.ts';
-
-const MAX_CONTROL_BODY_BYTES = 1024 * 1024;
 
 type Handler = (control: FleetControl, params: Record<string, string>, body: unknown) => Promise<unknown>;
 
 /** One control-plane operation; `path` is the OpenAPI path template of schemas/fleet-control.openapi.yaml. */
 export interface FleetControlRoute {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method: ControlMethod;
   path: string;
   handle: Handler;
 }
@@ -69,103 +67,61 @@ export const FLEET_CONTROL_ROUTES: readonly FleetControlRoute[] = [
   { method: 'GET', path: '/stats', handle: (c) => c.stats() },
 ];
 
-interface CompiledRoute {
-  route: FleetControlRoute;
-  pattern: RegExp;
-  names: string[];
-}
-
-const COMPILED: CompiledRoute[] = FLEET_CONTROL_ROUTES.map((route) => {
-  const names: string[] = [];
-  const source = route.path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  return { route, pattern: new RegExp(`^${source}$`), names };
-});
-
 function field(body: unknown, name: string): unknown {
   return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
 }
 
+/** The operations as a route table of the shared control-plane server: 200 with the result, 204 without one. */
+export function fleetControlRoutes(control: FleetControl): ControlRoute[] {
+  return FLEET_CONTROL_ROUTES.map((route) => ({
+    method: route.method,
+    path: route.path,
+    async handle({ params, body }) {
+      const result = await route.handle(control, params, body);
+      return result === undefined ? { status: 204 } : { status: 200, body: result };
+    },
+  }));
+}
+
 /**
- * The HTTP face of the controller's control plane: JSON in and out; 204 for operations without a
- * result; errors as `{error, message}` with 400, 404, 409. Bound to 127.0.0.1 by default; with a
- * token (required beyond loopback) every request must carry `Authorization: Bearer <token>`, else 401.
+ * The fleet control plane's own wording (schemas/fleet-control.openapi.yaml): `bad_request`,
+ * `too_large`, `internal`, and 409 `conflict`; its model's errors map to 400, 404 and 409.
+ */
+const FLEET_DIALECT: ControlDialect = {
+  codes: { invalid_request: 'bad_request', payload_too_large: 'too_large', internal_error: 'internal' },
+  classify(error) {
+    if (error instanceof BadRequestError || error instanceof SyntaxError || error instanceof TypeError) {
+      return { status: 400, error: 'bad_request', message: error.message };
+    }
+    if (error instanceof NotFoundError) return { status: 404, error: 'not_found', message: error.message };
+    if (error instanceof ConflictError) return { status: 409, error: 'conflict', message: error.message };
+    return undefined;
+  },
+};
+
+/**
+ * The HTTP face of the controller's control plane: its route table on the shared control-plane
+ * server (simulators/shared/http/control-server.ts). JSON in and out; 204 for operations without a
+ * result; errors as `{error, message}` with 400, 404, 405, 409, 413. Bound to 127.0.0.1 by default;
+ * with a token (required beyond loopback) every request must carry `Authorization: Bearer <token>`,
+ * else 401.
  */
 export async function startControlServer(
   control: FleetControl,
   options: { host: string; port: number; log?: RequestLogger; token?: string },
 ): Promise<{ server: Server; url: string }> {
-  const log = options.log ?? (() => {});
-  // Required beyond loopback (issue 12, defect 7); kept as a hash, compared in constant time.
-  const tokenCheck = controlTokenCheckFor(options.host, options.token);
-  const server = createServer((req, res) => {
-    if (tokenCheck && !tokenCheck.allows(req.headers.authorization)) {
-      req.resume();
-      res.writeHead(CONTROL_UNAUTHORIZED.status, CONTROL_UNAUTHORIZED.headers).end(CONTROL_UNAUTHORIZED.body);
-      log({
-        face: 'control',
-        method: req.method ?? '',
-        path: (req.url ?? '/').split('?')[0] ?? '/',
-        status: 401,
-      });
-      return;
-    }
-    void handle(control, req, res).then((status) => {
-      log({ face: 'control', method: req.method ?? '', path: (req.url ?? '/').split('?')[0] ?? '/', status });
-    });
+  const log = options.log;
+  const { server, url } = await startSharedControlServer(fleetControlRoutes(control), {
+    host: options.host,
+    port: options.port,
+    dialect: FLEET_DIALECT,
+    ...(options.token === undefined ? {} : { token: options.token }),
+    ...(log
+      ? {
+          log: (entry: { method: string; path: string; status: number }) =>
+            log({ face: 'control', ...entry }),
+        }
+      : {}),
   });
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  const { port } = await listen(server, { port: options.port, host: options.host });
-  return { server, url: `http://${options.host}:${port}` };
-}
-
-async function handle(control: FleetControl, req: IncomingMessage, res: ServerResponse): Promise<number> {
-  const path = (req.url ?? '/').split('?')[0] ?? '/';
-  const compiled = COMPILED.find((r) => r.route.method === req.method && r.pattern.test(path));
-  if (!compiled) {
-    req.resume();
-    const known = COMPILED.some((r) => r.pattern.test(path));
-    return send(res, known ? 405 : 404, {
-      error: known ? 'method_not_allowed' : 'not_found',
-      message: `no route ${req.method} ${path}`,
-    });
-  }
-  try {
-    const raw = await readBody(req, MAX_CONTROL_BODY_BYTES);
-    const body: unknown = raw.length === 0 ? undefined : JSON.parse(raw.toString('utf8'));
-    const values = (compiled.pattern.exec(path) ?? []).slice(1).map((p) => decodeURIComponent(p));
-    const params = Object.fromEntries(compiled.names.map((name, i) => [name, values[i] ?? '']));
-    const result = await compiled.route.handle(control, params, body);
-    return result === undefined ? send(res, 204) : send(res, 200, result);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError)
-      return send(res, 413, { error: 'too_large', message: 'body too large' });
-    if (error instanceof SyntaxError || error instanceof URIError || error instanceof BadRequestError) {
-      return send(res, 400, { error: 'bad_request', message: error.message });
-    }
-    if (error instanceof NotFoundError) return send(res, 404, { error: 'not_found', message: error.message });
-    if (error instanceof ConflictError) return send(res, 409, { error: 'conflict', message: error.message });
-    if (error instanceof TypeError) return send(res, 400, { error: 'bad_request', message: error.message });
-    return send(res, 500, {
-      error: 'internal',
-      message: error instanceof Error ? error.message : String(error),
-    });
-  }
-}
-
-function send(res: ServerResponse, status: number, value?: unknown): number {
-  if (value === undefined) {
-    res.writeHead(status, { 'content-length': 0 }).end();
-  } else {
-    const body = JSON.stringify(value);
-    res.writeHead(status, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(body),
-    });
-    res.end(body);
-  }
-  return status;
+  return { server, url };
 }

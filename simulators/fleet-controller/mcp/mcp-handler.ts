@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isBodyTooLarge, readBody } from '../../shared/http/read-body.ts';
 import type { RequestLogger } from '../api/api-core.ts';
-import { BodyTooLargeError, readBody } from '../api/read-body.ts';
 import type { Authenticator } from '../model/authenticator.ts';
 import type { FleetState } from '../model/fleet-state.ts';
 import { createFleetMcpServer } from './fleet-mcp-server.ts';
@@ -50,7 +50,7 @@ export function createMcpHandler(state: FleetState, auth: Authenticator, log: Re
     try {
       parsed = JSON.parse((await readBody(req, MAX_MCP_BODY_BYTES)).toString('utf8'));
     } catch (error) {
-      const status = error instanceof BodyTooLargeError ? 413 : 400;
+      const status = isBodyTooLarge(error) ? 413 : 400;
       res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
       res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null }));
       finish(status, caller.account.id);

@@ -1,11 +1,11 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { discardBody, streamBody } from '../../shared/http/read-body.ts';
 import { MAX_BODY_BYTES, type MaintenanceApi } from './maintenance-api.ts';
 import {
   bodyTooLargeResponse,
   commandFailedResponse,
   type MaintenanceResponse,
 } from './maintenance-responses.ts';
-import { discardBody, streamBody } from './stream-body.ts';
 
 export interface MaintenanceHandlerOptions {
   /** Real-time limit for a whole body to arrive, in ms (default 10 000); then the connection is dropped. */

@@ -1,8 +1,8 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { streamBody } from '../../shared/http/read-body.ts';
 import type { SnapshotCache } from '../monitoring/snapshot.ts';
 import type { PbxStore } from '../state/store.ts';
 import type { MonitoringData } from './monitoring-methods.ts';
-import { readBoundedBody } from './read-bounded-body.ts';
 import { snapshotMonitoringData } from './snapshot-monitoring-data.ts';
 import { parseMethodCall, prescanMethodName, serializeFault, serializeResult } from './xmlrpc-codec.ts';
 import { dispatchXmlRpcCall, preParseAuthFault, type XmlRpcOutcome } from './xmlrpc-dispatcher.ts';
@@ -73,7 +73,7 @@ export function createXmlRpcHandler(
     if (!isUtf8Xml(req.headers['content-type'])) {
       return sendText(res, 415, 'unsupported media type: send text/xml in UTF-8\n');
     }
-    const read = await readBoundedBody(req, limits);
+    const read = await streamBody(req, limits.maxBytes, limits.timeoutMs);
     switch (read.kind) {
       case 'aborted':
         res.destroy();

@@ -16,10 +16,30 @@ export interface RawControlResponse {
   body?: string;
 }
 
+/** The ways a control request fails, each with an HTTP status and a stable `error` code. */
+export type ControlFailure =
+  | 'invalid_request'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'internal_error';
+
 /** Error body of every failed request: `error` is a stable code, `message` one line for people. */
 export interface ControlErrorBody {
-  error: 'invalid_request' | 'not_found' | 'method_not_allowed' | 'payload_too_large' | 'internal_error';
+  error: string;
   message: string;
+}
+
+/**
+ * How one control plane words its failures. The PBX and the customer endpoint use the default
+ * codes (schemas/pbx-control.openapi.yaml); the fleet controller keeps its own documented codes
+ * (schemas/fleet-control.openapi.yaml) and its own errors (409 for a conflict).
+ */
+export interface ControlDialect {
+  /** The `error` code per failure; default the failure's own name. */
+  codes?: Partial<Record<ControlFailure, string>>;
+  /** A plane's own errors as an answer (status, code, message); `undefined`: the default handling. */
+  classify?: (error: unknown) => { status: number; error: string; message: string } | undefined;
 }
 
 interface CompiledRoute {
@@ -31,7 +51,7 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache
 
 export function errorResponse(
   status: number,
-  error: ControlErrorBody['error'],
+  error: string,
   message: string,
   headers: Record<string, string> = {},
 ): RawControlResponse {
@@ -88,8 +108,9 @@ function parseBody(body: Buffer | undefined): unknown {
  * → 405 with `allow`; bad JSON, `ControlInputError`, `UnknownFieldError`, bad percent-encoding →
  * 400 `invalid_request`; anything else → 500 `internal_error`. It never throws.
  */
-export function createControlDispatcher(routes: readonly ControlRoute[]) {
+export function createControlDispatcher(routes: readonly ControlRoute[], dialect: ControlDialect = {}) {
   const compiled: CompiledRoute[] = routes.map((route) => ({ route, segments: splitPath(route.path) }));
+  const code = (failure: ControlFailure) => dialect.codes?.[failure] ?? failure;
   return async function dispatch(request: RawControlRequest): Promise<RawControlResponse> {
     try {
       const queryAt = request.url.indexOf('?');
@@ -110,18 +131,24 @@ export function createControlDispatcher(routes: readonly ControlRoute[]) {
         return { status: result.status, headers: { ...JSON_HEADERS }, body: JSON.stringify(result.body) };
       }
       if (allowed.size > 0) {
-        return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed on ${path}`, {
+        return errorResponse(405, code('method_not_allowed'), `${request.method} is not allowed on ${path}`, {
           allow: [...allowed].join(', '),
         });
       }
-      return errorResponse(404, 'not_found', `no control operation at ${path}`);
+      return errorResponse(404, code('not_found'), `no control operation at ${path}`);
     } catch (error) {
+      const own = dialect.classify?.(error);
+      if (own) return errorResponse(own.status, own.error, own.message);
       if (error instanceof ControlInputError || error instanceof UnknownFieldError) {
-        return errorResponse(400, 'invalid_request', error.message);
+        return errorResponse(400, code('invalid_request'), error.message);
       }
       if (error instanceof URIError)
-        return errorResponse(400, 'invalid_request', 'the path is not valid percent-encoding');
-      return errorResponse(500, 'internal_error', error instanceof Error ? error.message : String(error));
+        return errorResponse(400, code('invalid_request'), 'the path is not valid percent-encoding');
+      return errorResponse(
+        500,
+        code('internal_error'),
+        error instanceof Error ? error.message : String(error),
+      );
     }
   };
 }

@@ -88,3 +88,30 @@ export function discardBody(req: IncomingMessage, deadlineMs: number): void {
   req.on('data', () => {});
   req.resume();
 }
+
+/** A body over the bound (HTTP 413), or one that did not arrive in time or was cut off. */
+export class BodyReadError extends Error {
+  override name = 'BodyReadError';
+  constructor(readonly kind: 'too-large' | 'timeout' | 'aborted') {
+    super(
+      kind === 'too-large'
+        ? 'the request body is too large'
+        : `the request body was ${kind === 'timeout' ? 'not complete in time' : 'cut off'}`,
+    );
+  }
+}
+
+/**
+ * The whole body, or a rejection with {@link BodyReadError}: {@link streamBody} for callers that
+ * answer every failure alike (the control planes, the fleet's REST and MCP faces).
+ */
+export async function readBody(req: IncomingMessage, maxBytes: number, timeoutMs = 30_000): Promise<Buffer> {
+  const streamed = await streamBody(req, maxBytes, timeoutMs);
+  if (streamed.kind === 'complete') return streamed.body;
+  throw new BodyReadError(streamed.kind);
+}
+
+/** Whether `error` is a body over the bound (answered 413). */
+export function isBodyTooLarge(error: unknown): boolean {
+  return error instanceof BodyReadError && error.kind === 'too-large';
+}

@@ -1,0 +1,109 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { CONTROL_UNAUTHORIZED, controlTokenCheckFor } from '../control-token.ts';
+import {
+  type ControlDialect,
+  createControlDispatcher,
+  errorResponse,
+  type RawControlResponse,
+} from './control-dispatch.ts';
+import type { ControlRoute } from './control-route.ts';
+import { httpUrl, listen } from './listen.ts';
+import { isBodyTooLarge, readBody } from './read-body.ts';
+
+/** Request bodies beyond this size get 413 (a state overlay or a user list is a few KiB). */
+export const MAX_CONTROL_BODY_BYTES = 1024 * 1024;
+
+export interface ControlServerOptions {
+  host: string;
+  port: number;
+  /** The bearer token a control plane beyond loopback requires (control-token.ts). */
+  token?: string;
+  maxBodyBytes?: number;
+  /** Real-time limit for a whole request to arrive (default 30 s). */
+  requestTimeoutMs?: number;
+  /** How this plane words its failures (codes, its own errors). */
+  dialect?: ControlDialect;
+  /** Called once per answered request (method, path without query, status). */
+  log?: (entry: { method: string; path: string; status: number }) => void;
+}
+
+export interface ControlServer {
+  server: Server;
+  url: string;
+  /** The table it dispatches, so a test can hold it against the OpenAPI document. */
+  routes: readonly ControlRoute[];
+  close(): Promise<void>;
+}
+
+/**
+ * The HTTP listener of every control plane (the PBX's, the fleet controller's, the customer
+ * endpoint's): a thin adapter around the socket-free dispatcher of `routes`. JSON in and out;
+ * bodies bounded (413 beyond `maxBodyBytes`, then the connection closes); header and request
+ * timeouts bound slow clients; beyond loopback every request needs the bearer token (401
+ * otherwise); a malformed request gets an error answer, never a crash.
+ */
+export async function startControlServer(
+  routes: readonly ControlRoute[],
+  options: ControlServerOptions,
+): Promise<ControlServer> {
+  const dispatch = createControlDispatcher(routes, options.dialect);
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_CONTROL_BODY_BYTES;
+  const tokenCheck = controlTokenCheckFor(options.host, options.token);
+  const tooLarge = options.dialect?.codes?.payload_too_large ?? 'payload_too_large';
+  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
+    if (tokenCheck && !tokenCheck.allows(req.headers.authorization)) {
+      req.resume();
+      return send(res, CONTROL_UNAUTHORIZED);
+    }
+    let body: Buffer;
+    try {
+      body = await readBody(req, maxBodyBytes, requestTimeoutMs);
+    } catch (error) {
+      if (!isBodyTooLarge(error)) {
+        res.destroy();
+        return 0;
+      }
+      // Answer, and drop the connection once the answer is out (the rest of the body is unread).
+      res.once('finish', () => req.socket.destroySoon());
+      return send(res, errorResponse(413, tooLarge, `the request body exceeds ${maxBodyBytes} bytes`), true);
+    }
+    return send(res, await dispatch({ method: req.method ?? 'GET', url: req.url ?? '/', body }));
+  };
+  const server = createServer((req, res) => {
+    req.on('error', () => res.destroy());
+    handle(req, res).then(
+      (status) => {
+        if (status > 0) options.log?.({ method: req.method ?? '', path: pathOf(req.url), status });
+      },
+      () => res.destroy(),
+    );
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = requestTimeoutMs;
+  server.keepAliveTimeout = 5_000;
+  server.maxHeadersCount = 100;
+  const { port } = await listen(server, { port: options.port, host: options.host });
+  return {
+    server,
+    url: httpUrl(options.host, port),
+    routes,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function send(res: ServerResponse, answer: RawControlResponse, close = false): number {
+  if (res.headersSent || res.destroyed) return 0;
+  const headers = close ? { ...answer.headers, connection: 'close' } : answer.headers;
+  res.writeHead(answer.status, headers);
+  res.end(answer.body);
+  return answer.status;
+}
+
+function pathOf(url: string | undefined): string {
+  return (url ?? '/').split('?')[0] ?? '/';
+}
