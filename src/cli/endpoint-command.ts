@@ -6,6 +6,7 @@ import type { CustomerEndpointHandle } from '../../simulators/customer-endpoint/
 import type { CliIo } from './cli-io.ts';
 import { HarnessError, oneLineMessage } from './harness-error.ts';
 import { parsePort } from './parse-options.ts';
+import { stopRequested } from './stop-requested.ts';
 
 export interface EndpointOptions {
   port?: number;
@@ -126,22 +127,6 @@ function banner(description: EndpointDescription, options: EndpointOptions): str
     );
   lines.push('Press Ctrl-C to stop.', '');
   return lines.join('\n');
-}
-
-function stopRequested(signal: AbortSignal | undefined): Promise<void> {
-  if (signal) {
-    if (signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-  }
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
 
 function startError(error: unknown): HarnessError {

@@ -10,6 +10,7 @@ import { type DemoFleet, fleetTargetFixtures, MAX_PBX_COUNT, startDemoFleet } fr
 import { HarnessError, oneLineMessage } from './harness-error.ts';
 import { resolveScenarioOption } from './resolve-scenario-option.ts';
 import { prepareResolverFixtures, type ResolverFixtures } from './resolver-fixtures.ts';
+import { stopRequested } from './stop-requested.ts';
 import { describeSimulatorTarget, type TargetDescription } from './target-description.ts';
 
 export interface SimulateOptions {
@@ -49,7 +50,7 @@ export function parsePbxCount(value: string): number {
  * XML-RPC credentials and the fleet's demo accounts, and runs until SIGINT/SIGTERM (or
  * `io.signal`), then closes every listener. With `--json` the first stdout line is a target
  * description for `verify --target`; the rest goes to stderr. A busy web or control port is a
- * harness error with exit code 1; a busy data endpoint port follows the spec instead (next port,
+ * harness error with exit code 2; a busy data endpoint port follows the spec instead (next port,
  * or inactive) and is printed as a warning.
  */
 export async function simulateCommand(options: SimulateOptions, io: CliIo): Promise<number> {
@@ -286,22 +287,6 @@ function hasUser(handle: PbxHandle, login: string, password: string): boolean {
   return handle.internals.store
     .read()
     .users.some((user) => user.login === login && user.passwordSha512 === hash);
-}
-
-function stopRequested(signal: AbortSignal | undefined): Promise<void> {
-  if (signal) {
-    if (signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-  }
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
 
 function startError(error: unknown, host: string): HarnessError {
