@@ -32,7 +32,7 @@ export interface MonitoringMethod {
 export const EMPTY_LOCAL_DOCUMENT = '<local></local>';
 
 /**
- * Reads `useLocalChecks` (XMLRPC-GMD-USELOCALCHECKS-DEFAULT, -STRINGS): the boolean `true` and the
+ * Reads `useLocalChecks` (XMLRPC-GMD-USELOCALCHECKS-DEFAULT, XMLRPC-GMD-USELOCALCHECKS-STRINGS): the boolean `true` and the
  * strings `true` and `1` mean true. XMLRPC-UNSPEC-PARAMS: any other value (absent, `false`, `0`,
  * other strings, numbers, structs) means false and is never a fault; the flag changes nothing in the
  * answer anyway (XMLRPC-GMD-COMPLETE-TEXT).

@@ -34,8 +34,11 @@ const ECHO_LIMIT = 100;
  *    credentials, `-32002` for an unknown login or a wrong secret; XMLRPC-UNSPEC-AUTH-ERROR) plus a
  *    warning in the module log with the reason, naming the login only when it is a login of this
  *    PBX, and never any part of the secret (issue 12, defect 2).
- * 3. XMLRPC-UNSPEC-PARAMS: no parameters at all count as an empty struct; a first parameter that
- *    is not a struct is the fault `-32602`; further parameters are ignored.
+ * 3. Each method takes one struct and answers a struct keyed by its output variable names
+ *    (XMLRPC-STRUCT-IO). XMLRPC-UNSPEC-PARAMS: no parameters at all count as an empty struct; a
+ *    first parameter that is not a struct is the fault `-32602`; further parameters are ignored.
+ * 4. The caller's address is never looked at: XML-RPC does not depend on the monitoring-hosts list
+ *    (XMLRPC-NOT-HOSTS-LIST), which guards only the data endpoint.
  */
 export function dispatchXmlRpcCall(
   context: DispatchContext,

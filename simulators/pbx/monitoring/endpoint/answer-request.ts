@@ -34,7 +34,8 @@ const TEXT = 'text/plain; charset=utf-8';
  * - raw: the default format without status line or headers (MON-RAW-MODE,
  *   MON-DEFAULT-FORMAT-CONFIGURABLE); a render error is exactly one line `ERROR: <text>\n`
  *   (MON-ERR-RENDER-RAW).
- * - GET and POST: `200 OK` with the selected format (MON-GET-*, MON-QUERY-*, MON-UNKNOWN-*); a
+ * - GET and POST: `200 OK` with the selected format (MON-GET-CHECKMK, MON-GET-XML, MON-GET-JSON,
+ *   MON-QUERY-FORMAT, MON-QUERY-OVERRIDES-PATH, MON-UNKNOWN-PATH, MON-UNKNOWN-FORMAT); a
  *   request body is neither awaited nor read.
  * - HEAD: the headers of the GET answer, `Content-Length` included, without body.
  * - OPTIONS: like GET plus `Allow: GET, POST, HEAD, OPTIONS`, so a client probing with OPTIONS

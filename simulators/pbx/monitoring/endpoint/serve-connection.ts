@@ -17,6 +17,7 @@ export interface ConnectionContext {
  * Moves the bytes of one accepted connection (the listener side of the socket-free core).
  *
  * An unlisted peer is closed at once, before anything is read or written (MON-AUTH-UNLISTED-CLOSED).
+ * Being listed is all a peer needs: no sign-in and no credentials are asked (MON-AUTH-NO-SIGNIN).
  * A listed peer that sends nothing within `rawGraceMs`, or closes its sending side without
  * sending, gets the raw answer (MON-RAW-MODE); bytes are classified by `inspectHead`. After the
  * answer is queued the write side is ended; input that still arrives (a request body) is read and
