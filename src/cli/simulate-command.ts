@@ -115,7 +115,7 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
     }
     // Listening for SIGINT/SIGTERM before the target line goes out: a caller may signal at once.
     const stop = stopRequested(io.signal);
-    const target = describe(handle, options.host, MAINTENANCE_BASE_PATH, fleet);
+    const target = describe(handle, options.host, MAINTENANCE_BASE_PATH, fleet, controlToken);
     if (resolverFixtures) target.resolver = resolverFixtures.section;
     const info = options.json ? io.stderr : io.stdout;
     if (options.json) io.stdout.write(`${JSON.stringify(target)}\n`);
@@ -161,6 +161,7 @@ function describe(
   bindHost: string,
   maintenanceBasePath: string,
   fleet: DemoFleet | null,
+  controlToken: string | undefined,
 ): TargetDescription {
   const state = handle.internals.store.read();
   const monitoring = parseTcpUrl(handle.urls.monitoring) ?? { host: bindHost, port: state.monitoring.port };
@@ -175,6 +176,7 @@ function describe(
     authParam: state.monitoring.authParam,
     ...DEFAULT_XMLRPC_CREDENTIALS,
     maintenanceBasePath,
+    ...(controlToken === undefined ? {} : { controlToken }),
     ...(fleet
       ? {
           fleet: {

@@ -11,6 +11,8 @@ export interface TargetDescription {
     monitoring: { host: string; port: number };
     xmlrpc: { path: string; instanceName: string; authParam: string; login: string; password: string };
     controlUrl: string;
+    /** The control planes' bearer token, when they are beyond loopback. */
+    controlToken?: string;
     listedClientAddress: string;
     unlistedClientAddress: string;
   };
@@ -39,6 +41,8 @@ export interface FleetTargetUrls {
   mcpUrl: string;
   /** The controller's control plane (schemas/fleet-control.openapi.yaml). */
   controlUrl: string;
+  /** The control planes' bearer token (the controller's and the PBXs'), when they are beyond loopback. */
+  controlToken?: string;
   accounts: {
     partner: FleetTargetAccount;
     partnerColleague?: FleetTargetAccount;
@@ -63,6 +67,8 @@ export interface SimulatorFacts {
   /** Base path of the maintenance API on the PBX web server. */
   maintenanceBasePath: string;
   fleet?: FleetTargetUrls;
+  /** The control planes' bearer token, when they require one. */
+  controlToken?: string;
 }
 
 /** The harness connects from these loopback addresses; the default scenario lists only the first. */
@@ -83,11 +89,15 @@ export function describeSimulatorTarget(facts: SimulatorFacts): TargetDescriptio
         password: facts.password,
       },
       controlUrl: facts.controlUrl,
+      ...(facts.controlToken === undefined ? {} : { controlToken: facts.controlToken }),
       listedClientAddress: LISTED_CLIENT_ADDRESS,
       unlistedClientAddress: UNLISTED_CLIENT_ADDRESS,
     },
     maintenance: { basePath: facts.maintenanceBasePath },
   };
-  if (facts.fleet) target.fleet = structuredClone(facts.fleet);
+  if (facts.fleet) {
+    target.fleet = structuredClone(facts.fleet);
+    if (facts.controlToken !== undefined) target.fleet.controlToken = facts.controlToken;
+  }
   return target;
 }

@@ -9,6 +9,8 @@ export interface PbxTargetSection {
   monitoring: { host: string; port: number };
   xmlrpc: { path: string; instanceName: string; authParam: string; login: string; password: string };
   controlUrl?: string;
+  /** Bearer token of a control plane beyond loopback (a secret). */
+  controlToken?: string;
   listedClientAddress: string;
   unlistedClientAddress?: string;
 }

@@ -19,8 +19,14 @@ export function openRemoteTarget(file: TargetFile): OpenedTarget {
       xmlrpc: { ...pbx.xmlrpc },
       listedClientAddress: pbx.listedClientAddress,
       ...(pbx.unlistedClientAddress ? { unlistedClientAddress: pbx.unlistedClientAddress } : {}),
-      ...(pbx.controlUrl ? { control: new HttpPbxControl(pbx.controlUrl) } : {}),
-      ...maintenanceSection(file, pbx.controlUrl),
+      ...(pbx.controlUrl
+        ? {
+            control: new HttpPbxControl(pbx.controlUrl, undefined, pbx.controlToken),
+            controlUrl: pbx.controlUrl,
+            ...(pbx.controlToken ? { controlToken: pbx.controlToken } : {}),
+          }
+        : {}),
+      ...maintenanceSection(file, pbx.controlUrl, pbx.controlToken),
     },
   };
   return { target, close: async () => {} };
@@ -37,6 +43,7 @@ interface MaintenanceSection {
 function maintenanceSection(
   file: TargetFile,
   controlUrl: string | undefined,
+  controlToken: string | undefined,
 ): { maintenance?: MaintenanceTarget } {
   const section = file['maintenance'] as MaintenanceSection | undefined;
   if (!section) return {};
@@ -45,7 +52,7 @@ function maintenanceSection(
       basePath: (section.basePath ?? '/fp/7ce0d8df/api/v1').replace(/\/+$/, ''),
       ...(section.token ? { token: section.token } : {}),
       ...(section.sessionCookie ? { sessionCookie: section.sessionCookie } : {}),
-      ...(controlUrl ? controlOf(new HttpMaintenanceControl(controlUrl)) : {}),
+      ...(controlUrl ? controlOf(new HttpMaintenanceControl(controlUrl, controlToken)) : {}),
     },
   };
 }

@@ -38,6 +38,8 @@ export interface PbxTarget {
   control?: PbxControl;
   /** Base URL of that control plane, for route groups `PbxControl` does not cover (the resolver's `/resolver/*`). */
   controlUrl?: string;
+  /** Its bearer token, when it requires one (a control plane beyond loopback). */
+  controlToken?: string;
   /** Interface A (maintenance HTTP API); absent when the target does not describe it. */
   maintenance?: MaintenanceTarget;
 }

@@ -16,7 +16,11 @@ const REQUEST_TIMEOUT_MS = 15_000;
 export class HttpMaintenanceControl implements MaintenanceControl {
   private readonly base: string;
 
-  constructor(controlUrl: string) {
+  /** `token`: the control plane's bearer token, when it requires one (beyond loopback). */
+  constructor(
+    controlUrl: string,
+    private readonly token?: string,
+  ) {
     this.base = controlUrl.replace(/\/+$/, '');
   }
 
@@ -53,7 +57,10 @@ export class HttpMaintenanceControl implements MaintenanceControl {
     try {
       response = await request(`${this.base}${path}`, {
         method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        headers: {
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(this.token === undefined ? {} : { authorization: `Bearer ${this.token}` }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });

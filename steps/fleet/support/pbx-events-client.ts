@@ -34,8 +34,19 @@ export class PbxEventsError extends Error {
 export class PbxEventsClient {
   private readonly base: string;
 
-  constructor(baseUrl: string) {
+  /** `token`: the control plane's bearer token, when it requires one (beyond loopback). */
+  constructor(
+    baseUrl: string,
+    private readonly token?: string,
+  ) {
     this.base = baseUrl.replace(/\/+$/, '');
+  }
+
+  private headers(json: boolean): Record<string, string> {
+    return {
+      ...(json ? { 'content-type': 'application/json' } : {}),
+      ...(this.token === undefined ? {} : { authorization: `Bearer ${this.token}` }),
+    };
   }
 
   /** Raises one event; returns the PBX's own outcome word (evidence only, never asserted). */
@@ -67,7 +78,7 @@ export class PbxEventsClient {
   async waitDelivered(timeoutMs = DELIVERY_TIMEOUT_MS): Promise<boolean> {
     const res = await fetch(`${this.base}/events/wait-delivered`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: this.headers(true),
       body: JSON.stringify({ timeoutMs }),
       signal: AbortSignal.timeout(timeoutMs + REQUEST_TIMEOUT_MS),
     });
@@ -78,11 +89,12 @@ export class PbxEventsClient {
   }
 
   private async call(method: string, path: string, body?: unknown): Promise<unknown> {
-    const init: RequestInit = { method, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
-    if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      init.headers = { 'content-type': 'application/json' };
-    }
+    const init: RequestInit = {
+      method,
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      headers: this.headers(body !== undefined),
+    };
+    if (body !== undefined) init.body = JSON.stringify(body);
     const res = await fetch(`${this.base}${path}`, init);
     const text = await res.text();
     if (!res.ok) throw new PbxEventsError(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);

@@ -8,6 +8,8 @@ export interface FleetTargetSection {
   apiUrl: string;
   mcpUrl?: string;
   controlUrl?: string;
+  /** Bearer token of the control planes beyond loopback (the PBXs' too, unless an entry names its own). */
+  controlToken?: string;
   accounts: {
     partner: FleetAccount;
     partnerColleague?: FleetAccount;
@@ -17,7 +19,7 @@ export interface FleetTargetSection {
   };
   mcpTokens?: Partial<Record<McpTokenRole, string>>;
   sites?: Partial<Record<SiteRole, string>>;
-  pbxs?: { siteId: string; controlUrl: string }[];
+  pbxs?: { siteId: string; controlUrl: string; controlToken?: string }[];
 }
 
 /**
@@ -27,13 +29,16 @@ export interface FleetTargetSection {
  */
 export function openRemoteFleet(name: string, section: FleetTargetSection): FleetTarget {
   const { idpOnly, ...accounts } = section.accounts;
-  const control = section.controlUrl ? new HttpFleetControl(section.controlUrl) : undefined;
+  const control = section.controlUrl
+    ? new HttpFleetControl(section.controlUrl, undefined, section.controlToken)
+    : undefined;
   const planes = new Map<string, PbxPlane>();
-  for (const { siteId, controlUrl } of section.pbxs ?? []) {
+  for (const { siteId, controlUrl, controlToken } of section.pbxs ?? []) {
+    const token = controlToken ?? section.controlToken;
     planes.set(siteId, {
       siteId,
-      control: new HttpPbxControl(controlUrl),
-      events: new PbxEventsClient(controlUrl),
+      control: new HttpPbxControl(controlUrl, undefined, token),
+      events: new PbxEventsClient(controlUrl, token),
     });
   }
   return {

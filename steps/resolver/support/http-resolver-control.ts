@@ -22,7 +22,11 @@ const CONTROL_TIMEOUT_MS = 30_000;
 export class HttpResolverControl implements ResolverControl {
   private readonly base: string;
 
-  constructor(controlUrl: string) {
+  /** `token`: the control plane's bearer token, when it requires one (beyond loopback). */
+  constructor(
+    controlUrl: string,
+    private readonly token?: string,
+  ) {
     this.base = controlUrl.replace(/\/+$/, '');
   }
 
@@ -76,7 +80,10 @@ export class HttpResolverControl implements ResolverControl {
     try {
       response = await request(`${this.base}${path}`, {
         method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        headers: {
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(this.token === undefined ? {} : { authorization: `Bearer ${this.token}` }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         headersTimeout: CONTROL_TIMEOUT_MS,
         bodyTimeout: CONTROL_TIMEOUT_MS,

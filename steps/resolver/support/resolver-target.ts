@@ -91,6 +91,6 @@ export function resolverTargetOf(world: WorldPort): ResolverTarget | string {
     target.unavailable = `target "${file.name}" cannot trigger resolutions (resolver.trigger is "${section.trigger}"); configure the provider and make a call by hand against \`pbx-conformance endpoint\``;
   else if (!controlUrl)
     target.unavailable = `target "${file.name}" has no control plane (pbx.controlUrl) to configure providers, trigger resolutions and read the caller-ID result and search log`;
-  else target.control = new HttpResolverControl(controlUrl);
+  else target.control = new HttpResolverControl(controlUrl, file.pbx.controlToken);
   return target;
 }

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { run } from '../../../src/cli/run.ts';
 import { exposureWarnings } from '../../../src/cli/simulate-command.ts';
+import { strictValidator } from '../../../src/runner/strict-schema.ts';
+import { TARGET_SCHEMA_PATH, type TargetFile } from '../../../src/runner/target-file.ts';
+import { openRemoteTarget } from '../../../steps/support/remote-target.ts';
 import { captureIo } from './capture-io.ts';
 
 // Issue 12, defect 7: --host moved the control planes too, with no warning and a banner that
@@ -82,4 +85,35 @@ test('simulate: a host beyond loopback is warned about, face by face', () => {
     /--control-host :: exposes the control planes beyond loopback; every request needs the control token/,
   );
   assert.ok(!both.join('\n').includes('fleet'));
+});
+
+test('simulate --json: the target description carries the control token, and a remote target uses it', async () => {
+  const controller = new AbortController();
+  const io = captureIo(process.cwd(), { signal: controller.signal });
+  const token = 'control-token-for-the-target-file';
+  const exit = run(
+    ['simulate', '--json', '--control-token', token, '--port', '0', '--clock', 'frozen', '--no-fleet'],
+    io,
+  );
+  try {
+    await untilBanner(io);
+    const line = io.out().split('\n')[0] ?? '';
+    const description = JSON.parse(line) as TargetFile;
+    assert.equal(description.pbx.controlToken, token);
+    assert.deepEqual(strictValidator(TARGET_SCHEMA_PATH).validate(description), { ok: true });
+    assert.ok(!io.err().includes(token), 'the banner never shows the token');
+    const opened = openRemoteTarget(description);
+    const control = opened.target.pbx.control;
+    assert.ok(control);
+    await control.reset();
+    assert.equal(typeof (await control.now()), 'number');
+    const withoutToken = openRemoteTarget({
+      ...description,
+      pbx: { ...description.pbx, controlToken: undefined },
+    });
+    await assert.rejects(() => withoutToken.target.pbx.control?.reset() ?? Promise.resolve(), /401/);
+  } finally {
+    controller.abort();
+    assert.equal(await exit, 0);
+  }
 });
