@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { ErrorObject } from 'ajv';
+import { compileSchemaFile } from './compile-schema.ts';
 
 /**
  * Strict validation of the files a user writes (target files, expected-failure files, the plug-in
@@ -27,11 +25,7 @@ const cache = new Map<string, StrictValidator>();
 export function strictValidator(path: string): StrictValidator {
   const cached = cache.get(path);
   if (cached) return cached;
-  const schema = JSON.parse(readFileSync(path, 'utf8')) as { $schema?: string };
-  const options = { allErrors: true, strict: false, verbose: true };
-  const ajv = String(schema.$schema ?? '').includes('2020-12') ? new Ajv2020(options) : new Ajv(options);
-  addFormats.default(ajv);
-  const compiled: ValidateFunction = ajv.compile(schema);
+  const compiled = compileSchemaFile(path);
   const validator: StrictValidator = {
     path,
     validate(value) {

@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { existsSync } from 'node:fs';
+import type { ErrorObject } from 'ajv';
+import { compileSchemaFile } from '../../src/runner/compile-schema.ts';
 
 /** The verdict of validating one value: `ok`, or the errors in ajv's text form. */
 export type SchemaVerdict = { ok: true } | { ok: false; errors: string };
@@ -22,12 +21,7 @@ export function schemaValidator(path: string): SchemaValidator | undefined {
   const cached = cache.get(path);
   if (cached) return cached;
   if (!existsSync(path)) return undefined;
-  const schema = JSON.parse(readFileSync(path, 'utf8')) as { $schema?: string };
-  const ajv = String(schema.$schema ?? '').includes('2020-12')
-    ? new Ajv2020({ allErrors: true, strict: false })
-    : new Ajv({ allErrors: true, strict: false });
-  addFormats.default(ajv);
-  const compiled: ValidateFunction = ajv.compile(schema);
+  const compiled = compileSchemaFile(path);
   const validator: SchemaValidator = {
     path,
     validate(value) {

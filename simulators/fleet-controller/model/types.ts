@@ -4,6 +4,7 @@
  * and the PBX inventory are shared with the PBX's forwarder and live on the wire floor
  * (simulators/shared/wire/).
  */
+import type { WireAttentionEvent } from '../../shared/wire/ingest-protocol.ts';
 import type { Severity } from '../../shared/wire/severity.ts';
 
 /** Roles of a controller account. Only `Viewer` changes behaviour (FLEET-AUTH-VIEWER-ACK-403). */
@@ -65,15 +66,11 @@ export interface AccessTokenRecord {
   createdAt: number;
 }
 
-/** One report as the controller receives it (from the ingest link or the control plane). */
-export interface AttentionReport {
-  module: string;
-  moduleId?: string;
-  subject: string;
-  description?: string;
-  severity: Severity;
-  /** Time of the report by the PBX clock, ms since 1970 UTC (FLEET-ITEM-FIRSTAT). */
-  at: number;
+/**
+ * One report as the controller receives it (from the ingest link or the control plane): the event
+ * as the PBX sent it (`at` by the PBX clock, FLEET-ITEM-FIRSTAT) and its withheld count.
+ */
+export interface AttentionReport extends WireAttentionEvent {
   /**
    * Reports of this module and subject the PBX withheld before this one (EVENT-THROTTLE-SUPPRESSED,
    * FLEET-ITEM-SUPPRESSED: they count towards the item this report merges into).

@@ -30,6 +30,7 @@ export interface WireAttentionEvent {
   subject: string;
   description?: string;
   severity: Severity;
+  /** Time of the event by the PBX clock, ms since 1970 UTC. */
   at: number;
 }
 
