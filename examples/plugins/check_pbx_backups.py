@@ -94,6 +94,15 @@ def backup_runs(lines):
     return newest
 
 
+def total_accounts(lines):
+    """The number of accounts from `total_accounts <A>/0` (the trailing `/0` stripped, as field
+    plug-ins do); None when the line is missing or not a count (e.g. the `-1` sentinel)."""
+    value = lookup(lines, "total_accounts")
+    if value is not None and value.endswith("/0"):
+        value = value[:-2]
+    return int(value) if value is not None and value.isdigit() else None
+
+
 def main():
     parser = argparse.ArgumentParser(description="Check the PBX's backups over its data endpoint")
     parser.add_argument("-H", "--host", required=True)
@@ -119,14 +128,11 @@ def main():
         finish(UNKNOWN, "no <<<pbx_backups>>> section in the agent output")
 
     perfdata = []
-    accounts_lines = section(text, "pbx_accounts") or []
-    accounts = lookup(accounts_lines, "total_accounts")
-    if accounts is not None and accounts.endswith("/0"):
-        accounts = accounts[:-2]
+    accounts = total_accounts(section(text, "pbx_accounts") or [])
     accounts_text = ""
-    if accounts is not None and accounts.isdigit():
-        perfdata.append("'accounts'=%s;;;0" % accounts)
-        accounts_text = ", %s accounts" % accounts
+    if accounts is not None:
+        perfdata.append("'accounts'=%d;;;0" % accounts)
+        accounts_text = ", %d accounts" % accounts
 
     newest = backup_runs(lines)
     now_ms = time.time() * 1000
