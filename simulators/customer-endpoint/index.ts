@@ -7,6 +7,7 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { SecureVersion, TLSSocket } from 'node:tls';
+import type { VirtualClock } from '../shared/clock.ts';
 import { closeServer, listen } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
 import { EndpointCore } from './answer-request.ts';
@@ -39,6 +40,12 @@ export interface CustomerEndpointOptions {
    * out of reach of the PBX under test.
    */
   controlPlane?: boolean | { host?: string; port?: number };
+  /**
+   * The duration clock of a simulated PBX in this process (`durationClock()`, given to it as
+   * `resolver.durationClock`): answer delays then advance it instead of sleeping (plan-writer.ts).
+   * Never for a PBX elsewhere, which measures real time.
+   */
+  sharedClock?: VirtualClock;
 }
 
 export interface CustomerEndpointControl {
@@ -78,7 +85,7 @@ export async function start(options: CustomerEndpointOptions = {}): Promise<Cust
   const initial = structuredClone(options.config ?? {});
   const core = new EndpointCore(structuredClone(initial));
   const recorder = new RequestRecorder(options.maxRecords ?? 1000);
-  const writer = new PlanWriter();
+  const writer = new PlanWriter(options.sharedClock);
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     readRecordedBody(req, (body, truncated) => {
       const headers = rawHeaderPairs(req);

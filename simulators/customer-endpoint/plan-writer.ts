@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { VirtualClock } from '../shared/clock.ts';
 import type { ResponsePlan } from './answer-request.ts';
 import type { RecordedRequest } from './recorded-request.ts';
 
@@ -8,14 +9,24 @@ const ENDLESS_CHUNK = Buffer.alloc(64 * 1024, 'x');
  * Writes the answers the socket-free `EndpointCore` plans: at once or after a delay, whole, cut
  * mid-body, endless, dripping, or never. Owns the timers of delays and drips, so `close()` stops
  * every answer still under way.
+ *
+ * With a `sharedClock` (the duration clock of an embedded PBX the harness also owns), an answer
+ * delay passes on that clock: it is advanced by the delay, which fires whatever falls due on the
+ * way (the lookup's overall limit), and the answer is written at once. The PBX measures the
+ * same delay it would measure in real time (RESOLVER-TIMEOUT-WARNING, RESOLVER-SLOW-NOT-ABORTED).
  */
 export class PlanWriter {
   private readonly timers = new Set<NodeJS.Timeout>();
   private closing = false;
 
+  constructor(private readonly sharedClock?: VirtualClock) {}
+
   /** Writes `plan` to `res` (after its delay) and notes status and content coding in `record`. */
   write(plan: ResponsePlan, res: ServerResponse, record: RecordedRequest): void {
-    if (plan.delayMs > 0) this.later(() => this.run(plan, res, record), plan.delayMs);
+    if (plan.delayMs > 0 && this.sharedClock) {
+      this.sharedClock.advance(plan.delayMs);
+      this.run(plan, res, record);
+    } else if (plan.delayMs > 0) this.later(() => this.run(plan, res, record), plan.delayMs);
     else this.run(plan, res, record);
   }
 

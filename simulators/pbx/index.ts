@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
+import { type Clock, durationClock, VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
 import type { ControlRoute } from '../shared/http/control-route.ts';
 import { closeServer } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
@@ -43,6 +43,13 @@ export interface PbxStartOptions {
   /** Bearer token the control plane requires; needed when `controlHost` is not loopback. */
   controlToken?: string;
   clock?: VirtualClockOptions;
+  /**
+   * The monotonic clock the PBX times its waits on: the data endpoint's raw-mode grace and the
+   * web resolver's lookups (clock.ts, `durationClock`). Default: real time. A harness that owns
+   * this PBX in its own process passes one it can advance, so a silent client's grace and a
+   * reference endpoint's answer delay pass without sleeping; the PBX measures them the same.
+   */
+  durationClock?: Clock;
   /**
    * Serve the web server (XML-RPC, maintenance API) over HTTPS with a self-signed certificate made
    * at start, as the real system serves 443 (clients will try TLS).
@@ -101,19 +108,22 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
   if (options.monitoringPort !== undefined) initial.monitoring.port = options.monitoringPort;
   const store = new PbxStore(clock, initial);
   const cache = new SnapshotCache(store);
-  const endpoint = new MonitoringEndpoint(store, cache);
+  const ownWaits = options.durationClock ? undefined : durationClock();
+  const waits: Clock = options.durationClock ?? (ownWaits as VirtualClock);
+  const endpoint = new MonitoringEndpoint(store, cache, { durationClock: waits });
   const maintenance = createMaintenance(store);
   // Faces that keep records outside the state (tokens, queued commands) drop them on reset.
   store.on('reset', () => maintenance.reset());
   // Follows the store's reset by itself.
   const events = new AttentionForwarder(store, { controller: options.controller ?? null });
-  const resolver = new Resolver(store, options.resolver);
+  const resolver = new Resolver(store, { ...options.resolver, durationClock: waits });
   const servers: Server[] = [];
   const shutdown = async () => {
     await Promise.all([endpoint.close(), ...servers.map(closeServer)]);
     await events.close();
     maintenance.close();
     clock.dispose();
+    ownWaits?.dispose();
   };
   try {
     await endpoint.apply();

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 /**
  * The injected clock of the simulators. Simulated behaviour that depends on time (snapshot cache,
  * token expiry, scheduled updates, throttling) reads `now()` and schedules on this clock, so the
@@ -22,9 +23,14 @@ export type ClockMode = 'frozen' | 'running';
 const MAX_REAL_DELAY_MS = 2 ** 31 - 1;
 
 export interface VirtualClockOptions {
-  /** Epoch ms the clock starts at; default: the wall clock at creation. */
+  /** Time the clock starts at; default: `base()` at creation. */
   start?: number;
   mode?: ClockMode;
+  /**
+   * What a running clock flows with: `Date.now` (the default, epoch ms) or a monotonic source
+   * such as `performance.now`, for a clock that measures durations (see `durationClock`).
+   */
+  base?: () => number;
 }
 
 interface PendingTimer {
@@ -36,6 +42,7 @@ interface PendingTimer {
 
 export class VirtualClock implements Clock {
   readonly mode: ClockMode;
+  private readonly base: () => number;
   private offset: number;
   private frozenAt: number;
   private nextId = 1;
@@ -43,13 +50,14 @@ export class VirtualClock implements Clock {
 
   constructor(options: VirtualClockOptions = {}) {
     this.mode = options.mode ?? 'frozen';
-    const start = options.start ?? Date.now();
+    this.base = options.base ?? Date.now;
+    const start = options.start ?? this.base();
     this.frozenAt = start;
-    this.offset = start - Date.now();
+    this.offset = start - this.base();
   }
 
   now(): number {
-    return this.mode === 'frozen' ? this.frozenAt : Date.now() + this.offset;
+    return this.mode === 'frozen' ? this.frozenAt : this.base() + this.offset;
   }
 
   /** Moves the clock forward by `ms` and fires every timer that falls due, in due order. */
@@ -103,7 +111,7 @@ export class VirtualClock implements Clock {
 
   private moveTo(epochMs: number): void {
     if (this.mode === 'frozen') this.frozenAt = epochMs;
-    else this.offset = epochMs - Date.now();
+    else this.offset = epochMs - this.base();
   }
 
   private fire(timer: PendingTimer): void {
@@ -133,4 +141,16 @@ export class VirtualClock implements Clock {
   private rearmRealTimers(): void {
     for (const timer of this.timers.values()) this.armReal(timer);
   }
+}
+
+/**
+ * A running clock on the monotonic `performance.now()`, for what a simulator times rather than
+ * dates: how long a lookup's connection set-up and answer took, and its overall limit. Alone it is
+ * real time. A harness that owns both ends of an exchange shares one with its reference endpoint,
+ * which then lets a configured answer delay pass with `advance()` instead of sleeping: the
+ * simulator measures the same duration, and timers due on the way (the overall limit) fire in
+ * order. Only for one exchange at a time: a second one under way sees the skipped time as elapsed.
+ */
+export function durationClock(): VirtualClock {
+  return new VirtualClock({ mode: 'running', base: () => performance.now() });
 }

@@ -2,6 +2,7 @@ import { HttpPbxControl } from '../../simulators/pbx/control/http-control-client
 import { start } from '../../simulators/pbx/index.ts';
 import { HttpMaintenanceControl } from '../../simulators/pbx/maintenance/http-maintenance-control.ts';
 import { MAINTENANCE_BASE_PATH } from '../../simulators/pbx/maintenance/maintenance-api.ts';
+import { durationClock } from '../../simulators/shared/clock.ts';
 import type { MonitoringAddress, OpenedTarget } from './target.ts';
 
 /** The fixtures of the embedded simulator: its default user and names (default-state.ts, test-vectors.md). */
@@ -33,15 +34,18 @@ export interface EmbeddedTargetOptions {
 
 /**
  * A fresh simulated PBX for one scenario: data endpoint on an ephemeral port, frozen virtual
- * clock. It is driven through its HTTP control plane (not the in-process one) so that every
+ * clock, and a duration clock the harness can advance: a silent client's raw-mode grace and a
+ * reference endpoint's answer delay pass on it without sleeping. It is driven through its HTTP control plane (not the in-process one) so that every
  * scenario also exercises the control plane a plug-in vendor would use.
  */
 export async function openEmbeddedTarget(options: EmbeddedTargetOptions = {}): Promise<OpenedTarget> {
   const name = options.name ?? 'simulator';
+  const waits = durationClock();
   const handle = await start({
     ...(options.host ? { host: options.host } : {}),
     ...(options.defaultMonitoringPort ? {} : { monitoringPort: 0 }),
     clock: { mode: 'frozen' },
+    durationClock: waits,
     ...(options.resolverTrustedCa ? { resolver: { trustedCa: options.resolverTrustedCa } } : {}),
   });
   const maintenanceControl = new HttpMaintenanceControl(handle.urls.control);
@@ -63,9 +67,13 @@ export async function openEmbeddedTarget(options: EmbeddedTargetOptions = {}): P
           storedTokenRecords: async () =>
             (await maintenanceControl.storedTokenRecords()).map((record) => ({ ...record })),
         },
+        durationClock: waits,
       },
     },
-    close: () => handle.close(),
+    close: async () => {
+      await handle.close();
+      waits.dispose();
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
 import type { MaintenanceControl } from '../../simulators/pbx/maintenance/maintenance-control.ts';
+import type { VirtualClock } from '../../simulators/shared/clock.ts';
 
 /** Where XML-RPC lives on the PBX web server and whom it signs in as. */
 export interface XmlRpcSettings {
@@ -42,6 +43,12 @@ export interface PbxTarget {
   controlToken?: string;
   /** Interface A (maintenance HTTP API); absent when the target does not describe it. */
   maintenance?: MaintenanceTarget;
+  /**
+   * Embedded only: the clock the simulator times its waits on (raw-mode grace, resolver lookups).
+   * A silent client's grace and the reference endpoints' answer delays pass on it instead of in
+   * real time; against a remote PBX, which measures real time, the harness waits.
+   */
+  durationClock?: VirtualClock;
 }
 
 /** A stored API-token record as an embedded simulator shows it: the hash, never a secret. */

@@ -25,7 +25,16 @@ export interface TcpExchangeOptions {
   timeoutMs: number;
   /** Stop reading after this many bytes (bounded memory). Default 32 MiB. */
   maxBytes?: number;
+  /**
+   * Only without `send`: called right after connecting and every few ms after that while nothing
+   * has arrived. Against the embedded simulator it advances the PBX's duration clock, so the
+   * raw-mode grace a silent client waits for passes without sleeping (world.ts).
+   */
+  whileSilent?: () => void;
 }
+
+/** How often `whileSilent` is called while a silent client waits (real ms). */
+const SILENT_TICK_MS = 2;
 
 export interface TcpOutcome {
   connected: boolean;
@@ -57,10 +66,12 @@ export function tcpExchange(options: TcpExchangeOptions): Promise<TcpOutcome> {
       ...(options.localAddress ? { localAddress: options.localAddress } : {}),
       ...(options.family ? { family: options.family } : {}),
     });
+    let silence: NodeJS.Timeout | undefined;
     const finish = (end: TcpEnd, errorCode?: string) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearInterval(silence);
       socket.destroy();
       resolve({
         connected,
@@ -77,8 +88,14 @@ export function tcpExchange(options: TcpExchangeOptions): Promise<TcpOutcome> {
     socket.on('connect', () => {
       connected = true;
       if (options.send !== undefined) socket.write(options.send);
+      else if (options.whileSilent) {
+        const tick = options.whileSilent;
+        tick();
+        if (!settled && size === 0) silence = setInterval(tick, SILENT_TICK_MS);
+      }
     });
     socket.on('data', (chunk: Buffer) => {
+      clearInterval(silence);
       chunks.push(chunk);
       size += chunk.length;
       if (size > maxBytes) finish('too-large');

@@ -20,6 +20,8 @@ import type { PbxWorldParameters, WorldPort } from './world-port.ts';
 
 /** How long a monitoring fetcher reads before giving up (test-vectors.md: about 8 s). */
 export const READ_TIMEOUT_MS = 8_000;
+/** How far each tick of a silent client advances the embedded PBX's duration clock (ms). */
+const SILENT_STEP_MS = 1_000;
 /** How long to wait for a connection that is expected to yield nothing (refused, dropped or closed). */
 export const NO_DATA_TIMEOUT_MS = 3_000;
 /** Real-time limit of one XML-RPC call. */
@@ -155,12 +157,18 @@ export class PbxWorld extends World<PbxWorldParameters> implements WorldPort {
     if (!options.address) this.memory.set('lastMonitoringAddress', address);
     const localAddress =
       options.family === 6 ? undefined : (options.localAddress ?? this.pbx.listedClientAddress);
+    // Against the embedded simulator a silent client does not sleep through the raw-mode grace
+    // (MON-RAW-MODE; MON-UNSPEC-RAW-DETECTION): the grace runs on the PBX's duration clock, which
+    // the harness advances while the client stays silent. The client is exactly as silent, and
+    // the PBX still answers raw only once its grace has passed on its clock.
+    const silentClock = send === undefined ? this.pbx.durationClock : undefined;
     const tcp = await tcpExchange({
       host: address.host,
       port: address.port,
       ...(localAddress ? { localAddress } : {}),
       ...(options.family ? { family: options.family } : {}),
       ...(send !== undefined ? { send } : {}),
+      ...(silentClock ? { whileSilent: () => silentClock.advance(SILENT_STEP_MS) } : {}),
       timeoutMs: options.timeoutMs ?? READ_TIMEOUT_MS,
     });
     const http = send === undefined ? undefined : parseHttpResponse(tcp.bytes);

@@ -1,4 +1,4 @@
-import { performance } from 'node:perf_hooks';
+import type { Clock } from '../../shared/clock.ts';
 import { parseChallenges } from './auth-challenge.ts';
 import {
   BodyDecodeError,
@@ -43,6 +43,11 @@ export interface LookupSpec {
   timeoutMs: number;
   trustedCa?: readonly string[];
   limits: ResolverLimits;
+  /**
+   * The clock durations and the overall limit are measured on (`durationClock()`): real time,
+   * or one the harness shares with its reference endpoint (RESOLVER-TIMEOUT-WARNING).
+   */
+  clock: Clock;
 }
 
 /** One request of the lookup, as the report shows it. */
@@ -130,11 +135,11 @@ function headerList(headers: HopResponse['headers'], name: string): string[] {
  */
 export async function performLookup(spec: LookupSpec, log: SearchLogger): Promise<LookupResult> {
   const lookup = new LookupRun(spec, log);
-  const timer = setTimeout(() => lookup.abort(), Math.max(1, spec.limits.totalMs));
+  const timer = spec.clock.setTimer(() => lookup.abort(), Math.max(1, spec.limits.totalMs));
   try {
     return await lookup.run();
   } finally {
-    clearTimeout(timer);
+    spec.clock.clearTimer(timer);
     await lookup.close();
   }
 }
@@ -154,7 +159,7 @@ const NEXT: HopOutcome = { next: true };
 
 /** One lookup's state and its named steps: send a hop, answer Digest, follow a redirect, finish. */
 class LookupRun {
-  private readonly started = performance.now();
+  private readonly started: number;
   private readonly controller = new AbortController();
   private readonly agent: LookupAgent;
   private readonly hops: HopRecord[] = [];
@@ -173,7 +178,9 @@ class LookupRun {
     private readonly spec: LookupSpec,
     private readonly log: SearchLogger,
   ) {
+    this.started = spec.clock.now();
     this.agent = new LookupAgent({
+      clock: spec.clock,
       verifyCertificate: spec.verifyCertificate,
       trustedCa: spec.trustedCa,
       limits: spec.limits,
@@ -232,11 +239,11 @@ class LookupRun {
       requestTarget: displayPath(cursor.displayUrl),
     });
     log.info('request', `${cursor.method} ${cursor.displayUrl}`);
-    const hopStart = performance.now() - this.started;
+    const hopStart = this.spec.clock.now() - this.started;
     const response = await exchange(
       this.agent,
       { origin: cursor.origin, path: cursor.path, method: cursor.method, headers, body: cursor.body },
-      { readBody: true, signal: this.controller.signal, limits },
+      { readBody: true, signal: this.controller.signal, limits, clock: spec.clock },
     );
     const hop = this.recordHop(response, hopStart);
     if (this.hops.length > limits.maxRedirects + 3)
@@ -460,7 +467,7 @@ class LookupRun {
   }
 
   private timing(): LookupTiming {
-    const totalMs = performance.now() - this.started;
+    const totalMs = this.spec.clock.now() - this.started;
     return {
       connectMs: this.firstConnectMs,
       firstByteMs: this.firstByteMs,

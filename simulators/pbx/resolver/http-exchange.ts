@@ -1,6 +1,6 @@
-import { performance } from 'node:perf_hooks';
 import { rootCertificates, type TLSSocket } from 'node:tls';
 import { Agent, buildConnector, errors } from 'undici';
+import type { Clock } from '../../shared/clock.ts';
 import type { ResolverLimits } from './resolver-limits.ts';
 
 /** What one connection set-up took (TCP and, for https, the TLS handshake). */
@@ -11,6 +11,8 @@ export interface ConnectRecord {
 }
 
 export interface ExchangeTransport {
+  /** Connection set-ups are timed on it (fetch-lookup.ts, `LookupSpec.clock`). */
+  clock: Clock;
   verifyCertificate: boolean;
   /** PEM certificates the simulated PBX runtime trusts besides Node's roots. */
   trustedCa?: readonly string[];
@@ -32,7 +34,7 @@ export class LookupAgent {
   private readonly connects: ConnectRecord[] = [];
 
   constructor(transport: ExchangeTransport) {
-    const { limits } = transport;
+    const { limits, clock } = transport;
     const ca = transport.trustedCa?.length ? [...rootCertificates, ...transport.trustedCa] : undefined;
     const base = buildConnector({
       rejectUnauthorized: transport.verifyCertificate,
@@ -44,11 +46,11 @@ export class LookupAgent {
     });
     this.agent = new Agent({
       connect: (options, callback) => {
-        const started = performance.now();
+        const started = clock.now();
         base(options, (error, socket) => {
           if (!error && socket) {
             const tls = (socket as TLSSocket).getProtocol?.() ?? null;
-            this.connects.push({ ms: performance.now() - started, tlsProtocol: tls });
+            this.connects.push({ ms: clock.now() - started, tlsProtocol: tls });
             callback(null, socket);
           } else callback(error as Error, null);
         });
@@ -145,9 +147,10 @@ export function describeTransportError(error: unknown, limits: ResolverLimits): 
 export async function exchange(
   lookup: LookupAgent,
   request: HopRequest,
-  options: { readBody: boolean; signal: AbortSignal; limits: ResolverLimits },
+  options: { readBody: boolean; signal: AbortSignal; limits: ResolverLimits; clock: Clock },
 ): Promise<HopResponse> {
-  const started = performance.now();
+  const { clock } = options;
+  const started = clock.now();
   let response: Awaited<ReturnType<Agent['request']>>;
   try {
     response = await lookup.agent.request({
@@ -161,7 +164,7 @@ export async function exchange(
   } catch (error) {
     throw describeTransportError(error, options.limits);
   }
-  const headMs = performance.now() - started;
+  const headMs = clock.now() - started;
   const chunks: Buffer[] = [];
   let size = 0;
   const limit = options.readBody ? options.limits.maxRawBodyBytes : 64 * 1024;
@@ -190,7 +193,7 @@ export async function exchange(
         headers: response.headers,
         rawBody: Buffer.alloc(0),
         headMs,
-        doneMs: performance.now() - started,
+        doneMs: clock.now() - started,
       };
     const described = describeTransportError(error, options.limits);
     if (described.kind === 'closed' || described.kind === 'protocol')
@@ -202,6 +205,6 @@ export async function exchange(
     headers: response.headers,
     rawBody: Buffer.concat(chunks),
     headMs,
-    doneMs: performance.now() - started,
+    doneMs: clock.now() - started,
   };
 }

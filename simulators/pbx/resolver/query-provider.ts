@@ -1,3 +1,4 @@
+import type { Clock } from '../../shared/clock.ts';
 import { clientErrorHint } from './client-error-hint.ts';
 import { type Evaluation, evaluateBody } from './evaluate-body.ts';
 import { type LookupResult, performLookup } from './fetch-lookup.ts';
@@ -39,6 +40,8 @@ export interface QueryContext {
   trustedCa?: readonly string[];
   /** Count matches per parser up to this number (resolver-check); default 1. */
   countUpTo?: number;
+  /** The lookup is timed on it (`ResolveOptions.durationClock`). */
+  durationClock: Clock;
 }
 
 function fieldValue(provider: NormalisedProvider, id: string): string {
@@ -105,6 +108,7 @@ export async function queryProvider(
       timeoutMs: provider.timeoutMs,
       trustedCa: context.trustedCa,
       limits: context.limits,
+      clock: context.durationClock,
     },
     log,
   );

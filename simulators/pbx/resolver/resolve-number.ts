@@ -1,3 +1,4 @@
+import { type Clock, durationClock } from '../../shared/clock.ts';
 import { displayName } from './field-mappings.ts';
 import { formatNumber, parseNumber } from './number-format.ts';
 import { normaliseProvider, providerSecrets, type ResolverProvider } from './provider-config.ts';
@@ -34,6 +35,11 @@ export interface ResolveOptions {
   trustedCa?: readonly string[];
   /** Virtual clock for log lines and the cache; default `Date.now`. */
   now?: () => number;
+  /**
+   * The monotonic clock each lookup is timed on (timeout warning, overall limit); default real
+   * time. Not the clock of `now`: that one dates, this one measures (clock.ts, `durationClock`).
+   */
+  durationClock?: Clock;
   /** Number of this resolution in the search log. */
   resolution?: number;
   /** Count matches per parser up to this number (resolver-check). */
@@ -164,7 +170,12 @@ export async function resolveNumber(
     const outcome = await queryProvider(
       provider,
       parsed,
-      { limits, trustedCa: options.trustedCa, countUpTo: options.countUpTo },
+      {
+        limits,
+        trustedCa: options.trustedCa,
+        countUpTo: options.countUpTo,
+        durationClock: options.durationClock ?? durationClock(),
+      },
       log,
     );
     result.attempts.push(masker.maskValue(outcome));

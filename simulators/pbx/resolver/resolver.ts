@@ -1,3 +1,4 @@
+import type { Clock } from '../../shared/clock.ts';
 import type { PbxStore } from '../state/store.ts';
 import { isCountryCode } from './number-format.ts';
 import { maskProvider, type ResolverProvider } from './provider-config.ts';
@@ -18,6 +19,12 @@ export interface ResolverOptions {
   trustedCa?: readonly string[];
   /** Lower limits for tests (resolver-limits.ts). */
   limits?: Partial<ResolverLimits>;
+  /**
+   * The monotonic clock lookups are timed on; default real time. The conformance harness passes
+   * the one it shares with its reference endpoints, so their answer delays pass without sleeping
+   * (RESOLVER-TIMEOUT-WARNING; clock.ts, `durationClock`).
+   */
+  durationClock?: Clock;
 }
 
 export interface ResolverSettings {
@@ -146,6 +153,7 @@ export class Resolver {
         cache: this.cacheFor(state.providers),
         limits: this.options.limits,
         trustedCa: this.options.trustedCa,
+        ...(this.options.durationClock ? { durationClock: this.options.durationClock } : {}),
         now: () => this.store.clock.now(),
         resolution,
       },

@@ -91,6 +91,7 @@ export class ResolverScenario {
       config: structuredClone(DEFAULT_ENDPOINT_CONFIG),
       ...(transport.tls ? { tls: transport.tls } : {}),
       ...(transport.tlsVersions ? { tlsVersions: transport.tlsVersions } : {}),
+      ...(target.sharedClock ? { sharedClock: target.sharedClock } : {}),
     });
     const url = new URL(handle.urls.base);
     const host = target.endpointHost.includes(':') ? `[${target.endpointHost}]` : target.endpointHost;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { VirtualClock } from '../../../simulators/shared/clock.ts';
 import { loadTargetFile, type TargetFile } from '../../../src/runner/target-file.ts';
 import type { WorldPort } from '../../support/world-port.ts';
 import { HttpResolverControl } from './http-resolver-control.ts';
@@ -33,6 +34,11 @@ export interface ResolverTarget {
   bindHost: string;
   control?: ResolverControl;
   unavailable?: string;
+  /**
+   * Embedded only: the PBX's duration clock, shared with the reference endpoints so their answer
+   * delays pass on it instead of in real time (`PbxTarget.durationClock`).
+   */
+  sharedClock?: VirtualClock;
   /** Certificates the PBX's runtime trusts, for RESOLVER-TLS-TRUST-STORE and RESOLVER-TLS-NO-HOSTNAME (remote only). */
   trusted?: { matching?: TlsPair; otherHost?: TlsPair };
 }
@@ -66,6 +72,7 @@ export function resolverTargetOf(world: WorldPort): ResolverTarget | string {
       embedded: true,
       endpointHost: '127.0.0.1',
       bindHost: '127.0.0.1',
+      ...(world.pbx.durationClock ? { sharedClock: world.pbx.durationClock } : {}),
       ...(controlUrl
         ? { control: new HttpResolverControl(controlUrl) }
         : { unavailable: 'the embedded target reports no control URL' }),

@@ -66,3 +66,55 @@ test('poses as another local address', async () => {
     await close(server);
   }
 });
+
+test('a silent client ticks until the first byte arrives, and never after', async () => {
+  const sockets = new Set<import('node:net').Socket>();
+  let ticks = 0;
+  let ticksAtAnswer = -1;
+  // The server answers once the client has ticked three times: as the simulator answers a silent
+  // client once its grace has passed on the clock the ticks advance.
+  const server = createServer((socket) => sockets.add(socket));
+  const port = await listen(server);
+  try {
+    const outcome = await tcpExchange({
+      host: '127.0.0.1',
+      port,
+      timeoutMs: 4000,
+      whileSilent: () => {
+        ticks++;
+        if (ticks === 3) {
+          ticksAtAnswer = ticks;
+          for (const s of sockets) s.end('<<<raw>>>\n');
+        }
+      },
+    });
+    assert.equal(outcome.end, 'peer-closed');
+    assert.equal(outcome.bytes.toString(), '<<<raw>>>\n');
+    assert.equal(ticksAtAnswer, 3);
+    const settled = ticks;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    assert.equal(ticks, settled, 'it kept ticking after the exchange ended');
+  } finally {
+    for (const s of sockets) s.destroy();
+    await close(server);
+  }
+});
+
+test('a client that sends is never silent: no tick', async () => {
+  const server = createServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\n\r\n')));
+  const port = await listen(server);
+  let ticks = 0;
+  try {
+    const outcome = await tcpExchange({
+      host: '127.0.0.1',
+      port,
+      send: 'GET / HTTP/1.1\r\n\r\n',
+      timeoutMs: 2000,
+      whileSilent: () => ticks++,
+    });
+    assert.equal(outcome.end, 'peer-closed');
+    assert.equal(ticks, 0);
+  } finally {
+    await close(server);
+  }
+});

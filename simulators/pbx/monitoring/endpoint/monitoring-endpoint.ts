@@ -1,4 +1,5 @@
 import { createServer, isIPv4, type Server, type Socket } from 'node:net';
+import { type Clock, durationClock } from '../../../shared/clock.ts';
 import { listen } from '../../../shared/http/listen.ts';
 import type { EndpointStatus } from '../../control/control-api.ts';
 import { isPbxRestarting } from '../../maintenance/pbx-restart.ts';
@@ -14,6 +15,8 @@ import { serveConnection } from './serve-connection.ts';
 export interface MonitoringEndpointOptions {
   /** Overrides of the connection bounds (tests shorten the timeouts). */
   limits?: Partial<EndpointLimits>;
+  /** The PBX's duration clock, for the raw-mode grace (serve-connection.ts); default real time. */
+  durationClock?: Clock;
 }
 
 export interface ApplyOptions {
@@ -50,6 +53,7 @@ export class EndpointConfigError extends Error {
  */
 export class MonitoringEndpoint {
   private readonly limits: EndpointLimits;
+  private readonly durationClock: Clock;
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   /** Open connections per peer address (entries at 0 are removed). */
@@ -79,6 +83,7 @@ export class MonitoringEndpoint {
     options: MonitoringEndpointOptions = {},
   ) {
     this.limits = { ...DEFAULT_ENDPOINT_LIMITS, ...options.limits };
+    this.durationClock = options.durationClock ?? durationClock();
     const { host, port } = store.read().monitoring;
     this.current = { state: 'stopped', port: null, host, configuredPort: port };
     store.on('change', this.onChange);
@@ -304,6 +309,7 @@ export class MonitoringEndpoint {
     serveConnection(socket, {
       limits: this.limits,
       rawGraceMs: settings.rawGraceMs,
+      durationClock: this.durationClock,
       isAllowed: (address) => {
         const allowed = isAllowed(address, activeRanges(this.store.read().monitoring.hosts).ranges);
         if (!allowed)

@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import type { Clock, TimerId } from '../../../shared/clock.ts';
 import type { EndpointRequest } from './answer-request.ts';
 import type { EndpointLimits } from './endpoint-limits.ts';
 import { type HeadVerdict, inspectHead } from './request-head.ts';
@@ -7,6 +8,12 @@ export interface ConnectionContext {
   limits: Pick<EndpointLimits, 'maxHeadBytes' | 'headTimeoutMs' | 'answerTimeoutMs'>;
   /** How long a silent client is given before it gets the raw answer (MON-UNSPEC-RAW-DETECTION). */
   rawGraceMs: number;
+  /**
+   * The PBX's duration clock (clock.ts, `durationClock`): the raw-mode grace runs on it. Real
+   * time, unless a harness that owns this PBX in its own process lets a silent client's grace
+   * pass on it instead of waiting.
+   */
+  durationClock: Clock;
   /** Whether the peer is listed (MON-AUTH-UNLISTED-CLOSED); asked once per connection. */
   isAllowed(remoteAddress: string | undefined): boolean;
   /** The bytes to write for a request; must not throw. */
@@ -22,8 +29,9 @@ export interface ConnectionContext {
  * sending, gets the raw answer (MON-RAW-MODE); bytes are classified by `inspectHead`. After the
  * answer is queued the write side is ended; input that still arrives (a request body) is read and
  * dropped so the close is orderly rather than a reset, and the socket is destroyed when the
- * answer timeout passes. Timers are real timers: transport timeouts never follow the virtual clock.
- * Socket errors (resets, broken pipes) only end this connection.
+ * answer timeout passes. No timer follows the PBX's virtual clock: the grace runs on the duration
+ * clock, the transport timeouts on real timers. Socket errors (resets, broken pipes) only end this
+ * connection.
  */
 export function serveConnection(socket: Socket, context: ConnectionContext): void {
   socket.on('error', () => socket.destroy());
@@ -43,7 +51,13 @@ export function serveConnection(socket: Socket, context: ConnectionContext): voi
     timers.add(timer);
     return timer;
   };
+  let grace: TimerId | undefined;
+  const clearGrace = () => {
+    if (grace !== undefined) context.durationClock.clearTimer(grace);
+    grace = undefined;
+  };
   const clearTimers = () => {
+    clearGrace();
     for (const timer of timers) clearTimeout(timer);
     timers.clear();
   };
@@ -74,17 +88,17 @@ export function serveConnection(socket: Socket, context: ConnectionContext): voi
     else if (verdict.kind === 'too-large') finish({ mode: 'http-error', status: 400 });
   };
 
-  const grace = after(context.rawGraceMs, () => {
+  grace = context.durationClock.setTimer(() => {
+    grace = undefined;
     if (received.length === 0) finish({ mode: 'raw' });
-  });
+  }, context.rawGraceMs);
   after(headTimeoutMs, () =>
     finish(received.length === 0 ? { mode: 'raw' } : { mode: 'http-error', status: 408 }),
   );
 
   socket.on('data', (chunk: Buffer) => {
     if (answered) return;
-    clearTimeout(grace);
-    timers.delete(grace);
+    clearGrace();
     received = received.length === 0 ? chunk : Buffer.concat([received, chunk]);
     decide(inspectHead(received, false, maxHeadBytes));
   });

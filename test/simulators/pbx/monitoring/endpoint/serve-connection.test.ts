@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
 import { test } from 'node:test';
+import { durationClock } from '../../../../../simulators/shared/clock.ts';
 import { eventually, exchange, openSocket, parseHttp, request, startEndpoint } from './endpoint-harness.ts';
 
 /** Bad input, each case bounded by the endpoint's own limits (issue 2 §10, MON-UNSPEC-LIMITS). */
@@ -157,5 +158,47 @@ test('a client that half-closes after its request still gets the HTTP answer', a
     assert.equal(answer.headers.get('content-type'), 'application/xml; charset=utf-8');
   } finally {
     await pbx.close();
+  }
+});
+
+test('MON-RAW-MODE: the raw-mode grace runs on the duration clock: a silent client is answered once it has passed there', async () => {
+  const clock = durationClock();
+  const pbx = await startEndpoint(
+    (state) => {
+      state.monitoring.rawGraceMs = 60_000;
+    },
+    { durationClock: clock },
+  );
+  try {
+    const socket = await openSocket(pbx.port());
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const ended = new Promise<void>((resolve) => socket.once('end', () => resolve()));
+    await eventually(() => clock.pendingTimers() === 1, 'the grace armed on the duration clock');
+    // The clock also flows with real time since the grace was armed: stop well short of it.
+    clock.advance(50_000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(Buffer.concat(chunks).length, 0, 'answered before the grace had passed');
+    clock.advance(10_000);
+    await ended;
+    socket.destroy();
+    assert.equal(Buffer.concat(chunks).subarray(0, 3).toString('latin1'), '<<<');
+    assert.equal(clock.pendingTimers(), 0);
+  } finally {
+    await pbx.close();
+    clock.dispose();
+  }
+});
+
+test('a client that sends within the grace clears it from the duration clock', async () => {
+  const clock = durationClock();
+  const pbx = await startEndpoint(() => {}, { durationClock: clock });
+  try {
+    const { bytes } = await exchange(pbx.port(), { send: request('GET', '/json') });
+    assert.equal(parseHttp(bytes).status, 200);
+    await eventually(() => clock.pendingTimers() === 0, 'the grace cleared from the duration clock');
+  } finally {
+    await pbx.close();
+    clock.dispose();
   }
 });
