@@ -5,6 +5,9 @@ import { MAINTENANCE_BASE_PATH } from '../../simulators/pbx/maintenance/maintena
 import { durationClock } from '../../simulators/shared/clock.ts';
 import type { MonitoringAddress, OpenedTarget } from './target.ts';
 
+/** Set to `1`: the embedded simulator times its waits in real time and the harness sleeps through them. */
+export const REAL_WAITS_ENV = 'PBX_CONFORMANCE_REAL_WAITS';
+
 /** The fixtures of the embedded simulator: its default user and names (default-state.ts, test-vectors.md). */
 const EMBEDDED_XMLRPC = {
   path: '/xml-rpc',
@@ -35,17 +38,20 @@ export interface EmbeddedTargetOptions {
 /**
  * A fresh simulated PBX for one scenario: data endpoint on an ephemeral port, frozen virtual
  * clock, and a duration clock the harness can advance: a silent client's raw-mode grace and a
- * reference endpoint's answer delay pass on it without sleeping. It is driven through its HTTP control plane (not the in-process one) so that every
- * scenario also exercises the control plane a plug-in vendor would use.
+ * reference endpoint's answer delay pass on it without sleeping (docs/design.md). With
+ * `PBX_CONFORMANCE_REAL_WAITS=1` the simulator times its waits in real time and the harness sleeps
+ * through them as against a remote PBX (`npm run bench -- suite` compares the two). It is driven
+ * through its HTTP control plane (not the in-process one) so that every scenario also exercises
+ * the control plane a plug-in vendor would use.
  */
 export async function openEmbeddedTarget(options: EmbeddedTargetOptions = {}): Promise<OpenedTarget> {
   const name = options.name ?? 'simulator';
-  const waits = durationClock();
+  const waits = process.env[REAL_WAITS_ENV] === '1' ? undefined : durationClock();
   const handle = await start({
     ...(options.host ? { host: options.host } : {}),
     ...(options.defaultMonitoringPort ? {} : { monitoringPort: 0 }),
     clock: { mode: 'frozen' },
-    durationClock: waits,
+    ...(waits ? { durationClock: waits } : {}),
     ...(options.resolverTrustedCa ? { resolver: { trustedCa: options.resolverTrustedCa } } : {}),
   });
   const maintenanceControl = new HttpMaintenanceControl(handle.urls.control);
@@ -67,12 +73,12 @@ export async function openEmbeddedTarget(options: EmbeddedTargetOptions = {}): P
           storedTokenRecords: async () =>
             (await maintenanceControl.storedTokenRecords()).map((record) => ({ ...record })),
         },
-        durationClock: waits,
+        ...(waits ? { durationClock: waits } : {}),
       },
     },
     close: async () => {
       await handle.close();
-      waits.dispose();
+      waits?.dispose();
     },
   };
 }
