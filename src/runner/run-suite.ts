@@ -1,5 +1,10 @@
 import { Writable } from 'node:stream';
-import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
+import {
+  type ISupportCodeLibrary,
+  loadConfiguration,
+  loadSupport,
+  runCucumber,
+} from '@cucumber/cucumber/api';
 import type { Envelope } from '@cucumber/messages';
 import { PROJECT_ROOT, RUNNING_COMPILED, STEP_DEFINITION_PATHS } from '../catalog/project-paths.ts';
 import { Progress } from './progress.ts';
@@ -74,9 +79,10 @@ export async function runSuite(options: RunSuiteOptions = {}): Promise<SuiteRun>
     },
     environment,
   );
+  const support = await supportFor(runConfiguration, environment);
   const envelopes: Envelope[] = [];
   const startedAt = new Date().toISOString();
-  const { success } = await runCucumber(runConfiguration, environment, (envelope) => {
+  const { success } = await runCucumber({ ...runConfiguration, support }, environment, (envelope) => {
     envelopes.push(envelope);
     progress?.onEnvelope(envelope);
   });
@@ -93,6 +99,29 @@ export async function runSuite(options: RunSuiteOptions = {}): Promise<SuiteRun>
     e.parseError ? [`${e.parseError.source.uri ?? '?'}: ${e.parseError.message}`] : [],
   );
   return { envelopes, cucumberSuccess: success, scenariosRun, parseErrors, startedAt, finishedAt };
+}
+
+/** Support code libraries loaded in this process, by working directory and import paths. */
+const supportLibraries = new Map<string, Promise<ISupportCodeLibrary>>();
+
+/**
+ * The step definitions and hooks, loaded once per process. Node loads an ES module once, so a
+ * second load of the same step files would register nothing, and every scenario of a second run
+ * (`verify --repeat`) would find its steps undefined. Parallel workers load their own from the
+ * library's original coordinates.
+ */
+function supportFor(
+  runConfiguration: Parameters<typeof loadSupport>[0],
+  environment: Parameters<typeof loadSupport>[1] & { cwd: string },
+): Promise<ISupportCodeLibrary> {
+  const key = JSON.stringify([environment.cwd, runConfiguration.support]);
+  let library = supportLibraries.get(key);
+  if (!library) {
+    library = loadSupport(runConfiguration, environment);
+    supportLibraries.set(key, library);
+    library.catch(() => supportLibraries.delete(key));
+  }
+  return library;
 }
 
 /**

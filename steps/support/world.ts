@@ -160,7 +160,8 @@ export class PbxWorld extends World<PbxWorldParameters> implements WorldPort {
     // Against the embedded simulator a silent client does not sleep through the raw-mode grace
     // (MON-RAW-MODE; MON-UNSPEC-RAW-DETECTION): the grace runs on the PBX's duration clock, which
     // the harness advances while the client stays silent. The client is exactly as silent, and
-    // the PBX still answers raw only once its grace has passed on its clock.
+    // the PBX still answers raw only once its grace has passed on its clock. The ticks pass the
+    // grace of every open connection: no step runs a silent client beside another client.
     const silentClock = send === undefined ? this.pbx.durationClock : undefined;
     const tcp = await tcpExchange({
       host: address.host,

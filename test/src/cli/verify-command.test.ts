@@ -391,3 +391,30 @@ test('a fixture the harness cannot set up is not verifiable, never a failure; fo
     await only.cleanup();
   }
 });
+
+test('--repeat runs the same steps every round: a stable suite is stable, not flaky', async () => {
+  const suite = await createThrowawaySuite();
+  try {
+    await writeFile(join(suite.dir, 'lab.yaml'), '- {clause: MON-B, reason: known vendor gap}\n');
+    const io = captureIo(suite.dir);
+    const code = await verifyCommand(
+      {
+        tags: '@MON-A or @MON-B',
+        reports: 'out',
+        quiet: true,
+        repeat: 3,
+        catalogPath: join(suite.dir, 'clauses.yaml'),
+        expectedFailuresDir: suite.dir,
+        baseline: join(suite.dir, 'lab.yaml'),
+        suite: { cwd: suite.dir },
+      },
+      io,
+    );
+    // Each round runs both scenarios with their steps defined: 3 passes and 3 listed failures.
+    assert.doesNotMatch(io.out(), /flaky/, io.out());
+    assert.match(io.out(), /6 scenarios \(3 passed, 3 failed, 0 skipped\)/, io.out());
+    assert.equal(code, 0, io.out() + io.err());
+  } finally {
+    await suite.cleanup();
+  }
+});
