@@ -1,8 +1,9 @@
 import { HttpPbxControl } from '../../simulators/pbx/control/http-control-client.ts';
-import { start } from '../../simulators/pbx/index.ts';
+import { type PbxHandle, start } from '../../simulators/pbx/index.ts';
 import { HttpMaintenanceControl } from '../../simulators/pbx/maintenance/http-maintenance-control.ts';
 import { MAINTENANCE_BASE_PATH } from '../../simulators/pbx/maintenance/maintenance-api.ts';
-import { durationClock } from '../../simulators/shared/clock.ts';
+import { durationClock, type VirtualClock } from '../../simulators/shared/clock.ts';
+import { freePortBelowEphemeral } from './port-holder.ts';
 import type { MonitoringAddress, OpenedTarget } from './target.ts';
 
 /** Set to `1`: the embedded simulator times its waits in real time and the harness sleeps through them. */
@@ -36,7 +37,9 @@ export interface EmbeddedTargetOptions {
 }
 
 /**
- * A fresh simulated PBX for one scenario: data endpoint on an ephemeral port, frozen virtual
+ * A fresh simulated PBX for one scenario: data endpoint on a free port below the ephemeral range
+ * (`freePortBelowEphemeral`: no other program's `listen(0)` takes it once the scenario has closed
+ * it), web server and control plane on ephemeral ports, frozen virtual
  * clock, and a duration clock the harness can advance: a silent client's raw-mode grace and a
  * reference endpoint's answer delay pass on it without sleeping (docs/design.md). With
  * `PBX_CONFORMANCE_REAL_WAITS=1` the simulator times its waits in real time and the harness sleeps
@@ -47,13 +50,7 @@ export interface EmbeddedTargetOptions {
 export async function openEmbeddedTarget(options: EmbeddedTargetOptions = {}): Promise<OpenedTarget> {
   const name = options.name ?? 'simulator';
   const waits = process.env[REAL_WAITS_ENV] === '1' ? undefined : durationClock();
-  const handle = await start({
-    ...(options.host ? { host: options.host } : {}),
-    ...(options.defaultMonitoringPort ? {} : { monitoringPort: 0 }),
-    clock: { mode: 'frozen' },
-    ...(waits ? { durationClock: waits } : {}),
-    ...(options.resolverTrustedCa ? { resolver: { trustedCa: options.resolverTrustedCa } } : {}),
-  });
+  const handle = await startSimulator(options, waits);
   const maintenanceControl = new HttpMaintenanceControl(handle.urls.control);
   return {
     target: {
@@ -81,6 +78,32 @@ export async function openEmbeddedTarget(options: EmbeddedTargetOptions = {}): P
       waits?.dispose();
     },
   };
+}
+
+/** How often a simulator is started again when its data endpoint's port was taken in between. */
+const PORT_ATTEMPTS = 3;
+
+async function startSimulator(
+  options: EmbeddedTargetOptions,
+  waits: VirtualClock | undefined,
+): Promise<PbxHandle> {
+  for (let attempt = 1; ; attempt++) {
+    const port = options.defaultMonitoringPort
+      ? undefined
+      : ((await freePortBelowEphemeral(options.host ?? '127.0.0.1')) ?? 0);
+    const handle = await start({
+      ...(options.host ? { host: options.host } : {}),
+      ...(port === undefined ? {} : { monitoringPort: port }),
+      clock: { mode: 'frozen' },
+      ...(waits ? { durationClock: waits } : {}),
+      ...(options.resolverTrustedCa ? { resolver: { trustedCa: options.resolverTrustedCa } } : {}),
+    });
+    const listening = parseTcpUrl(handle.urls.monitoring)?.port;
+    if (!port || listening === port || attempt >= PORT_ATTEMPTS) return handle;
+    // Another program took the port between the check and the listen (the simulator fell back
+    // to the next one): start afresh on another.
+    await handle.close();
+  }
 }
 
 /** `tcp://127.0.0.1:40123` → `{ host, port }`; `null` stays `null`. */

@@ -55,6 +55,28 @@ export async function freePort(host: string): Promise<number> {
   return held.port;
 }
 
+/**
+ * A port below the kernel's ephemeral range that was free a moment ago, for a listener whose port
+ * a scenario later checks is closed again (tile off, no licence, empty hosts list). A port the
+ * kernel hands out for `listen(0)` goes back into the pool when it is closed, and on a busy
+ * machine, or beside a second suite, another program's `listen(0)` took it within the second the
+ * check needed: the harness then saw a foreign listener and blamed the target. Below the range
+ * only a program that names the port can take it. `undefined` when none of `attempts` random
+ * picks was free (the caller falls back to an ephemeral port).
+ */
+export async function freePortBelowEphemeral(
+  host: string,
+  attempts = 20,
+  random: () => number = Math.random,
+): Promise<number | undefined> {
+  const { low, high } = nonEphemeralRange(1);
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const port = low + Math.floor(random() * (high - low));
+    if (await isPortFree(host, port)) return port;
+  }
+  return undefined;
+}
+
 /** How many bases {@link holdConsecutivePorts} tries before giving up (each try costs a few binds). */
 export const CONSECUTIVE_PORT_ATTEMPTS = 40;
 

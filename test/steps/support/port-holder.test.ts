@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FixtureError } from '../../../steps/support/fixture-error.ts';
 import {
+  freePortBelowEphemeral,
   type HeldPort,
   holdConsecutivePorts,
   holdPort,
@@ -52,4 +53,17 @@ test('a spare loopback address is outside 127.0.0.x and can be bound, where the 
   if (host === undefined) return;
   assert.match(host, /^127\.(?!0\.0\.)\d+\.\d+\.\d+$/);
   await releasePorts([await holdPort(host, 0)]);
+});
+
+test('a free port below the ephemeral range is free and below it; a taken pick is passed over', async () => {
+  const { low, high } = nonEphemeralRange(1);
+  const port = await freePortBelowEphemeral('127.0.0.1');
+  assert.ok(port !== undefined && port >= low && port < high, `port ${port} outside [${low}, ${high})`);
+  const taken = await holdPort('127.0.0.1', port);
+  try {
+    const pinned = (taken.port - low + 0.5) / (high - low);
+    assert.equal(await freePortBelowEphemeral('127.0.0.1', 3, () => pinned), undefined);
+  } finally {
+    await releasePorts([taken]);
+  }
 });
