@@ -41,9 +41,9 @@ export interface CustomerEndpointOptions {
    */
   controlPlane?: boolean | { host?: string; port?: number };
   /**
-   * The duration clock of a simulated PBX in this process (`durationClock()`, given to it as
-   * `resolver.durationClock`): answer delays then advance it instead of sleeping (plan-writer.ts).
-   * Never for a PBX elsewhere, which measures real time.
+   * The duration clock of a simulated PBX in this process (`durationClock()`, given to its
+   * `start({ durationClock })`): answer delays then advance it instead of sleeping
+   * (plan-writer.ts). Never for a PBX elsewhere, which measures real time.
    */
   sharedClock?: VirtualClock;
 }

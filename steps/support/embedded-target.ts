@@ -39,9 +39,9 @@ export interface EmbeddedTargetOptions {
 /**
  * A fresh simulated PBX for one scenario: data endpoint on a free port below the ephemeral range
  * (`freePortBelowEphemeral`: no other program's `listen(0)` takes it once the scenario has closed
- * it), web server and control plane on ephemeral ports, frozen virtual
- * clock, and a duration clock the harness can advance: a silent client's raw-mode grace and a
- * reference endpoint's answer delay pass on it without sleeping (docs/design.md). With
+ * it), web server and control plane on ephemeral ports, frozen virtual clock, and a duration
+ * clock the harness can advance: a silent client's raw-mode grace and a reference endpoint's
+ * answer delay pass on it without sleeping (docs/design.md). With
  * `PBX_CONFORMANCE_REAL_WAITS=1` the simulator times its waits in real time and the harness sleeps
  * through them as against a remote PBX (`npm run bench -- suite` compares the two). It is driven
  * through its HTTP control plane (not the in-process one) so that every scenario also exercises

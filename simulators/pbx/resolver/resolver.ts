@@ -20,9 +20,9 @@ export interface ResolverOptions {
   /** Lower limits for tests (resolver-limits.ts). */
   limits?: Partial<ResolverLimits>;
   /**
-   * The monotonic clock lookups are timed on; default real time. The conformance harness passes
-   * the one it shares with its reference endpoints, so their answer delays pass without sleeping
-   * (RESOLVER-TIMEOUT-WARNING; clock.ts, `durationClock`).
+   * The monotonic clock lookups are timed on (RESOLVER-TIMEOUT-WARNING); default real time. The
+   * simulator passes the PBX's duration clock (index.ts, `durationClock`), which a harness in the
+   * same process may share with its reference endpoints so their delays pass without sleeping.
    */
   durationClock?: Clock;
 }
