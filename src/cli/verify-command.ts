@@ -106,6 +106,12 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
     if (run.parseErrors.length > 0) {
       throw new HarnessError(`feature file does not parse: ${run.parseErrors[0]}`);
     }
+    const [firstProblem, ...moreProblems] = run.stepDefinitionProblems;
+    if (firstProblem !== undefined) {
+      throw new HarnessError(
+        `the harness has no single step definition for ${firstProblem}${moreProblems.length ? ` (and ${moreProblems.length} more steps)` : ''}`,
+      );
+    }
     runs.push(run);
   }
   const first = runs[0];

@@ -39,6 +39,11 @@ export interface SuiteRun {
   scenariosRun: number;
   /** Feature files that did not parse: a harness error, never a verdict. */
   parseErrors: string[];
+  /**
+   * Steps that matched no step definition, or more than one (`"<step>" (<uri>): undefined`): the
+   * harness's fault, never the target's (verify exits 2).
+   */
+  stepDefinitionProblems: string[];
   startedAt: string;
   finishedAt: string;
 }
@@ -98,7 +103,36 @@ export async function runSuite(options: RunSuiteOptions = {}): Promise<SuiteRun>
   const parseErrors = envelopes.flatMap((e) =>
     e.parseError ? [`${e.parseError.source.uri ?? '?'}: ${e.parseError.message}`] : [],
   );
-  return { envelopes, cucumberSuccess: success, scenariosRun, parseErrors, startedAt, finishedAt };
+  return {
+    envelopes,
+    cucumberSuccess: success,
+    scenariosRun,
+    parseErrors,
+    stepDefinitionProblems: stepDefinitionProblems(envelopes),
+    startedAt,
+    finishedAt,
+  };
+}
+
+/** Every step Cucumber reported UNDEFINED or AMBIGUOUS, with its text and feature file. */
+export function stepDefinitionProblems(envelopes: readonly Envelope[]): string[] {
+  const pickleSteps = new Map<string, { text: string; uri: string }>();
+  const testSteps = new Map<string, string>();
+  for (const e of envelopes) {
+    if (e.pickle)
+      for (const step of e.pickle.steps) pickleSteps.set(step.id, { text: step.text, uri: e.pickle.uri });
+    if (e.testCase)
+      for (const step of e.testCase.testSteps)
+        if (step.pickleStepId) testSteps.set(step.id, step.pickleStepId);
+  }
+  const problems = new Set<string>();
+  for (const e of envelopes) {
+    const status = e.testStepFinished?.testStepResult.status;
+    if (status !== 'UNDEFINED' && status !== 'AMBIGUOUS') continue;
+    const step = pickleSteps.get(testSteps.get(e.testStepFinished?.testStepId ?? '') ?? '');
+    problems.add(`"${step?.text ?? '?'}" (${step?.uri ?? '?'}): ${status.toLowerCase()}`);
+  }
+  return [...problems];
 }
 
 /** Support code libraries loaded in this process, by working directory and import paths. */

@@ -418,3 +418,33 @@ test('--repeat runs the same steps every round: a stable suite is stable, not fl
     await suite.cleanup();
   }
 });
+
+test('a step without a step definition is a harness error (exit 2), never a failure of the target', async () => {
+  const suite = await createThrowawaySuite(
+    `Feature: throwaway\n  @MON-A\n  Scenario: a step the harness lacks\n    Given a passing step\n    And a step nobody defined\n`,
+  );
+  try {
+    await assert.rejects(
+      verifyCommand(
+        {
+          reports: 'out',
+          quiet: true,
+          catalogPath: join(suite.dir, 'clauses.yaml'),
+          expectedFailuresDir: suite.dir,
+          suite: { cwd: suite.dir },
+        },
+        captureIo(suite.dir),
+      ),
+      (error: Error & { exitCode?: number }) => {
+        assert.equal(error.exitCode, 2);
+        assert.equal(
+          error.message,
+          'the harness has no single step definition for "a step nobody defined" (features/throwaway.feature): undefined',
+        );
+        return true;
+      },
+    );
+  } finally {
+    await suite.cleanup();
+  }
+});
