@@ -7,7 +7,11 @@
  * would read it.
  */
 
-/** The keys of the earlier component per key/value section, in field order (field-line-shapes.md). */
+/**
+ * The keys of the earlier component per key/value section, in field order (field-line-shapes.md).
+ * Written out here from the spec, not imported from the simulator's `FIELD_KEYS`: a key the
+ * simulator dropped or renamed must make these checks fail, not change what they expect.
+ */
 export const FIELD_SECTION_KEYS: Readonly<Record<string, readonly string[]>> = {
   pbx: [
     'appliance_type',
@@ -131,6 +135,24 @@ function missingSection(name: string): string {
 }
 
 /**
+ * The four key/value sections of `text`, each with its rows and the rows of the RAID table (in
+ * `pbx` only, after `raid_status`); a section that is missing is reported in `problems` instead.
+ */
+function keyValueSections(
+  text: string,
+  problems: string[],
+): { name: string; rows: string[]; table: Set<number> }[] {
+  return FIELD_KEY_VALUE_SECTIONS.flatMap((name) => {
+    const rows = cutSection(text, name);
+    if (!rows) {
+      problems.push(missingSection(name));
+      return [];
+    }
+    return [{ name, rows, table: name === 'pbx' ? raidTableRows(rows) : new Set<number>() }];
+  });
+}
+
+/**
  * FIELD-KEY-VALUE-LINES: in the four key/value sections every row of a field key is the key, ONE
  * space, the value (no colon, no second space before the value; `engine_uptime` has its two
  * spaces by design; a value may be empty, `raid_status` is); other rows are empty, additional
@@ -138,13 +160,7 @@ function missingSection(name: string): string {
  */
 export function keyValueLineProblems(text: string): string[] {
   const problems: string[] = [];
-  for (const name of FIELD_KEY_VALUE_SECTIONS) {
-    const rows = cutSection(text, name);
-    if (!rows) {
-      problems.push(missingSection(name));
-      continue;
-    }
-    const table = name === 'pbx' ? raidTableRows(rows) : new Set<number>();
+  for (const { name, rows, table } of keyValueSections(text, problems)) {
     const fieldKeys = FIELD_SECTION_KEYS[name] ?? [];
     rows.forEach((row, i) => {
       if (row === '' || table.has(i)) return;
@@ -172,13 +188,7 @@ export function keyValueLineProblems(text: string): string[] {
 /** FIELD-KEY-PREFIX-FREE: within each key/value section no key is a prefix of another key. */
 export function prefixProblems(text: string): string[] {
   const problems: string[] = [];
-  for (const name of FIELD_KEY_VALUE_SECTIONS) {
-    const rows = cutSection(text, name);
-    if (!rows) {
-      problems.push(missingSection(name));
-      continue;
-    }
-    const table = name === 'pbx' ? raidTableRows(rows) : new Set<number>();
+  for (const { name, rows, table } of keyValueSections(text, problems)) {
     const keys = [...new Set(rows.filter((r, i) => r !== '' && !table.has(i)).map(keyOfRow))];
     for (const a of keys)
       for (const b of keys)

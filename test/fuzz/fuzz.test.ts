@@ -60,6 +60,21 @@ test('fuzz: 2,000 generated inputs over the five faces of the simulator, no cras
  */
 function nulIs500(route: WebRoute): WebRoute {
   if (route.prefix !== '/xml-rpc') return route;
+  return seedDeviation(route, (_req, body, res) => {
+    if (!body.includes(0)) return false;
+    res.writeHead(500, { 'content-type': 'text/plain', 'content-length': 9 }).end('internal\n');
+    return true;
+  });
+}
+
+/**
+ * Wraps `route`: reads each request's body, lets `deviate` answer it (returning true), and hands
+ * every request it does not answer, body and all, to the real handler.
+ */
+function seedDeviation(
+  route: WebRoute,
+  deviate: (req: IncomingMessage, body: Buffer, res: ServerResponse) => boolean,
+): WebRoute {
   return {
     prefix: route.prefix,
     handle(req: IncomingMessage, res: ServerResponse) {
@@ -67,10 +82,7 @@ function nulIs500(route: WebRoute): WebRoute {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const body = Buffer.concat(chunks);
-        if (body.includes(0)) {
-          res.writeHead(500, { 'content-type': 'text/plain', 'content-length': 9 }).end('internal\n');
-          return;
-        }
+        if (deviate(req, body, res)) return;
         const replay = Object.assign(new PassThrough(), {
           headers: req.headers,
           url: req.url,
@@ -140,28 +152,12 @@ test('fuzz never prints a credential of the target: the replay line names it ins
   const nulIs500OnMaintenance = (route: WebRoute): WebRoute =>
     route.prefix === '/xml-rpc' || route.prefix.startsWith('/downloads')
       ? route
-      : {
-          prefix: route.prefix,
-          handle(req, res) {
-            const authorized = valid.token !== '' && req.headers.authorization === `Bearer ${valid.token}`;
-            const chunks: Buffer[] = [];
-            req.on('data', (c: Buffer) => chunks.push(c));
-            req.on('end', () => {
-              if (authorized && Buffer.concat(chunks).includes(0)) {
-                res.writeHead(500, { 'content-length': 0 }).end();
-                return;
-              }
-              const replay = Object.assign(new PassThrough(), {
-                headers: req.headers,
-                url: req.url,
-                method: req.method,
-                complete: true,
-              });
-              route.handle(replay as unknown as IncomingMessage, res);
-              replay.end(Buffer.concat(chunks));
-            });
-          },
-        };
+      : seedDeviation(route, (req, body, res) => {
+          const authorized = valid.token !== '' && req.headers.authorization === `Bearer ${valid.token}`;
+          if (!authorized || !body.includes(0)) return false;
+          res.writeHead(500, { 'content-length': 0 }).end();
+          return true;
+        });
   const target = await startInProcessTarget({ scryptCost: FAST_SCRYPT, wrapWeb: nulIs500OnMaintenance });
   try {
     const token = target.info.maintenance?.token ?? '';
