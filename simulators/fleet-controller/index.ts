@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
 import { closeServer, listen } from '../shared/http/listen.ts';
+import type { SiteControlPlane } from '../shared/http/site-control-plane.ts';
 import { createApiCore, type RequestLogger } from './api/api-core.ts';
 import { answerAfterHalfClose, toNodeHandler } from './api/http-adapter.ts';
 import { startControlServer } from './control/control-server.ts';
@@ -14,6 +15,7 @@ import { FleetState } from './model/fleet-state.ts';
 import type { ScryptCost } from './model/password-hash.ts';
 import { type FleetDatabase, openFleetDatabase } from './persistence/fleet-database.ts';
 
+export { SiteControlPlane } from '../shared/http/site-control-plane.ts';
 export type { FleetControl } from './control/fleet-control.ts';
 export { HttpFleetControl } from './control/http-control.ts';
 export { defaultFixture, emptyFixture, type FleetFixture } from './model/fleet-fixture.ts';
@@ -33,6 +35,11 @@ export interface FleetStartOptions {
   /** Bearer token the control plane requires; needed when `controlHost` is not loopback. */
   controlToken?: string;
   ingestPort?: number;
+  /**
+   * PBXs whose control planes this controller's control plane also serves, at `/pbx/{siteId}/…`
+   * (one control plane for a whole fleet, issue 22); PBXs are added to it as they start.
+   */
+  siteControl?: SiteControlPlane;
   clock?: VirtualClockOptions;
   /** Lower scrypt cost for tests; the default is `DEFAULT_SCRYPT_COST`. */
   scryptCost?: ScryptCost;
@@ -116,6 +123,7 @@ export async function start(options: FleetStartOptions = {}): Promise<FleetHandl
       host: options.controlHost ?? '127.0.0.1',
       port: options.controlPort ?? 0,
       log,
+      ...(options.siteControl === undefined ? {} : { sites: options.siteControl }),
       ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
     });
     servers.push(controlServer.server);

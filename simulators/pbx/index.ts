@@ -3,7 +3,10 @@ import { type Clock, durationClock, VirtualClock, type VirtualClockOptions } fro
 import type { ControlRoute } from '../shared/http/control-route.ts';
 import { closeServer } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
+import { activityControlRoutes } from './activity/activity-control-routes.ts';
+import { FieldActivity } from './activity/field-activity.ts';
 import type { PbxControl } from './control/control-api.ts';
+import { controlRoutes } from './control/control-routes.ts';
 import { createControlServer } from './control/control-server.ts';
 import { InProcessPbxControl } from './control/in-process-control.ts';
 import { attentionControlRoutes } from './events/attention-control-routes.ts';
@@ -24,6 +27,8 @@ import type { PbxState } from './state/types.ts';
 import { startWebServer, type WebRoute } from './web/web-server.ts';
 import { createXmlRpcHandler } from './xmlrpc/xmlrpc-handler.ts';
 
+export type { FieldActivityOptions, FieldActivityStatus } from './activity/field-activity.ts';
+
 export interface PbxStartOptions {
   /** A scenario name from simulators/pbx/scenarios/ (default `healthy`) or a complete state. */
   scenario?: string | PbxState;
@@ -42,6 +47,12 @@ export interface PbxStartOptions {
   controlHost?: string;
   /** Bearer token the control plane requires; needed when `controlHost` is not loopback. */
   controlToken?: string;
+  /**
+   * Start no control listener of its own: a site-addressed plane of the whole fleet serves this
+   * PBX's routes (`internals.controlRoutes`) at this URL, `…/pbx/{siteId}` (issue 22), and
+   * `urls.control` says so. `controlPort`, `controlHost` and `controlToken` are then unused.
+   */
+  controlMountedAt?: string;
   clock?: VirtualClockOptions;
   /**
    * The monotonic clock the PBX times its waits on: the data endpoint's raw-mode grace and the
@@ -90,6 +101,8 @@ export interface PbxHandle {
     maintenance: MaintenanceFace;
     events: AttentionForwarder;
     resolver: Resolver;
+    /** `--activity field`: the PBX changing over virtual time from a seed (issue 22). */
+    activity: FieldActivity;
     /** Every route the control server dispatches, from all groups (the OpenAPI sync test reads it). */
     controlRoutes: readonly ControlRoute[];
   };
@@ -117,9 +130,11 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
   // Follows the store's reset by itself.
   const events = new AttentionForwarder(store, { controller: options.controller ?? null });
   const resolver = new Resolver(store, { ...options.resolver, durationClock: waits });
+  const activity = new FieldActivity(store, events);
   const servers: Server[] = [];
   const shutdown = async () => {
     await Promise.all([endpoint.close(), ...servers.map(closeServer)]);
+    activity.stop();
     await events.close();
     maintenance.close();
     clock.dispose();
@@ -144,20 +159,28 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
     });
     servers.push(web.server);
     const control = new InProcessPbxControl(store, cache, endpoint);
-    const controlServer = await createControlServer(control, {
-      host: options.controlHost ?? '127.0.0.1',
-      port: options.controlPort ?? 0,
-      ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
-      extraRoutes: [
-        ...maintenanceControlRoutes(maintenance.control),
-        ...attentionControlRoutes(events, store),
-        ...resolverControlRoutes(resolver),
-      ],
-    });
-    servers.push(controlServer.server);
+    const extraRoutes = [
+      ...maintenanceControlRoutes(maintenance.control),
+      ...attentionControlRoutes(events, store),
+      ...resolverControlRoutes(resolver),
+      ...activityControlRoutes(activity),
+    ];
+    let controlPlane: { url: string; routes: readonly ControlRoute[] };
+    if (options.controlMountedAt === undefined) {
+      const controlServer = await createControlServer(control, {
+        host: options.controlHost ?? '127.0.0.1',
+        port: options.controlPort ?? 0,
+        ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
+        extraRoutes,
+      });
+      servers.push(controlServer.server);
+      controlPlane = controlServer;
+    } else {
+      controlPlane = { url: options.controlMountedAt, routes: [...controlRoutes(control), ...extraRoutes] };
+    }
     const urls: PbxUrls = {
       web: web.url,
-      control: controlServer.url,
+      control: controlPlane.url,
       get monitoring() {
         const status = endpoint.status();
         return status.state === 'listening' ? `tcp://${status.host}:${status.port}` : null;
@@ -174,7 +197,8 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
         maintenance,
         events,
         resolver,
-        controlRoutes: controlServer.routes,
+        activity,
+        controlRoutes: controlPlane.routes,
       },
       close: shutdown,
     };

@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { DEFAULT_ADDRESS_POOL } from '../fleet/address-pool.ts';
 import { registerCertifyPlugin } from './certify-plugin-command.ts';
 import type { CliIo } from './cli-io.ts';
 import { registerEndpoint } from './endpoint-command.ts';
@@ -8,6 +9,8 @@ import { parsePercent, parsePort, parseRepeat, parseWorkerCount } from './parse-
 import { registerResolverCheck } from './resolver-check-command.ts';
 import {
   DEFAULT_PBX_COUNT,
+  DEFAULT_POOL_WEB_PORT,
+  parseEventsPerHour,
   parsePbxCount,
   type SimulateOptions,
   simulateCommand,
@@ -112,6 +115,24 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     )
     .option('--no-fleet', 'run the PBX alone, without a fleet controller')
     .option('--data <dir>', "keep the fleet controller's state in this directory (default: in memory)")
+    .option(
+      '--address-pool <range>',
+      `one address per PBX from this range (a.b.c.d/len or first-last), every PBX on the same ports (--port, default 6556; --web-port, default ${DEFAULT_POOL_WEB_PORT}); the control planes at <control plane>/pbx/<siteId>; default beyond 50 PBXs: ${DEFAULT_ADDRESS_POOL}`,
+    )
+    .addOption(
+      new Option(
+        '--activity <kind>',
+        'field: every PBX changes over virtual time like a real one, from --seed',
+      )
+        .choices(['none', 'field'])
+        .default('none'),
+    )
+    .option('--seed <text>', 'seed of --activity field (default: field); the same seed, the same activity')
+    .option(
+      '--events-per-hour <n>',
+      'attention events per PBX and virtual hour under --activity field (default 1)',
+      parseEventsPerHour,
+    )
     .action(async (options: SimulateOptions) => {
       exitCode = await simulateCommand(options, io);
     });

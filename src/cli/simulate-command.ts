@@ -4,9 +4,23 @@ import { InvalidArgumentError } from 'commander';
 import type { EndpointStatus } from '../../simulators/pbx/control/control-api.ts';
 import type { PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
 import { generateControlToken, isLoopbackHost } from '../../simulators/shared/control-token.ts';
+import {
+  type AddressPool,
+  addressAt,
+  DEFAULT_ADDRESS_POOL,
+  parseAddressPool,
+} from '../fleet/address-pool.ts';
+import { preflightFleet } from '../fleet/fleet-preflight.ts';
 import type { CliIo } from './cli-io.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from './default-credentials.ts';
-import { type DemoFleet, fleetTargetFixtures, MAX_PBX_COUNT, startDemoFleet } from './demo-fleet.ts';
+import {
+  type DemoFleet,
+  type FleetPool,
+  fleetTargetFixtures,
+  MAX_PBX_COUNT,
+  MAX_POOLED_PBX_COUNT,
+  startDemoFleet,
+} from './demo-fleet.ts';
 import { HarnessError, oneLineMessage } from './harness-error.ts';
 import { resolveScenarioOption } from './resolve-scenario-option.ts';
 import { prepareResolverFixtures, type ResolverFixtures } from './resolver-fixtures.ts';
@@ -31,16 +45,64 @@ export interface SimulateOptions {
   pbxCount?: number;
   /** Keep the controller's state in this directory (relative to `io.cwd`). */
   data?: string;
+  /** `--address-pool`: one address per PBX from this range (issue 22); default beyond 50 PBXs. */
+  addressPool?: string;
+  /** `--activity field`: every PBX changes over virtual time from `seed`. */
+  activity?: 'none' | 'field';
+  seed?: string;
+  eventsPerHour?: number;
 }
+
+/** Web port of every PBX of a pooled fleet (a real PBX serves 80/443; those need root). */
+export const DEFAULT_POOL_WEB_PORT = 8080;
+
+/** Data endpoint port of every PBX of a pooled fleet: the real system's. */
+export const DEFAULT_POOL_DATA_PORT = 6556;
 
 /** PBXs `simulate` starts by default: the primary and two more, one per fixture site. */
 export const DEFAULT_PBX_COUNT = 3;
 
 /** Commander parser for `--pbx-count`. */
 export function parsePbxCount(value: string): number {
-  if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > MAX_PBX_COUNT)
-    throw new InvalidArgumentError(`expected 1 to ${MAX_PBX_COUNT} PBXs`);
+  if (!/^\d{1,6}$/.test(value) || Number(value) < 1 || Number(value) > MAX_POOLED_PBX_COUNT)
+    throw new InvalidArgumentError(`expected 1 to ${MAX_POOLED_PBX_COUNT} PBXs`);
   return Number(value);
+}
+
+/** Commander parser for `--events-per-hour`. */
+export function parseEventsPerHour(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || n > 100_000)
+    throw new InvalidArgumentError('expected 0 to 100000 events per hour');
+  return n;
+}
+
+/**
+ * The pool of a pooled fleet: `--address-pool`, or the default pool beyond `MAX_PBX_COUNT` PBXs
+ * on Linux (where all of 127/8 is loopback); `null` for the classic fleet on `--host`.
+ */
+export function fleetPoolOf(options: SimulateOptions): FleetPool | null {
+  const count = options.pbxCount ?? DEFAULT_PBX_COUNT;
+  let spec = options.addressPool;
+  if (spec === undefined) {
+    if (count <= MAX_PBX_COUNT) return null;
+    if (process.platform !== 'linux')
+      throw new HarnessError(
+        `beyond ${MAX_PBX_COUNT} PBXs give --address-pool with one address per PBX (only Linux has all of 127/8 on loopback)`,
+      );
+    spec = DEFAULT_ADDRESS_POOL;
+  }
+  let addresses: AddressPool;
+  try {
+    addresses = parseAddressPool(spec);
+  } catch (error) {
+    throw new HarnessError(oneLineMessage(error));
+  }
+  return {
+    addresses,
+    dataPort: options.port ?? DEFAULT_POOL_DATA_PORT,
+    webPort: options.webPort ?? DEFAULT_POOL_WEB_PORT,
+  };
 }
 
 /**
@@ -54,8 +116,33 @@ export function parsePbxCount(value: string): number {
  * or inactive) and is printed as a warning.
  */
 export async function simulateCommand(options: SimulateOptions, io: CliIo): Promise<number> {
-  if (options.fleet === false && (options.data !== undefined || options.pbxCount !== undefined))
-    throw new HarnessError('--data and --pbx-count belong to the fleet; they cannot go with --no-fleet');
+  if (
+    options.fleet === false &&
+    (options.data !== undefined ||
+      options.pbxCount !== undefined ||
+      options.addressPool !== undefined ||
+      (options.activity ?? 'none') !== 'none')
+  )
+    throw new HarnessError(
+      '--data, --pbx-count, --address-pool and --activity belong to the fleet; they cannot go with --no-fleet',
+    );
+  const pool = options.fleet === false ? null : fleetPoolOf(options);
+  const pbxCount = options.pbxCount ?? DEFAULT_PBX_COUNT;
+  if (pool) {
+    const reason = await preflightFleet({
+      count: pbxCount,
+      pool: pool.addresses,
+      ports: [pool.dataPort, pool.webPort],
+    });
+    if (reason) throw new HarnessError(reason);
+  }
+  const activity =
+    options.activity === 'field'
+      ? {
+          seed: options.seed ?? 'field',
+          ...(options.eventsPerHour === undefined ? {} : { eventsPerHour: options.eventsPerHour }),
+        }
+      : undefined;
   const scenario = await resolveScenarioOption(options.scenario, io.cwd);
   const controlHost = options.controlHost ?? '127.0.0.1';
   // Issue 12, defect 7: a control plane beyond loopback always has a token.
@@ -83,7 +170,9 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
           host: options.host,
           ...control,
           clock: options.clock,
-          pbxCount: options.pbxCount ?? DEFAULT_PBX_COUNT,
+          pbxCount,
+          ...(pool ? { pool } : {}),
+          ...(activity ? { activity } : {}),
           ...(options.data === undefined ? {} : { dataDir: resolve(io.cwd, options.data) }),
         });
   let handle: PbxHandle;
@@ -93,11 +182,14 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
     resolverFixtures = options.json ? await prepareResolverFixtures(options.host) : null;
     if (resolverFixtures?.trustedCa.length) startOptions.resolver = { trustedCa: resolverFixtures.trustedCa };
     const primary = fleet?.registrations[0];
-    handle = await start(primary ? { ...startOptions, controller: primary } : startOptions);
+    handle = await start(
+      primary ? { ...startOptions, ...fleet?.pbxOptions(0), controller: primary } : startOptions,
+    );
+    fleet?.started(0, handle);
   } catch (error) {
     await resolverFixtures?.close();
     await fleet?.close();
-    throw startError(error, options.host);
+    throw startError(error, pool ? 'the pool address' : options.host);
   }
   try {
     if (fleet) {
@@ -110,7 +202,7 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
           monitoringPort: 0,
         });
       } catch (error) {
-        throw startError(error, options.host);
+        throw startError(error, pool ? 'the pool address' : options.host);
       }
     }
     // Listening for SIGINT/SIGTERM before the target line goes out: a caller may signal at once.
@@ -120,8 +212,8 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
     const info = options.json ? io.stderr : io.stdout;
     if (options.json) io.stdout.write(`${JSON.stringify(target)}\n`);
     info.write(formatBanner(target, options, handle.internals.endpoint.status()));
-    if (fleet) info.write(formatFleet(fleet, options));
-    info.write(formatBound(handle, fleet));
+    if (fleet) info.write(fleet.pool ? formatPooledFleet(fleet, options) : formatFleet(fleet, options));
+    info.write(formatBound(handle, fleet?.pool ? null : fleet));
     if (generatedToken) {
       info.write(
         `control token:     ${generatedToken}  (generated for this run, shown once; send Authorization: Bearer <token>)\n`,
@@ -165,9 +257,9 @@ function describe(
 ): TargetDescription {
   const state = handle.internals.store.read();
   const monitoring = parseTcpUrl(handle.urls.monitoring) ?? { host: bindHost, port: state.monitoring.port };
-  const pbxControlUrls = [handle, ...(fleet?.peers.map((p) => p.pbx) ?? [])].map((pbx) =>
-    connectable(pbx.urls.control),
-  );
+  const pbxControlUrls = fleet?.pool
+    ? fleet.registrations.slice(0, namedSiteCount(fleet)).map((reg) => SiteControlUrl(fleet, reg.siteId))
+    : [handle, ...(fleet?.peers.map((p) => p.pbx) ?? [])].map((pbx) => connectable(pbx.urls.control));
   return describeSimulatorTarget({
     webUrl: connectable(handle.urls.web),
     controlUrl: connectable(handle.urls.control),
@@ -184,10 +276,61 @@ function describe(
             mcpUrl: `${connectable(fleet.controller.urls.api)}${new URL(fleet.controller.urls.mcp).pathname}`,
             controlUrl: connectable(fleet.controller.urls.control),
             ...fleetTargetFixtures(fleet, pbxControlUrls),
+            ...(fleet.pool ? { pool: poolSection(fleet, fleet.pool) } : {}),
           },
         }
       : {}),
   });
+}
+
+/** Sites of the fixture a pooled fleet names one by one (the rest follow `site-demo-{n}`). */
+function namedSiteCount(fleet: DemoFleet): number {
+  const index = fleet.registrations.findIndex((reg) => reg.siteId.startsWith('site-demo-'));
+  return index === -1 ? fleet.registrations.length : index;
+}
+
+function SiteControlUrl(fleet: DemoFleet, siteId: string): string {
+  return `${connectable(fleet.controller.urls.control)}/pbx/${encodeURIComponent(siteId)}`;
+}
+
+/** The compact description of a pooled fleet for the target file (schemas/target.schema.json, `fleet.pool`). */
+function poolSection(fleet: DemoFleet, pool: FleetPool): NonNullable<TargetDescription['fleet']>['pool'] {
+  const count = fleet.registrations.length;
+  return {
+    count,
+    addresses: `${addressAt(pool.addresses, 0)}-${addressAt(pool.addresses, count - 1)}`,
+    ports: { data: pool.dataPort, web: pool.webPort },
+    namedSites: fleet.registrations.slice(0, namedSiteCount(fleet)).map((reg) => reg.siteId),
+    sitePattern: 'site-demo-{n}',
+    controlUrlPattern: `${connectable(fleet.controller.urls.control)}/pbx/{siteId}`,
+  };
+}
+
+/** The banner of a pooled fleet: the pool, the ports and the per-site pattern, not one line per PBX. */
+function formatPooledFleet(fleet: DemoFleet, options: SimulateOptions): string {
+  const pool = fleet.pool as FleetPool;
+  const section = poolSection(fleet, pool) as NonNullable<ReturnType<typeof poolSection>>;
+  const { urls } = fleet.controller;
+  const named = section.namedSites ?? [];
+  const partners = new Map(fleet.fixture.partners.map((p) => [p.id, p.name]));
+  return [
+    `Fleet controller (${section.count} PBXs, one address each; state ${options.data === undefined ? 'in memory' : `kept in ${options.data}`})`,
+    `  REST:            ${connectable(urls.api)}/api/v1  (controller_url ${connectable(urls.api)})`,
+    `  MCP:             ${connectable(urls.api)}${new URL(urls.mcp).pathname}  (Streamable HTTP, Bearer token)`,
+    `  control plane:   ${connectable(urls.control)}  (PBX n: ${section.controlUrlPattern})`,
+    `  PBX ingest:      ${fleet.registrations[0]?.ingest ?? urls.ingest}`,
+    `  PBX addresses:   ${section.addresses}  (pool ${pool.addresses.spec}; PBX n on its n-th address)`,
+    `  PBX ports:       data endpoint ${pool.dataPort}, web ${pool.webPort} (XML-RPC at /xml-rpc) on every address`,
+    `  PBX sites:       ${named.map((id, i) => `${i + 1} ${id}`).join(', ')}${section.count > named.length ? `; n > ${named.length}: ${section.sitePattern}` : ''}`,
+    `  activity:        ${options.activity === 'field' ? `field, seed ${options.seed ?? 'field'}` : 'none (PUT <PBX control plane>/activity {"seed":"…"} starts it)'}`,
+    '  demo accounts (HTTP Basic; default fixture):',
+    ...fleet.fixture.accounts
+      .filter((a) => a.password !== null)
+      .map((a) => `    ${a.email} / ${a.password}  (${a.role}, ${partners.get(a.partnerId) ?? a.partnerId})`),
+    '  demo MCP tokens:',
+    ...fleet.fixture.tokens.map((t) => `    ${t.secret}  (${t.accountId}, ${t.level})`),
+    '',
+  ].join('\n');
 }
 
 /** The fleet part of the banner: controller URLs, the PBXs and their sites, the demo accounts. */
@@ -315,9 +458,10 @@ function connectableHost(host: string): string {
   return host === '0.0.0.0' || host === '::' || host === '[::]' ? '127.0.0.1' : host;
 }
 
+/** `url` with a wildcard host made connectable; its path kept (a site-addressed control plane's `/pbx/{siteId}`). */
 function connectable(url: string): string {
   const parsed = new URL(url);
   const host = connectableHost(parsed.hostname);
   if (host !== parsed.hostname) parsed.hostname = host;
-  return parsed.origin;
+  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
 }

@@ -3,6 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { request } from 'undici';
 import { parse } from 'yaml';
+import { activityControlRoutes } from '../../../../simulators/pbx/activity/activity-control-routes.ts';
+import { FieldActivity } from '../../../../simulators/pbx/activity/field-activity.ts';
 import type { PbxControl } from '../../../../simulators/pbx/control/control-api.ts';
 import { controlRoutes } from '../../../../simulators/pbx/control/control-routes.ts';
 import { HttpPbxControl } from '../../../../simulators/pbx/control/http-control-client.ts';
@@ -71,6 +73,7 @@ function documentedPbxControlPlane(): string[] {
 }
 
 const isResolverPath = (key: string) => key.split(' ')[1]?.startsWith('/resolver/') ?? false;
+const isActivityPath = (key: string) => key.split(' ')[1] === '/activity';
 
 test('the document is OpenAPI 3.1', () => {
   assert.match(document.openapi, /^3\.1\.\d+$/);
@@ -83,9 +86,13 @@ test('every route of the core and resolver tables is documented and every docume
   const resolver = resolverControlRoutes({} as Resolver)
     .map((r) => `${r.method} ${r.path}`)
     .sort();
+  const activity = activityControlRoutes({} as FieldActivity)
+    .map((r) => `${r.method} ${r.path}`)
+    .sort();
   const keys = [...documented().keys()];
-  assert.deepEqual(keys.filter((key) => !isResolverPath(key)).sort(), core);
+  assert.deepEqual(keys.filter((key) => !isResolverPath(key) && !isActivityPath(key)).sort(), core);
   assert.deepEqual(keys.filter(isResolverPath).sort(), resolver);
+  assert.deepEqual(keys.filter(isActivityPath).sort(), activity);
 });
 
 test('every control route a started PBX serves, from every group, is documented, and nothing more', async (t) => {
@@ -141,8 +148,15 @@ test('every operation has an id, a summary, a description and its error answers'
 test('operation ids are the method names of the TypeScript API', () => {
   const methods = new Set(Object.getOwnPropertyNames(HttpPbxControl.prototype));
   const resolverMethods = new Set(Object.getOwnPropertyNames(Resolver.prototype));
+  const activityMethods = new Set(Object.getOwnPropertyNames(FieldActivity.prototype));
   for (const [key, operation] of documented()) {
     const id = operation.operationId ?? '';
+    if (isActivityPath(key)) {
+      // `activity` + the method of the FieldActivity class: activityStart is start().
+      const method = id.replace(/^activity(\w)/, (_, first: string) => first.toLowerCase());
+      assert.ok(id !== method && activityMethods.has(method), `${key}: ${id} names a FieldActivity method`);
+      continue;
+    }
     if (isResolverPath(key)) {
       // `resolver` + the method of the Resolver class: resolverSetProviders is setProviders().
       const method = id.replace(/^resolver(\w)/, (_, first: string) => first.toLowerCase());
