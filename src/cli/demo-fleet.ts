@@ -44,6 +44,12 @@ export interface DemoFleetOptions {
   dataDir?: string;
   /** One address per PBX from this pool (issue 22); absent: every PBX on `host`, ephemeral ports. */
   pool?: FleetPool;
+  /** The ingest key of each site (a sharded fleet derives them from its secret); default: fresh random keys. */
+  keyFor?: (siteId: string) => string;
+  /** Ports of the controller's listeners (default: any free port). */
+  apiPort?: number;
+  ingestPort?: number;
+  controlPort?: number;
   /** Seed and rate of `--activity field`; absent: the PBXs change only when told to. */
   activity?: FieldActivityOptions;
 }
@@ -86,7 +92,7 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
   const { start, defaultFixture, SiteControlPlane } = await import(
     '../../simulators/fleet-controller/index.ts'
   );
-  const fixture = demoFixture(defaultFixture(), options.pbxCount);
+  const fixture = demoFixture(defaultFixture(), options.pbxCount, options.keyFor);
   const pool = options.pool ?? null;
   const siteControl = pool ? new SiteControlPlane() : null;
   let controller: FleetHandle;
@@ -94,6 +100,9 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
     controller = await start({
       fixture,
       ...(siteControl ? { siteControl } : {}),
+      ...(options.apiPort === undefined ? {} : { apiPort: options.apiPort }),
+      ...(options.ingestPort === undefined ? {} : { ingestPort: options.ingestPort }),
+      ...(options.controlPort === undefined ? {} : { controlPort: options.controlPort }),
       host: options.host,
       ...(options.controlHost === undefined ? {} : { controlHost: options.controlHost }),
       ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
@@ -183,18 +192,22 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
  * `base` with demo sites up to `count` sites (owned by Nordlicht when the fixture has it) and a
  * PBX (site and fresh ingest key) for each of the first `count` sites, in the fixture's order.
  */
-export function demoFixture(base: FleetFixture, count: number): FleetFixture {
+export function demoFixture(
+  base: FleetFixture,
+  count: number,
+  keyFor: (siteId: string) => string = () => randomBytes(32).toString('base64url'),
+): FleetFixture {
   const fixture = structuredClone(base);
   const owner = fixture.partners.some((p) => p.id === DEMO_SITE_OWNER);
+  const taken = new Set(fixture.sites.map((s) => s.id));
   for (let n = fixture.sites.length + 1; fixture.sites.length < count; n++) {
     const id = `site-demo-${n}`;
-    if (fixture.sites.some((s) => s.id === id)) continue;
+    if (taken.has(id)) continue;
+    taken.add(id);
     fixture.sites.push({ id, displayName: `Demo-Standort ${n}` });
     if (owner) fixture.rights.push({ partnerId: DEMO_SITE_OWNER, siteId: id, kind: 'own' });
   }
-  fixture.pbxs = fixture.sites
-    .slice(0, count)
-    .map((site) => ({ siteId: site.id, key: randomBytes(32).toString('base64url') }));
+  fixture.pbxs = fixture.sites.slice(0, count).map((site) => ({ siteId: site.id, key: keyFor(site.id) }));
   return fixture;
 }
 

@@ -129,6 +129,20 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     )
     .option('--seed <text>', 'seed of --activity field (default: field); the same seed, the same activity')
     .option(
+      '--fleet-only',
+      'run the fleet controller alone; shards (--shard) bring the PBXs (keys from PBX_CONFORMANCE_FLEET_SECRET)',
+    )
+    .option(
+      '--shard <i/N>',
+      "run shard i (0-based) of N of a fleet of --pbx-count PBXs, linked to --controller; N alone takes i from Kubernetes' JOB_COMPLETION_INDEX",
+    )
+    .option(
+      '--controller <url>',
+      'tcp://host:port: the ingest listener of simulate --fleet-only, for --shard',
+    )
+    .option('--api-port <n>', "the fleet controller's REST + MCP port (default: any free port)", parsePort)
+    .option('--ingest-port <n>', "the fleet controller's PBX ingest port (default: any free port)", parsePort)
+    .option(
       '--events-per-hour <n>',
       'attention events per PBX and virtual hour under --activity field (default 1)',
       parseEventsPerHour,

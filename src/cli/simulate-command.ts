@@ -51,6 +51,14 @@ export interface SimulateOptions {
   activity?: 'none' | 'field';
   seed?: string;
   eventsPerHour?: number;
+  /** `--fleet-only`: the controller alone, for shards elsewhere (issue 22). */
+  fleetOnly?: boolean;
+  /** `--shard i/N` (or `N` with JOB_COMPLETION_INDEX): this process's slice of the PBXs. */
+  shard?: string;
+  /** `--controller tcp://host:port`: the ingest listener a shard links its PBXs to. */
+  controller?: string;
+  apiPort?: number;
+  ingestPort?: number;
 }
 
 /** Web port of every PBX of a pooled fleet (a real PBX serves 80/443; those need root). */
@@ -116,6 +124,11 @@ export function fleetPoolOf(options: SimulateOptions): FleetPool | null {
  * or inactive) and is printed as a warning.
  */
 export async function simulateCommand(options: SimulateOptions, io: CliIo): Promise<number> {
+  if (options.fleetOnly || options.shard !== undefined) {
+    const { simulateSharded } = await import('./sharded-simulate.ts');
+    return simulateSharded(options, io);
+  }
+  if (options.controller !== undefined) throw new HarnessError('--controller goes with --shard');
   if (
     options.fleet === false &&
     (options.data !== undefined ||
@@ -171,6 +184,8 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
           ...control,
           clock: options.clock,
           pbxCount,
+          ...(options.apiPort === undefined ? {} : { apiPort: options.apiPort }),
+          ...(options.ingestPort === undefined ? {} : { ingestPort: options.ingestPort }),
           ...(pool ? { pool } : {}),
           ...(activity ? { activity } : {}),
           ...(options.data === undefined ? {} : { dataDir: resolve(io.cwd, options.data) }),
