@@ -6,6 +6,7 @@ import { registerEndpoint } from './endpoint-command.ts';
 import { registerFuzz } from './fuzz-command.ts';
 import { EXIT_CODES_HELP, EXIT_HARNESS_ERROR, HarnessError, oneLineMessage } from './harness-error.ts';
 import { parsePercent, parsePort, parseRepeat, parseWorkerCount } from './parse-options.ts';
+import { registerReport } from './report-command.ts';
 import { registerResolverCheck } from './resolver-check-command.ts';
 import {
   DEFAULT_PBX_COUNT,
@@ -77,6 +78,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       'run the selection n times; each clause is stable pass, stable fail or flaky (a flaky clause fails the run, never retried silently)',
       parseRepeat,
     )
+    .option(
+      '--shard <i/N>',
+      "run only shard i (1 to N) of the selected scenarios, by cucumber's own sharding; N alone takes i from JOB_COMPLETION_INDEX (join the shards' reports with report merge)",
+    )
     .action(async (options: VerifyOptions) => {
       // Loaded on demand: Cucumber and the report code are most of the start-up time (issue 13).
       const { verifyCommand } = await import('./verify-command.ts');
@@ -134,7 +139,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     )
     .option(
       '--shard <i/N>',
-      "run shard i (0-based) of N of a fleet of --pbx-count PBXs, linked to --controller; N alone takes i from Kubernetes' JOB_COMPLETION_INDEX",
+      "run shard i (1 to N) of N of a fleet of --pbx-count PBXs, linked to --controller; N alone takes i from Kubernetes' JOB_COMPLETION_INDEX",
     )
     .option(
       '--controller <url>',
@@ -161,6 +166,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     exitCode = code;
   });
   registerCertifyPlugin(program, io, (code) => {
+    exitCode = code;
+  });
+  registerReport(program, io, (code) => {
     exitCode = code;
   });
 

@@ -136,14 +136,14 @@ export async function simulateSharded(options: SimulateOptions, io: CliIo): Prom
         : {}),
     });
   } catch (error) {
-    throw new HarnessError(`shard ${shard.index}/${shard.total} did not start: ${oneLineMessage(error)}`);
+    throw new HarnessError(`shard ${shard.index + 1}/${shard.total} did not start: ${oneLineMessage(error)}`);
   }
   try {
     const stop = stopRequested(io.signal);
     const range = to > from ? `${addressAt(addresses, from)}-${addressAt(addresses, to - 1)}` : 'none';
     info.write(
       [
-        `Fleet shard ${shard.index}/${shard.total}: PBXs ${from + 1} to ${to} of ${count} (clock ${options.clock})`,
+        `Fleet shard ${shard.index + 1}/${shard.total}: PBXs ${from + 1} to ${to} of ${count} (clock ${options.clock})`,
         `  sites:           ${running.siteIds[0] ?? '-'} … ${running.siteIds.at(-1) ?? '-'}`,
         `  PBX addresses:   ${range}  (pool ${addresses.spec})`,
         `  PBX ports:       data endpoint ${pool.dataPort}, web ${pool.webPort} on every address`,

@@ -3,6 +3,7 @@ import { type Catalog, catalogPrefixes } from '../catalog/catalog.ts';
 import { loadCatalog } from '../catalog/load-catalog.ts';
 import { DEFAULT_REPORTS_DIR, EXPECTED_FAILURES_DIR, FEATURES_DIR } from '../catalog/project-paths.ts';
 import { scanFeatureTags } from '../catalog/scan-feature-tags.ts';
+import { parseShard } from '../fleet/shards.ts';
 import { buildModel, matchesPrefix } from '../report/build-model.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import {
@@ -52,6 +53,8 @@ export interface VerifyOptions {
   failUnder?: number;
   /** Runs the selection this many times and classifies each clause as stable pass, stable fail or flaky. */
   repeat?: number;
+  /** `i/N` (or `N` with JOB_COMPLETION_INDEX): only shard i of the selected scenarios (cucumber's `shard`). */
+  shard?: string;
 }
 
 /**
@@ -87,6 +90,15 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
     await checkReachable(target, options.probe ?? tcpProbe, io);
     await checkAccepted(target, options.credentials ?? checkCredentials, io);
   }
+  let shard: string | undefined;
+  if (options.shard !== undefined) {
+    try {
+      const parsed = parseShard(options.shard, io.env);
+      shard = `${parsed.index + 1}/${parsed.total}`;
+    } catch (error) {
+      throw new HarnessError(oneLineMessage(error));
+    }
+  }
   const repeat = options.repeat ?? 1;
   const runs: SuiteRun[] = [];
   for (let round = 1; round <= repeat; round++) {
@@ -96,6 +108,7 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
         ...options.suite,
         ...(targetFile === undefined ? {} : { targetFile }),
         ...(options.tags === undefined ? {} : { tags: options.tags }),
+        ...(shard === undefined ? {} : { shard }),
         stdout: io.stdout,
         stderr: io.stderr,
         env: io.env,

@@ -13,14 +13,15 @@ export function derivedIngestKey(secret: string, siteId: string): string {
 }
 
 export interface Shard {
-  /** 0-based. */
+  /** 0-based (the `i` of `--shard i/N` less one). */
   index: number;
   total: number;
 }
 
 /**
- * `--shard i/N` (0-based i), or `--shard N` with i from Kubernetes Indexed Jobs'
- * `JOB_COMPLETION_INDEX`. Throws `Error` with a one-line reason.
+ * `--shard i/N` (1-based i, as cucumber's `--shard` and CI matrices count), or `--shard N` with i
+ * from Kubernetes Indexed Jobs' 0-based `JOB_COMPLETION_INDEX` (plus one). Throws `Error` with a
+ * one-line reason.
  */
 export function parseShard(value: string, env: NodeJS.ProcessEnv = process.env): Shard {
   const both = /^(\d{1,5})\/(\d{1,5})$/.exec(value);
@@ -28,8 +29,9 @@ export function parseShard(value: string, env: NodeJS.ProcessEnv = process.env):
   let index: number;
   let total: number;
   if (both) {
-    index = Number(both[1]);
+    index = Number(both[1]) - 1;
     total = Number(both[2]);
+    if (index < 0) throw new Error(`--shard ${value}: shards count from 1`);
   } else if (totalOnly) {
     total = Number(totalOnly[1]);
     const fromJob = env['JOB_COMPLETION_INDEX'];
@@ -39,10 +41,10 @@ export function parseShard(value: string, env: NodeJS.ProcessEnv = process.env):
       );
     index = Number(fromJob);
   } else {
-    throw new Error(`--shard ${value}: expected i/N (0-based i) or N with JOB_COMPLETION_INDEX set`);
+    throw new Error(`--shard ${value}: expected i/N (1 ≤ i ≤ N) or N with JOB_COMPLETION_INDEX set`);
   }
   if (total < 1 || index >= total)
-    throw new Error(`--shard ${index}/${total}: the index must be below the number of shards`);
+    throw new Error(`--shard ${index + 1}/${total}: the shard must be one of 1 to ${total}`);
   return { index, total };
 }
 

@@ -28,6 +28,8 @@ export interface RunSuiteOptions {
   quiet?: boolean;
   /** Worker processes; 0 or absent runs in this process. */
   parallel?: number;
+  /** `i/N` (1-based): only shard i of the selected scenarios, by cucumber's own sharding. */
+  shard?: string;
 }
 
 export interface SuiteRun {
@@ -80,6 +82,7 @@ export async function runSuite(options: RunSuiteOptions = {}): Promise<SuiteRun>
         worldParameters,
         parallel,
         strict: true,
+        ...(options.shard === undefined ? {} : { shard: options.shard }),
       },
     },
     environment,

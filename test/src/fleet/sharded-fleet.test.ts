@@ -57,7 +57,7 @@ test('a controller alone and 3 shard processes form one fleet: the merged /sites
   const ingest = /PBX ingest:\s+(tcp:\S+)/.exec(controller.banner)?.[1];
   assert.ok(api && ingest, controller.banner);
   const shards = await Promise.all(
-    [0, 1, 2].map((i) =>
+    [1, 2, 3].map((i) =>
       simulate([
         '--shard',
         `${i}/3`,

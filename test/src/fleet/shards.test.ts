@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { derivedIngestKey, parseShard, shardSlice } from '../../../src/fleet/shards.ts';
 
-test('--shard takes i/N, or N with the index from JOB_COMPLETION_INDEX, and refuses anything else in one line', () => {
-  assert.deepEqual(parseShard('2/10', {}), { index: 2, total: 10 });
+test('--shard takes i/N counting from 1, or N with the index from JOB_COMPLETION_INDEX, and refuses anything else in one line', () => {
+  assert.deepEqual(parseShard('3/10', {}), { index: 2, total: 10 });
+  assert.deepEqual(parseShard('10/10', {}), { index: 9, total: 10 });
   assert.deepEqual(parseShard('10', { JOB_COMPLETION_INDEX: '7' }), { index: 7, total: 10 });
   assert.throws(() => parseShard('10', {}), /JOB_COMPLETION_INDEX, which is not set/);
-  assert.throws(() => parseShard('10/10', {}), /must be below/);
-  assert.throws(() => parseShard('10', { JOB_COMPLETION_INDEX: '10' }), /must be below/);
+  assert.throws(() => parseShard('0/10', {}), /count from 1/);
+  assert.throws(() => parseShard('11/10', {}), /one of 1 to 10/);
+  assert.throws(() => parseShard('10', { JOB_COMPLETION_INDEX: '10' }), /one of 1 to 10/);
   assert.throws(() => parseShard('a/b', {}), /expected i\/N/);
 });
 
