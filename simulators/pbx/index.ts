@@ -24,6 +24,60 @@ import type { PbxState } from './state/types.ts';
 import { startWebServer, type WebRoute } from './web/web-server.ts';
 import { createXmlRpcHandler } from './xmlrpc/xmlrpc-handler.ts';
 
+// The front door: everything outside simulators/pbx/ imports the PBX from this file only
+// (test/architecture/import-graph.test.ts). Named exports, grouped by face.
+export type { EndpointStatus, MonitoringHostEntry, PbxControl } from './control/control-api.ts';
+export { ControlPlaneError } from './control/control-plane-error.ts';
+export { HttpPbxControl } from './control/http-control-client.ts';
+export type { ControllerSettings } from './events/controller-link.ts';
+export { pbxInventory } from './events/pbx-inventory.ts';
+export type { CompletionEvent } from './maintenance/completion-event.ts';
+export { HttpMaintenanceControl } from './maintenance/http-maintenance-control.ts';
+export { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
+export type { MaintenanceControl } from './maintenance/maintenance-control.ts';
+export type { CreatedToken, TokenInfo } from './maintenance/token-store.ts';
+export { unpackTar } from './mkp/tar-archive.ts';
+export { renderAgentText } from './monitoring/render/agent-text.ts';
+export { renderJsonSnapshot } from './monitoring/render/json-snapshot.ts';
+export { sectionKeys } from './monitoring/render/pbx-section-keys.ts';
+export { renderFormat } from './monitoring/render/render-format.ts';
+export { SnapshotCache } from './monitoring/snapshot.ts';
+export { type RegexNote, readJavaRegex } from './resolver/java-regex-check.ts';
+export { numberForms } from './resolver/number-format.ts';
+export {
+  AUTH_METHODS,
+  type AuthMethod,
+  HTTP_METHODS,
+  NUMBER_FORMATS,
+  type NumberFormat,
+  normaliseProvider,
+  type ProviderField,
+  providerSecrets,
+  type ResolverProvider,
+} from './resolver/provider-config.ts';
+export { ProviderConfigError, validateProvider } from './resolver/provider-validation.ts';
+export { type ResolutionResult, resolveNumber } from './resolver/resolve-number.ts';
+export type { ResolverLimits } from './resolver/resolver-limits.ts';
+export type {
+  AddressBookEntry,
+  CallerIdResult,
+  ResolvedName,
+  SearchLogEntry,
+  SearchLogLevel,
+  SearchStep,
+} from './resolver/resolver-state.ts';
+export { SecretMasker } from './resolver/secret-mask.ts';
+export { listScenarios, loadScenarioFile, resolveScenario } from './state/scenarios.ts';
+export { type ModuleLogEntry, PbxStore } from './state/store.ts';
+export type {
+  AgentExtensions,
+  BackupState,
+  PbxState,
+  SipProviderState,
+  SnapshotFormat,
+} from './state/types.ts';
+export type { WebRoute } from './web/web-server.ts';
+
 export interface PbxStartOptions {
   /** A scenario name from simulators/pbx/scenarios/ (default `healthy`) or a complete state. */
   scenario?: string | PbxState;

@@ -213,7 +213,7 @@ async function readScenarioFile(
   label: string,
 ): Promise<{ name: string; description: string; path: string }> {
   if (!existsSync(path)) throw new HarnessError(`scenario file ${label} not found`);
-  const { loadScenarioFile } = await import('../../simulators/pbx/state/scenarios.ts');
+  const { loadScenarioFile } = await import('../../simulators/pbx/index.ts');
   try {
     loadScenarioFile(path, Date.now());
   } catch (error) {

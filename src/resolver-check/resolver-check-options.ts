@@ -6,10 +6,11 @@ import {
   HTTP_METHODS,
   NUMBER_FORMATS,
   type NumberFormat,
+  ProviderConfigError,
   type ProviderField,
   type ResolverProvider,
-} from '../../simulators/pbx/resolver/provider-config.ts';
-import { ProviderConfigError, validateProvider } from '../../simulators/pbx/resolver/provider-validation.ts';
+  validateProvider,
+} from '../../simulators/pbx/index.ts';
 import { HarnessError } from '../cli/harness-error.ts';
 
 /**

@@ -1,10 +1,10 @@
-import type { RegexNote } from '../../simulators/pbx/resolver/java-regex-check.ts';
-import type { NumberFormat } from '../../simulators/pbx/resolver/provider-config.ts';
 import type {
+  NumberFormat,
+  RegexNote,
   ResolvedName,
   SearchLogLevel,
   SearchStep,
-} from '../../simulators/pbx/resolver/resolver-state.ts';
+} from '../../simulators/pbx/index.ts';
 
 /**
  * The result model of `pbx-conformance resolver-check` (schemas/resolver-check-report.schema.json).

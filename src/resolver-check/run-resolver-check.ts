@@ -1,14 +1,15 @@
 import type { Writable } from 'node:stream';
-import { numberForms } from '../../simulators/pbx/resolver/number-format.ts';
 import {
   NUMBER_FORMATS,
   normaliseProvider,
+  numberForms,
   providerSecrets,
+  type ResolutionResult,
+  type ResolverLimits,
   type ResolverProvider,
-} from '../../simulators/pbx/resolver/provider-config.ts';
-import { type ResolutionResult, resolveNumber } from '../../simulators/pbx/resolver/resolve-number.ts';
-import type { ResolverLimits } from '../../simulators/pbx/resolver/resolver-limits.ts';
-import { SecretMasker } from '../../simulators/pbx/resolver/secret-mask.ts';
+  resolveNumber,
+  SecretMasker,
+} from '../../simulators/pbx/index.ts';
 import { numberFindings, providerFindings } from './find-pitfalls.ts';
 import { renderCheckText } from './render-check-text.ts';
 import { type CheckInput, checkInput, type ResolverCheckOptions } from './resolver-check-options.ts';

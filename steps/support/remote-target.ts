@@ -1,5 +1,4 @@
-import { HttpPbxControl } from '../../simulators/pbx/control/http-control-client.ts';
-import { HttpMaintenanceControl } from '../../simulators/pbx/maintenance/http-maintenance-control.ts';
+import { HttpMaintenanceControl, HttpPbxControl } from '../../simulators/pbx/index.ts';
 import type { TargetFile } from '../../src/runner/target-file.ts';
 import type { MaintenanceTarget, OpenedTarget } from './target.ts';
 

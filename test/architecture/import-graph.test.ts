@@ -16,10 +16,13 @@ function tsFiles(dir: string): string[] {
   });
 }
 
-/** Every relative import (value or type-only, static or dynamic) of every product file, by project path. */
-function importGraph(): Map<string, string[]> {
+/** Every folder with TypeScript that may import a simulator: the product, its tests and benches. */
+const ALL_DIRS = [...PRODUCT_DIRS, 'test', 'bench', 'scripts'];
+
+/** Every relative import (value or type-only, static or dynamic) of every file in `dirs`, by project path. */
+function importGraph(dirs: readonly string[] = PRODUCT_DIRS): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const file of PRODUCT_DIRS.flatMap((dir) => tsFiles(join(PROJECT_ROOT, dir)))) {
+  for (const file of dirs.flatMap((dir) => tsFiles(join(PROJECT_ROOT, dir)))) {
     const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
     const targets = info.importedFiles
       .map((ref) => ref.fileName)
@@ -50,6 +53,25 @@ test('no simulator imports another simulator; shared plumbing lives in simulator
     }
   }
   assert.deepEqual(crossings, []);
+});
+
+/**
+ * The front-door rule. A simulator's `index.ts` exports what the outside may use; no file outside
+ * `simulators/<name>/` imports anything else of it. The one exception are the unit tests of a
+ * simulator's internals, which mirror its tree under `test/simulators/<name>/` and may import what
+ * they test. `simulators/shared/` is the floor, not a simulator: anyone may import it.
+ */
+test('nothing outside a simulator imports its internals, only its index.ts', () => {
+  const trespasses: string[] = [];
+  for (const [from, targets] of importGraph(ALL_DIRS)) {
+    for (const to of targets) {
+      const sim = simulatorOf(to);
+      if (sim === null || sim === 'shared' || to === `simulators/${sim}/index.ts`) continue;
+      if (from.startsWith(`simulators/${sim}/`) || from.startsWith(`test/simulators/${sim}/`)) continue;
+      trespasses.push(`${from} -> ${to}`);
+    }
+  }
+  assert.deepEqual(trespasses, []);
 });
 
 test('no import runs from src/ or simulators/ into steps/', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { renderAgentText } from '../../../simulators/pbx/monitoring/render/agent-text.ts';
+import { renderAgentText } from '../../../simulators/pbx/index.ts';
 import {
   bareIntegerProblems,
   channelRows,

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { renderJsonSnapshot } from '../../../simulators/pbx/monitoring/render/json-snapshot.ts';
-import { listScenarios } from '../../../simulators/pbx/state/scenarios.ts';
+import { listScenarios, renderJsonSnapshot } from '../../../simulators/pbx/index.ts';
 import { JSON_SNAPSHOT_FIELDS, jsonSnapshotDeviations } from '../../../steps/support/json-snapshot-spec.ts';
 import { scenarioSnapshot } from '../../simulators/pbx/monitoring/render/snapshot-of.ts';
 
