@@ -74,6 +74,54 @@ test('nothing outside a simulator imports its internals, only its index.ts', () 
   assert.deepEqual(trespasses, []);
 });
 
+/** The folder of a PBX file below `simulators/pbx/` (`state`, `xmlrpc`, …), or null for a file at its top. */
+function pbxLayerOf(path: string): string | null {
+  const match = /^simulators\/pbx\/([^/]+)\//.exec(path);
+  return match?.[1] ?? null;
+}
+
+/**
+ * The PBX stands on its state. `state/` (the PbxState, its default, the store) is the floor;
+ * `snapshot/` (the cached monitoring snapshot and its renderings) reads only the state. The faces
+ * stand on those two and never on each other; `control/`, the scenario loader and `index.ts` put
+ * the faces together and may import any of them.
+ */
+const PBX_FLOOR = ['state', 'snapshot'];
+const PBX_FACES = ['monitoring', 'xmlrpc', 'maintenance', 'events', 'resolver', 'mkp', 'web'];
+
+test("the PBX's state/ imports no face, only itself and simulators/shared/", () => {
+  const upward = [...graph].flatMap(([from, targets]) =>
+    pbxLayerOf(from) === 'state'
+      ? targets
+          .filter((to) => to.startsWith('simulators/pbx/') && pbxLayerOf(to) !== 'state')
+          .map((to) => `${from} -> ${to}`)
+      : [],
+  );
+  assert.deepEqual(upward, []);
+});
+
+test("the PBX's snapshot/ imports only the state, and no face imports another face", () => {
+  const crossings: string[] = [];
+  for (const [from, targets] of graph) {
+    const layer = pbxLayerOf(from);
+    const allowed =
+      layer === 'snapshot'
+        ? PBX_FLOOR
+        : layer !== null && PBX_FACES.includes(layer)
+          ? [...PBX_FLOOR, layer]
+          : null;
+    if (allowed === null) continue;
+    for (const to of targets) {
+      const other = pbxLayerOf(to);
+      if (!to.startsWith('simulators/pbx/') || (other !== null && allowed.includes(other))) continue;
+      // The control-plane client error is being merged into one declared client (issue 21 §1).
+      if (to === 'simulators/pbx/control/control-plane-error.ts') continue;
+      crossings.push(`${from} -> ${to}`);
+    }
+  }
+  assert.deepEqual(crossings, []);
+});
+
 test('no import runs from src/ or simulators/ into steps/', () => {
   const backwards = [...graph].flatMap(([from, targets]) =>
     /^(src|simulators)\//.test(from)

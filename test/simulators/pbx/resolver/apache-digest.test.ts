@@ -7,8 +7,8 @@ import {
   digestAuthorization,
   selectDigestChallenge,
 } from '../../../../simulators/pbx/resolver/digest-auth.ts';
-import type { ResolverProvider } from '../../../../simulators/pbx/resolver/provider-config.ts';
 import { type ResolutionResult, resolveNumber } from '../../../../simulators/pbx/resolver/resolve-number.ts';
+import type { ResolverProvider } from '../../../../simulators/pbx/state/provider-config.ts';
 import { runResolverCheck } from '../../../../src/resolver-check/run-resolver-check.ts';
 import type { ApacheDigestSite } from './apache-digest-config.ts';
 import {
