@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { type PbxHandle, type PbxState, start } from '../../simulators/pbx/index.ts';
-import { DEFAULT_XMLRPC_CREDENTIALS } from '../cli/default-credentials.ts';
 import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
+import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { AnswerProxy, fetchRaw } from './answer-proxy.ts';
 import type { PlaceholderValues } from './command-line.ts';
 import { applyAgentExtension } from './extension-overlay.ts';

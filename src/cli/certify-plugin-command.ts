@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_REPORTS_DIR } from '../catalog/project-paths.ts';
 import type { CertifyResult } from '../certify/certify.ts';
 import { shellQuote, splitCommandLine, unknownPlaceholders } from '../certify/command-line.ts';
 import type { Expectations } from '../certify/expectations.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
+import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
 import type { CliIo } from './cli-io.ts';
-import { HarnessError, oneLineMessage } from './harness-error.ts';
 import { TOOL_VERSION } from './tool-version.ts';
 
 export interface CertifyPluginOptions {

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { CustomerEndpointHandle, EndpointConfig } from '../../simulators/customer-endpoint/index.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import type { CliIo } from './cli-io.ts';
-import { HarnessError, oneLineMessage } from './harness-error.ts';
 import { parsePort } from './parse-options.ts';
 import { stopRequested } from './stop-requested.ts';
 

@@ -1,6 +1,6 @@
 import { extname, resolve } from 'node:path';
 import type { PbxState } from '../../simulators/pbx/index.ts';
-import { HarnessError, oneLineMessage } from './harness-error.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 
 /**
  * `--scenario NAME|FILE`: a value with a path separator or a `.json` extension is a scenario file

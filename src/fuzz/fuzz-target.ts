@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { PROJECT_ROOT } from '../catalog/project-paths.ts';
 import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
+import { PROJECT_ROOT } from '../core/project-paths.ts';
 import type { FuzzTargetInfo } from './types.ts';
 
 /** A target ready to fuzz: where its faces are, and how to watch and end it. */

@@ -1,6 +1,6 @@
 import { type ScryptCost, start as startFleet } from '../../simulators/fleet-controller/index.ts';
 import type { WebRoute } from '../../simulators/pbx/index.ts';
-import { DEFAULT_XMLRPC_CREDENTIALS } from '../cli/default-credentials.ts';
+import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { describeFuzzTarget, type FuzzTarget } from './fuzz-target.ts';
 
 export interface InProcessOptions {

@@ -11,7 +11,7 @@ import {
   type ResolverProvider,
   validateProvider,
 } from '../../simulators/pbx/index.ts';
-import { HarnessError } from '../cli/harness-error.ts';
+import { HarnessError } from '../core/harness-error.ts';
 
 /**
  * Options of `pbx-conformance resolver-check` (as commander hands them over). Flags override the

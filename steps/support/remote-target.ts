@@ -1,5 +1,5 @@
 import { HttpMaintenanceControl, HttpPbxControl } from '../../simulators/pbx/index.ts';
-import type { TargetFile } from '../../src/runner/target-file.ts';
+import type { TargetFile } from '../../src/core/target-file.ts';
 import type { MaintenanceTarget, OpenedTarget } from './target.ts';
 
 /**

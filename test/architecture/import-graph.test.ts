@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
-import { PROJECT_ROOT } from '../../src/catalog/project-paths.ts';
+import { PROJECT_ROOT } from '../../src/core/project-paths.ts';
 
 /** Folders whose TypeScript makes up the product (tests and benches may import anything). */
 const PRODUCT_DIRS = ['src', 'simulators', 'steps'];
@@ -120,6 +120,54 @@ test("the PBX's snapshot/ imports only the state, and no face imports another fa
     }
   }
   assert.deepEqual(crossings, []);
+});
+
+/** The folder of a file below `src/` (`core`, `cli`, `report`, …), or null outside `src/`. */
+function srcFolderOf(path: string): string | null {
+  const match = /^src\/([^/]+)\//.exec(path);
+  return match?.[1] ?? null;
+}
+
+test('nothing in src/ but the entry point (src/cli/) imports cli/', () => {
+  const upward = [...graph].flatMap(([from, targets]) =>
+    srcFolderOf(from) !== null && srcFolderOf(from) !== 'cli'
+      ? targets.filter((to) => srcFolderOf(to) === 'cli').map((to) => `${from} -> ${to}`)
+      : [],
+  );
+  assert.deepEqual(upward, []);
+});
+
+test('src/core/ is the floor of src/: it imports no other folder of src/', () => {
+  const upward = [...graph].flatMap(([from, targets]) =>
+    srcFolderOf(from) === 'core'
+      ? targets
+          .filter((to) => srcFolderOf(to) !== null && srcFolderOf(to) !== 'core')
+          .map((to) => `${from} -> ${to}`)
+      : [],
+  );
+  assert.deepEqual(upward, []);
+});
+
+test('the folders of src/ import each other without a circle (runner/ and report/ included)', () => {
+  const folders = new Map<string, Set<string>>();
+  for (const [from, targets] of graph) {
+    const own = srcFolderOf(from);
+    if (own === null) continue;
+    const next = folders.get(own) ?? new Set<string>();
+    folders.set(own, next);
+    for (const to of targets) {
+      const other = srcFolderOf(to);
+      if (other !== null && other !== own) next.add(other);
+    }
+  }
+  const circles: string[] = [];
+  const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
+    [...(folders.get(from) ?? [])].some(
+      (next) => next === to || (!seen.has(next) && reaches(next, to, seen.add(next))),
+    );
+  for (const [own, targets] of folders)
+    for (const other of targets) if (reaches(other, own)) circles.push(`${own} -> ${other} -> … -> ${own}`);
+  assert.deepEqual(circles, []);
 });
 
 test('no import runs from src/ or simulators/ into steps/', () => {

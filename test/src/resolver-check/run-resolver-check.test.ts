@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import { type TestContext, test } from 'node:test';
 import { Ajv } from 'ajv';
 import { type CustomerEndpointOptions, start } from '../../../simulators/customer-endpoint/index.ts';
-import { HarnessError } from '../../../src/cli/harness-error.ts';
+import { HarnessError } from '../../../src/core/harness-error.ts';
 import type { ResolverCheckOptions } from '../../../src/resolver-check/resolver-check-options.ts';
 import { runResolverCheck } from '../../../src/resolver-check/run-resolver-check.ts';
 
