@@ -8,7 +8,7 @@ import { listScenarios, loadScenarioFile, resolveScenario } from '../../../simul
 import { defaultState } from '../../../simulators/pbx/state/default-state.ts';
 
 const NOW = 1_750_000_000_000;
-const SCHEMA_PATH = new URL('../../../../schemas/pbx-scenario.schema.json', import.meta.url);
+const SCHEMA_PATH = new URL('../../../schemas/pbx-scenario.schema.json', import.meta.url);
 
 interface SchemaNode {
   $ref?: string;
