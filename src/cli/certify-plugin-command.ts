@@ -7,8 +7,8 @@ import { shellQuote, splitCommandLine, unknownPlaceholders } from '../certify/co
 import type { Expectations } from '../certify/expectations.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
+import { TOOL_VERSION } from '../core/tool-version.ts';
 import type { CliIo } from './cli-io.ts';
-import { TOOL_VERSION } from './tool-version.ts';
 
 export interface CertifyPluginOptions {
   expectations?: string;

@@ -5,6 +5,7 @@ import { scanFeatureTags } from '../catalog/scan-feature-tags.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR, EXPECTED_FAILURES_DIR, FEATURES_DIR } from '../core/project-paths.ts';
 import type { TargetFile } from '../core/target-file.ts';
+import { TOOL_VERSION } from '../core/tool-version.ts';
 import { buildModel, matchesPrefix } from '../report/build-model.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import {
@@ -28,7 +29,6 @@ import { targetInterfaces } from '../runner/target-interfaces.ts';
 import { type Probe, tcpProbe } from '../runner/tcp-probe.ts';
 import type { CliIo } from './cli-io.ts';
 import { formatSummary } from './format-summary.ts';
-import { TOOL_VERSION } from './tool-version.ts';
 
 export interface VerifyOptions {
   target?: string;
