@@ -1,10 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { FleetHandle, SiteControlPlane } from '../../simulators/fleet-controller/index.ts';
-import type { FleetFixture } from '../../simulators/fleet-controller/model/fleet-fixture.ts';
-import type { ControllerSettings } from '../../simulators/pbx/events/controller-link.ts';
-import type { FieldActivityOptions, PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
+import type { FleetFixture, FleetHandle, SiteControlPlane } from '../../simulators/fleet-controller/index.ts';
+import type {
+  ControllerSettings,
+  FieldActivityOptions,
+  PbxHandle,
+  PbxStartOptions,
+} from '../../simulators/pbx/index.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { type AddressPool, addressAt } from '../fleet/address-pool.ts';
-import { HarnessError, oneLineMessage } from './harness-error.ts';
 import type { FleetTargetAccount, FleetTargetUrls } from './target-description.ts';
 
 /** Upper bound of `--pbx-count` with a listener set per PBX on `--host` and ephemeral ports. */

@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_REPORTS_DIR } from '../catalog/project-paths.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
+import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
 import { mergeReports, ReportMergeError } from '../report/merge-reports.ts';
 import type { CompatibilityReport } from '../report/model.ts';
 import { validateReport } from '../report/validate-report.ts';
 import { writeReports } from '../report/write-reports.ts';
 import type { CliIo } from './cli-io.ts';
 import { formatSummary } from './format-summary.ts';
-import { HarnessError, oneLineMessage } from './harness-error.ts';
 
 /**
  * `report merge <json…>` (issue 22): joins the compatibility.json files of the shards of one run

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import { isLoopbackHost } from '../../simulators/shared/control-token.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { addressAt, DEFAULT_ADDRESS_POOL, parseAddressPool, slicePool } from '../fleet/address-pool.ts';
 import { preflightFleet } from '../fleet/fleet-preflight.ts';
 import { derivedIngestKey, FLEET_SECRET_ENV, parseShard, shardSlice } from '../fleet/shards.ts';
 import type { CliIo } from './cli-io.ts';
 import { startDemoFleet } from './demo-fleet.ts';
-import { HarnessError, oneLineMessage } from './harness-error.ts';
 import { resolveScenarioOption } from './resolve-scenario-option.ts';
 import { startShard } from './shard-fleet.ts';
 import {
@@ -13,7 +13,7 @@ import {
   DEFAULT_POOL_DATA_PORT,
   DEFAULT_POOL_WEB_PORT,
   type SimulateOptions,
-} from './simulate-command.ts';
+} from './simulate-options.ts';
 import { stopRequested } from './stop-requested.ts';
 
 function fleetSecret(io: CliIo): string {

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import type { EndpointStatus } from '../../simulators/pbx/control/control-api.ts';
-import type { PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
+import type { EndpointStatus, PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
 import { generateControlToken, isLoopbackHost } from '../../simulators/shared/control-token.ts';
+import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import {
   type AddressPool,
   addressAt,
@@ -12,7 +13,6 @@ import {
 } from '../fleet/address-pool.ts';
 import { preflightFleet } from '../fleet/fleet-preflight.ts';
 import type { CliIo } from './cli-io.ts';
-import { DEFAULT_XMLRPC_CREDENTIALS } from './default-credentials.ts';
 import {
   type DemoFleet,
   type FleetPool,
@@ -21,54 +21,23 @@ import {
   MAX_POOLED_PBX_COUNT,
   startDemoFleet,
 } from './demo-fleet.ts';
-import { HarnessError, oneLineMessage } from './harness-error.ts';
 import { resolveScenarioOption } from './resolve-scenario-option.ts';
 import { prepareResolverFixtures, type ResolverFixtures } from './resolver-fixtures.ts';
+import {
+  DEFAULT_PBX_COUNT,
+  DEFAULT_POOL_DATA_PORT,
+  DEFAULT_POOL_WEB_PORT,
+  type SimulateOptions,
+} from './simulate-options.ts';
 import { stopRequested } from './stop-requested.ts';
 import { describeSimulatorTarget, type TargetDescription } from './target-description.ts';
 
-export interface SimulateOptions {
-  scenario?: string;
-  port?: number;
-  webPort?: number;
-  controlPort?: number;
-  host: string;
-  /** Address of the control planes (default 127.0.0.1, whatever `host` says). */
-  controlHost?: string;
-  /** Bearer token of the control planes; generated (and printed once) beyond loopback. */
-  controlToken?: string;
-  clock: 'running' | 'frozen';
-  json?: boolean;
-  /** `--no-fleet` sets `false`: the primary PBX alone, as before issue 4. */
-  fleet?: boolean;
-  /** PBXs in the fleet, the primary included (default 3). */
-  pbxCount?: number;
-  /** Keep the controller's state in this directory (relative to `io.cwd`). */
-  data?: string;
-  /** `--address-pool`: one address per PBX from this range (issue 22); default beyond 50 PBXs. */
-  addressPool?: string;
-  /** `--activity field`: every PBX changes over virtual time from `seed`. */
-  activity?: 'none' | 'field';
-  seed?: string;
-  eventsPerHour?: number;
-  /** `--fleet-only`: the controller alone, for shards elsewhere (issue 22). */
-  fleetOnly?: boolean;
-  /** `--shard i/N` (or `N` with JOB_COMPLETION_INDEX): this process's slice of the PBXs. */
-  shard?: string;
-  /** `--controller tcp://host:port`: the ingest listener a shard links its PBXs to. */
-  controller?: string;
-  apiPort?: number;
-  ingestPort?: number;
-}
-
-/** Web port of every PBX of a pooled fleet (a real PBX serves 80/443; those need root). */
-export const DEFAULT_POOL_WEB_PORT = 8080;
-
-/** Data endpoint port of every PBX of a pooled fleet: the real system's. */
-export const DEFAULT_POOL_DATA_PORT = 6556;
-
-/** PBXs `simulate` starts by default: the primary and two more, one per fixture site. */
-export const DEFAULT_PBX_COUNT = 3;
+export {
+  DEFAULT_PBX_COUNT,
+  DEFAULT_POOL_DATA_PORT,
+  DEFAULT_POOL_WEB_PORT,
+  type SimulateOptions,
+} from './simulate-options.ts';
 
 /** Commander parser for `--pbx-count`. */
 export function parsePbxCount(value: string): number {
@@ -173,8 +142,7 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
     ...(options.controlPort === undefined ? {} : { controlPort: options.controlPort }),
   };
   // Loaded on demand: `verify` against a remote target never needs the simulator.
-  const { start } = await import('../../simulators/pbx/index.ts');
-  const { MAINTENANCE_BASE_PATH } = await import('../../simulators/pbx/maintenance/maintenance-api.ts');
+  const { MAINTENANCE_BASE_PATH, start } = await import('../../simulators/pbx/index.ts');
   if (typeof scenario === 'string') await requireKnownScenario(scenario);
   const fleet =
     options.fleet === false
@@ -257,7 +225,7 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
 }
 
 async function requireKnownScenario(name: string): Promise<void> {
-  const { listScenarios } = await import('../../simulators/pbx/state/scenarios.ts');
+  const { listScenarios } = await import('../../simulators/pbx/index.ts');
   const known = listScenarios().map((info) => info.name);
   if (!known.includes(name))
     throw new HarnessError(`unknown scenario '${name}' (known: ${known.join(', ')})`);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { test } from 'node:test';
 import { request } from 'undici';
-import { HttpPbxControl } from '../../../simulators/pbx/control/http-control-client.ts';
+import { HttpPbxControl } from '../../../simulators/pbx/index.ts';
 import { type DemoFleet, startDemoFleet } from '../../../src/cli/demo-fleet.ts';
 import { addressAt } from '../../../src/fleet/address-pool.ts';
 import { randomPool } from './random-pool.ts';
