@@ -96,6 +96,7 @@ export function buildModel(input: BuildModelInput): CompatibilityReport {
       rule: clause.rule,
       check: clause.check,
       property: clause.property,
+      ...(clause.level ? { level: clause.level } : {}),
       verdict: judged.verdict,
       scenarios: cited,
     };
