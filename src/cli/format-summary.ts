@@ -37,6 +37,11 @@ export function formatSummary(report: CompatibilityReport, paths: ReportPaths, c
     );
   }
   const b = report.baseline;
+  const show = (path: string): string => {
+    const rel = relative(cwd, path);
+    return rel.startsWith('..') ? path : rel;
+  };
+  if (b.present) lines.push(`baseline: ${show(b.file)}`);
   if (b.expectedFailures.length > 0) {
     lines.push(`expected failures (${b.expectedFailures.length}): ${b.expectedFailures.join(', ')}`);
   }
@@ -45,10 +50,6 @@ export function formatSummary(report: CompatibilityReport, paths: ReportPaths, c
   }
   if (report.outcome.passed) lines.push('PASSED');
   else for (const reason of report.outcome.reasons) lines.push(`FAILED: ${reason}`);
-  const show = (path: string): string => {
-    const rel = relative(cwd, path);
-    return rel.startsWith('..') ? path : rel;
-  };
   lines.push(`reports: ${show(paths.json)}, ${show(paths.html)}, ${show(paths.junit)}`);
   return `${lines.join('\n')}\n`;
 }

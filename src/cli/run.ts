@@ -58,7 +58,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     .option('--parallel <n>', 'number of worker processes', parseWorkerCount)
     .option(
       '--baseline <file>',
-      'expected-failures file (YAML list of {clause, reason, until?}) anywhere, instead of features/expected-failures/<target>.yaml',
+      'expected-failures file (YAML list of {clause, reason, until?}) anywhere, instead of ./features/expected-failures/<target>.yaml',
     )
     .option(
       '--require <prefix...>',
