@@ -6,6 +6,7 @@ import { DEFAULT_REPORTS_DIR } from '../catalog/project-paths.ts';
 import type { CertifyResult } from '../certify/certify.ts';
 import { shellQuote, splitCommandLine, unknownPlaceholders } from '../certify/command-line.ts';
 import type { Expectations } from '../certify/expectations.ts';
+import { CLI } from '../report/reproduce.ts';
 import type { CliIo } from './cli-io.ts';
 import { HarnessError, oneLineMessage } from './harness-error.ts';
 import { TOOL_VERSION } from './tool-version.ts';
@@ -146,7 +147,7 @@ export async function certifyPluginCommand(
   const template = argv.map(shellQuote).join(' ');
   const replayCommand = (file: string) =>
     [
-      'pbx-conformance certify-plugin',
+      `${CLI} certify-plugin`,
       ...(options.expectations === undefined ? [] : [`--expectations ${shellQuote(options.expectations)}`]),
       `--scenario-file ${shellQuote(relativeOrAbsolute(io.cwd, file))}`,
       `-- ${template}`,
@@ -177,6 +178,10 @@ export async function certifyPluginCommand(
     plugin,
     command: template,
     expectationsFile: options.expectations ?? null,
+    rerunOptions: [
+      ...(options.expectations === undefined ? [] : ['--expectations', options.expectations]),
+      ...(options.scenarioFile === undefined ? [] : ['--scenario-file', options.scenarioFile]),
+    ],
     toolVersion: TOOL_VERSION,
     servedFiles,
   });

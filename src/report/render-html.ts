@@ -266,7 +266,8 @@ function renderClause(clause: ClauseResult, report: CompatibilityReport, detail:
   }
   if (detail === 'full') {
     const evidence = clause.scenarios.flatMap((s) => (s.failure ? s.evidence : []));
-    const commands = reproduceCommands(clause.id, report.metadata, evidence);
+    const failed = clause.scenarios.flatMap((s) => (s.failure ? [s.name] : []));
+    const commands = reproduceCommands(clause.id, report.metadata, evidence, failed);
     notes.push(
       `<p class="note">Reproduce just this clause</p><pre class="cmd">${e(commands.join('\n'))}</pre>`,
     );

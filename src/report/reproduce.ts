@@ -1,19 +1,26 @@
 import type { EvidenceAttachment } from './attachments.ts';
 import type { RunMetadata } from './model.ts';
 
+/** How every reproduce line starts: the CLI as a project that installed the package calls it. */
+export const CLI = 'npx pbx-conformance';
+
 /**
- * The commands that reproduce one failing clause against the same target: always
- * `pbx-conformance verify [--target FILE] --tags @ID`, and for a remote target (whose addresses
- * outlive the run) an `nc` line for each raw-TCP exchange and a `curl` line for each HTTP
- * exchange of the evidence. Shell words are single-quoted; secrets are never in evidence, so
- * they are never in these lines (a redacted credential stays `<redacted>`).
+ * The commands that reproduce one failing clause, a function of the model alone. For `verify`:
+ * `npx pbx-conformance verify [--target FILE] --tags @ID`, and for a remote target (whose
+ * addresses outlive the run) an `nc` line for each raw-TCP exchange and a `curl` line for each
+ * HTTP exchange of the evidence. For `certify-plugin` (`metadata.rerun`): the replay line a shrunk
+ * generated state carries, else `certify-plugin [its options] --scenario NAME -- PLUGIN` per failing
+ * scenario. Shell words are single-quoted; secrets are never in evidence or in `rerun`, so they
+ * are never in these lines (a redacted credential stays `<redacted>`).
  */
 export function reproduceCommands(
   clauseId: string,
-  metadata: Pick<RunMetadata, 'targetFile' | 'webUrl'>,
+  metadata: Pick<RunMetadata, 'targetFile' | 'webUrl' | 'rerun'>,
   evidence: readonly EvidenceAttachment[],
+  failedScenarios: readonly string[] = [],
 ): string[] {
-  const verify = ['pbx-conformance', 'verify'];
+  if (metadata.rerun) return rerunCommands(metadata.rerun, evidence, failedScenarios);
+  const verify = [CLI, 'verify'];
   if (metadata.targetFile) verify.push('--target', quote(metadata.targetFile));
   verify.push('--tags', `@${clauseId}`);
   const lines = [verify.join(' ')];
@@ -23,6 +30,29 @@ export function reproduceCommands(
     if (line && !lines.includes(line)) lines.push(line);
   }
   return lines.slice(0, 4);
+}
+
+/** `certify-plugin` lines: a shrunk state's own replay line, or the run narrowed to the scenario. */
+function rerunCommands(
+  rerun: NonNullable<RunMetadata['rerun']>,
+  evidence: readonly EvidenceAttachment[],
+  failedScenarios: readonly string[],
+): string[] {
+  const lines: string[] = [];
+  for (const item of evidence) {
+    const replay = item.details?.['replay'];
+    if (typeof replay === 'string' && !lines.includes(replay))
+      lines.push(replay.startsWith(CLI) ? replay : `npx ${replay}`);
+  }
+  if (lines.length > 0) return lines;
+  const base = [CLI, rerun.command, ...rerun.options.map(word)];
+  // A scenario file is the run's only scenario: it needs no --scenario.
+  const fromFile = rerun.options.includes('--scenario-file');
+  const scenarios = fromFile ? [''] : [...new Set(failedScenarios)];
+  for (const name of scenarios.length > 0 ? scenarios : ['']) {
+    lines.push([...base, ...(name ? ['--scenario', word(name)] : []), '--', rerun.plugin].join(' '));
+  }
+  return lines;
 }
 
 /** `TCP host:port from X (raw)` → nc; `TCP host:port …` with an HTTP request → printf | nc; `HTTP METHOD path` → curl. */
@@ -48,6 +78,11 @@ function exchangeCommand(evidence: EvidenceAttachment, webUrl: string | null): s
     return `curl -sS -i -X ${method} ${quote(`${webUrl.replace(/\/+$/, '')}${path}`)}`;
   }
   return undefined;
+}
+
+/** A shell word: bare when it holds nothing a shell treats specially, else {@link quote}d. */
+function word(text: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : quote(text);
 }
 
 /** A POSIX shell single-quoted word; control characters are printed with `$'…'` escapes. */

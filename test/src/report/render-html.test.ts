@@ -96,7 +96,7 @@ test('a failure shows the raw bytes beside the decoded view, and how to reproduc
   assert.ok(
     html.includes('&lt;local&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; \\x01&lt;/local&gt;'),
   );
-  assert.ok(html.includes('pbx-conformance verify --target &apos;/etc/lab.json&apos; --tags @MON-B'));
+  assert.ok(html.includes('npx pbx-conformance verify --target &apos;/etc/lab.json&apos; --tags @MON-B'));
 });
 
 test('passing scenarios only name their exchanges; failures keep their bodies', () => {
@@ -144,14 +144,14 @@ test('reproduce lines: nc for raw TCP, printf | nc for HTTP over TCP, curl for H
   assert.deepEqual(
     reproduceCommands('MON-X', { targetFile: '/t/lab.json', webUrl: 'http://10.0.0.5' }, evidence),
     [
-      "pbx-conformance verify --target '/t/lab.json' --tags @MON-X",
+      "npx pbx-conformance verify --target '/t/lab.json' --tags @MON-X",
       'nc -s 10.0.0.9 -w 8 10.0.0.5 6556 < /dev/null',
       "printf '%s' $'GET /json HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n' | nc -s 10.0.0.9 -w 8 10.0.0.5 6556",
       "curl -sS -i -X POST 'http://10.0.0.5/xml-rpc?auth=123:<redacted>'",
     ],
   );
   assert.deepEqual(reproduceCommands('MON-X', { targetFile: null, webUrl: null }, evidence), [
-    'pbx-conformance verify --tags @MON-X',
+    'npx pbx-conformance verify --tags @MON-X',
   ]);
 });
 
