@@ -112,8 +112,16 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     )
     .option('--no-fleet', 'run the PBX alone, without a fleet controller')
     .option('--data <dir>', "keep the fleet controller's state in this directory (default: in memory)")
-    .action(async (options: SimulateOptions) => {
-      exitCode = await simulateCommand(options, io);
+    .option(
+      '--target-file <file>',
+      'write the target description here once every face listens (stale one removed first, written whole, removed at the stop)',
+    )
+    .argument(
+      '[command...]',
+      'after --: run this command once the simulator listens, then stop; exit with its exit code',
+    )
+    .action(async (command: string[], options: SimulateOptions) => {
+      exitCode = await simulateCommand(options, io, command);
     });
 
   registerFuzz(program, io, (code) => {
