@@ -159,7 +159,7 @@ const REPOSITORY_ONLY = new Set(['docs/design.md']);
 async function assertReadmePaths(project: string, packageDir: string): Promise<number> {
   const readme = await readFile(join(packageDir, 'README.md'), 'utf8');
   const named = new Set(
-    [...readme.matchAll(/`(?:pbx-conformance\/)?((?:docs|schemas|examples)\/[^`\s*<>]+)`/g)].map(
+    [...readme.matchAll(/`(?:pbx-conformance\/)?((?:docs|schemas|examples)\/[^`\s*<>…]+)`/g)].map(
       (match) => match[1] as string,
     ),
   );
@@ -208,7 +208,7 @@ function assertReports(dir: string): void {
 }
 
 test('the packed tarball installs into a fresh folder and runs there, writing only into that folder', {
-  timeout: 900_000,
+  timeout: 1_200_000,
 }, async (t) => {
   const base = await mkdtemp(join(tmpdir(), 'pbx-conformance-package-'));
   t.after(() => rm(base, { recursive: true, force: true }));
