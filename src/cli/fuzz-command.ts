@@ -1,13 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { relative, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_REPORTS_DIR } from '../catalog/project-paths.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
+import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
+import { TOOL_VERSION } from '../core/tool-version.ts';
 import type { FuzzTarget } from '../fuzz/fuzz-target.ts';
 import type { FuzzResult, GeneratorOutcome } from '../fuzz/run-fuzz.ts';
 import { FACES, type FaceName } from '../fuzz/types.ts';
 import type { CliIo } from './cli-io.ts';
-import { HarnessError, oneLineMessage } from './harness-error.ts';
-import { TOOL_VERSION } from './tool-version.ts';
 
 export interface FuzzOptions {
   target?: string;

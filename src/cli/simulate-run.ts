@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
+import { HarnessError } from '../core/harness-error.ts';
 import type { CliIo } from './cli-io.ts';
-import { HarnessError } from './harness-error.ts';
 
 /** Exit code when the command could not be started or died of a signal. */
 const COMMAND_FAILED = 1;

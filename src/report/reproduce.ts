@@ -10,16 +10,20 @@ export const CLI = 'npx pbx-conformance';
  * addresses outlive the run) an `nc` line for each raw-TCP exchange and a `curl` line for each
  * HTTP exchange of the evidence. For `certify-plugin` (`metadata.rerun`): the replay line a shrunk
  * generated state carries, else `certify-plugin [its options] --scenario NAME -- PLUGIN` per failing
- * scenario. Shell words are single-quoted; secrets are never in evidence or in `rerun`, so they
- * are never in these lines (a redacted credential stays `<redacted>`).
+ * scenario. Other commands (fuzz, resolver-check) give the replay lines their evidence carries
+ * (`details.replay`, e.g. a shrunk fuzz input). Shell words are single-quoted; secrets are never
+ * in evidence or in `rerun`, so they are never in these lines (a redacted credential stays `<redacted>`).
  */
 export function reproduceCommands(
   clauseId: string,
-  metadata: Pick<RunMetadata, 'targetFile' | 'webUrl' | 'rerun'>,
+  metadata: Pick<RunMetadata, 'targetFile' | 'webUrl' | 'rerun'> & Partial<Pick<RunMetadata, 'command'>>,
   evidence: readonly EvidenceAttachment[],
   failedScenarios: readonly string[] = [],
 ): string[] {
   if (metadata.rerun) return rerunCommands(metadata.rerun, evidence, failedScenarios);
+  if (metadata.command !== undefined && metadata.command !== 'verify') {
+    return replayLines(evidence).slice(0, 4);
+  }
   const verify = [CLI, 'verify'];
   if (metadata.targetFile) verify.push('--target', quote(metadata.targetFile));
   verify.push('--tags', `@${clauseId}`);
@@ -38,12 +42,7 @@ function rerunCommands(
   evidence: readonly EvidenceAttachment[],
   failedScenarios: readonly string[],
 ): string[] {
-  const lines: string[] = [];
-  for (const item of evidence) {
-    const replay = item.details?.['replay'];
-    if (typeof replay === 'string' && !lines.includes(replay))
-      lines.push(replay.startsWith(CLI) ? replay : `npx ${replay}`);
-  }
+  const lines = replayLines(evidence);
   if (lines.length > 0) return lines;
   const base = [CLI, rerun.command, ...rerun.options.map(word)];
   // A scenario file is the run's only scenario: it needs no --scenario.
@@ -51,6 +50,18 @@ function rerunCommands(
   const scenarios = fromFile ? [''] : [...new Set(failedScenarios)];
   for (const name of scenarios.length > 0 ? scenarios : ['']) {
     lines.push([...base, ...(name ? ['--scenario', word(name)] : []), '--', rerun.plugin].join(' '));
+  }
+  return lines;
+}
+
+/** The replay lines the evidence carries (`details.replay`), each as `npx pbx-conformance …`, once. */
+function replayLines(evidence: readonly EvidenceAttachment[]): string[] {
+  const lines: string[] = [];
+  for (const item of evidence) {
+    const replay = item.details?.['replay'];
+    if (typeof replay !== 'string') continue;
+    const line = replay.startsWith('pbx-conformance ') ? `npx ${replay}` : replay;
+    if (!lines.includes(line)) lines.push(line);
   }
   return lines;
 }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { PROJECT_ROOT } from '../../../src/catalog/project-paths.ts';
+import { PROJECT_ROOT } from '../../../src/core/project-paths.ts';
 
 const HOOKS = join(import.meta.dirname, 'fixtures', 'record-packages.mjs');
 /** What tsx itself loads to run the TypeScript sources (absent from the compiled package). */
