@@ -18,6 +18,12 @@ export interface SimulateOptions {
   pbxCount?: number;
   /** Keep the controller's state in this directory (relative to `io.cwd`). */
   data?: string;
+  /**
+   * Write the target description to this file (relative to `io.cwd`) once every face listens:
+   * a stale file is removed first, the new one appears whole (written aside, then renamed) and is
+   * removed at the stop, so a script that waits for it never reads an earlier run's.
+   */
+  targetFile?: string;
   /** `--address-pool`: one address per PBX from this range (issue 22); default beyond 50 PBXs. */
   addressPool?: string;
   /** `--activity field`: every PBX changes over virtual time from `seed`. */
