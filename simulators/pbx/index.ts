@@ -16,12 +16,14 @@ import { isPbxRestarting } from './maintenance/pbx-restart.ts';
 import { createPackageDownloadHandler, MODULE_DOWNLOAD_PREFIX } from './mkp/package-download.ts';
 import { MonitoringEndpoint } from './monitoring/endpoint/monitoring-endpoint.ts';
 import { SnapshotCache } from './monitoring/snapshot.ts';
+import type { ReplayBinding } from './recording/replay.ts';
 import { Resolver, type ResolverOptions } from './resolver/resolver.ts';
 import { resolverControlRoutes } from './resolver/resolver-control-routes.ts';
 import { resolveScenario } from './state/scenarios.ts';
 import { PbxStore } from './state/store.ts';
 import type { PbxState } from './state/types.ts';
 import { startWebServer, type WebRoute } from './web/web-server.ts';
+import { snapshotMonitoringData } from './xmlrpc/snapshot-monitoring-data.ts';
 import { createXmlRpcHandler } from './xmlrpc/xmlrpc-handler.ts';
 
 export interface PbxStartOptions {
@@ -67,6 +69,12 @@ export interface PbxStartOptions {
    * `pbx-conformance fuzz` must find (test/fuzz/). Absent: the routes as they are.
    */
   wrapWebRoute?: (route: WebRoute) => WebRoute;
+  /**
+   * Serve a recording (`simulate --recording`, simulators/pbx/recording/replay.ts): the data
+   * endpoint and the XML-RPC data queries answer with its bytes; the state machine stays the
+   * simulator's. Give the recording's imported state as `scenario`.
+   */
+  replay?: ReplayBinding;
 }
 
 export interface PbxUrls {
@@ -110,7 +118,11 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
   const cache = new SnapshotCache(store);
   const ownWaits = options.durationClock ? undefined : durationClock();
   const waits: Clock = options.durationClock ?? (ownWaits as VirtualClock);
-  const endpoint = new MonitoringEndpoint(store, cache, { durationClock: waits });
+  const replay = options.replay?.(store, snapshotMonitoringData(store, cache));
+  const endpoint = new MonitoringEndpoint(store, cache, {
+    durationClock: waits,
+    ...(replay ? { answerOverride: (request) => replay.endpointAnswer(request) } : {}),
+  });
   const maintenance = createMaintenance(store);
   // Faces that keep records outside the state (tokens, queued commands) drop them on reset.
   store.on('reset', () => maintenance.reset());
@@ -131,7 +143,10 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
       host,
       port: options.webPort ?? 0,
       routes: [
-        { prefix: '/xml-rpc', handle: createXmlRpcHandler(store, cache) },
+        {
+          prefix: '/xml-rpc',
+          handle: createXmlRpcHandler(store, cache, replay ? { data: replay.xmlrpcData } : {}),
+        },
         { prefix: MAINTENANCE_BASE_PATH, handle: maintenance.handler },
         { prefix: MODULE_DOWNLOAD_PREFIX, handle: createPackageDownloadHandler(() => store.read().modules) },
       ].map((route) => options.wrapWebRoute?.(route) ?? route),

@@ -5,6 +5,7 @@ import { registerEndpoint } from './endpoint-command.ts';
 import { registerFuzz } from './fuzz-command.ts';
 import { EXIT_CODES_HELP, EXIT_HARNESS_ERROR, HarnessError, oneLineMessage } from './harness-error.ts';
 import { parsePercent, parsePort, parseRepeat, parseWorkerCount } from './parse-options.ts';
+import { registerRecord } from './record-command.ts';
 import { registerResolverCheck } from './resolver-check-command.ts';
 import {
   DEFAULT_PBX_COUNT,
@@ -34,6 +35,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       'print the CLI version, the clause catalog and the spec revisions it judges',
     )
     .exitOverride()
+    // `record --out` and `record import --out` are different options: each command reads its own.
+    .enablePositionalOptions()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
@@ -126,6 +129,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     exitCode = code;
   });
   registerCertifyPlugin(program, io, (code) => {
+    exitCode = code;
+  });
+  registerRecord(program, io, (code) => {
     exitCode = code;
   });
 
