@@ -115,6 +115,15 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     )
     .option('--no-fleet', 'run the PBX alone, without a fleet controller')
     .option('--data <dir>', "keep the fleet controller's state in this directory (default: in memory)")
+    .option(
+      '--recording <file>',
+      'serve a recording (pbx-conformance record) byte for byte; the control plane still switches tile, licence and hosts',
+    )
+    .addOption(
+      new Option('--timing <mode>', 'replay the recorded delays, or none')
+        .choices(['recorded', 'none'])
+        .default('recorded'),
+    )
     .action(async (options: SimulateOptions) => {
       exitCode = await simulateCommand(options, io);
     });

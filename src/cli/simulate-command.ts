@@ -31,6 +31,10 @@ export interface SimulateOptions {
   pbxCount?: number;
   /** Keep the controller's state in this directory (relative to `io.cwd`). */
   data?: string;
+  /** Serve a recording (`record`): its bytes on the data endpoint and XML-RPC, its state behind the control plane. */
+  recording?: string;
+  /** `none`: replay the recording without its recorded delays. */
+  timing?: 'recorded' | 'none';
 }
 
 /** PBXs `simulate` starts by default: the primary and two more, one per fixture site. */
@@ -56,7 +60,24 @@ export function parsePbxCount(value: string): number {
 export async function simulateCommand(options: SimulateOptions, io: CliIo): Promise<number> {
   if (options.fleet === false && (options.data !== undefined || options.pbxCount !== undefined))
     throw new HarnessError('--data and --pbx-count belong to the fleet; they cannot go with --no-fleet');
-  const scenario = await resolveScenarioOption(options.scenario, io.cwd);
+  if (options.recording !== undefined && options.scenario !== undefined)
+    throw new HarnessError('--recording and --scenario exclude each other: a recording brings its own state');
+  const replayed =
+    options.recording === undefined
+      ? undefined
+      : await import('../record/recording-start.ts').then(({ recordingStartOptions }) => {
+          try {
+            return recordingStartOptions(
+              options.recording!,
+              io.cwd,
+              options.timing ?? 'recorded',
+              Date.now(),
+            );
+          } catch (error) {
+            throw new HarnessError(oneLineMessage(error));
+          }
+        });
+  const scenario = replayed?.scenario ?? (await resolveScenarioOption(options.scenario, io.cwd));
   const controlHost = options.controlHost ?? '127.0.0.1';
   // Issue 12, defect 7: a control plane beyond loopback always has a token.
   const generatedToken =
@@ -71,6 +92,7 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
     ...(options.port === undefined ? {} : { monitoringPort: options.port }),
     ...(options.webPort === undefined ? {} : { webPort: options.webPort }),
     ...(options.controlPort === undefined ? {} : { controlPort: options.controlPort }),
+    ...(replayed ? { replay: replayed.replay } : {}),
   };
   // Loaded on demand: `verify` against a remote target never needs the simulator.
   const { start } = await import('../../simulators/pbx/index.ts');

@@ -14,6 +14,7 @@ import { decodeMethodResponse } from './record-target.ts';
 import type { Redactor } from './redact.ts';
 
 const PHONE = /^\+?\d{6,}$/;
+const PSEUDONYM_CHANNEL = /\/chan-[0-9a-f]{8}$/;
 const IPV4_EXACT = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 /**
@@ -112,6 +113,7 @@ function discoverSecrets(target: TargetFile, samples: RawSample[], redactor: Red
     for (const peer of pbx.peers?.peers ?? [])
       if (PHONE.test(peer.name)) redactor.addLiteral(peer.name, 'phone');
     for (const channel of pbx.channels?.channels ?? []) {
+      if (PSEUDONYM_CHANNEL.test(channel)) continue;
       for (const number of channel.match(/\+?\d{6,}/g) ?? []) redactor.addLiteral(number, 'phone');
       redactor.addLiteral(channel, 'channel');
     }
@@ -130,7 +132,7 @@ function discoverSecrets(target: TargetFile, samples: RawSample[], redactor: Red
       if (name && PHONE.test(name)) redactor.addLiteral(name, 'phone');
     }
     for (const channel of Array.isArray(body['channelsActive']) ? body['channelsActive'] : []) {
-      if (typeof channel !== 'string') continue;
+      if (typeof channel !== 'string' || PSEUDONYM_CHANNEL.test(channel)) continue;
       for (const number of channel.match(/\+?\d{6,}/g) ?? []) redactor.addLiteral(number, 'phone');
       redactor.addLiteral(channel, 'channel');
     }

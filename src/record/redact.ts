@@ -109,7 +109,10 @@ export class Redactor {
     let result = text;
     const known = [...this.literals.keys()].sort((a, b) => b.length - a.length);
     if (known.length > 0) {
-      const pattern = new RegExp(`(${known.map(escapeRegExp).join('|')})( {2,})?`, 'g');
+      const pattern = new RegExp(
+        `(?<![A-Za-z0-9])(${known.map(escapeRegExp).join('|')})(?![A-Za-z0-9])( {2,})?`,
+        'g',
+      );
       result = result.replace(pattern, (_match, value: string, spaces: string | undefined) => {
         const replacement = this.literals.get(value) ?? value;
         this.count(this.literalKinds.get(value) ?? 'user');

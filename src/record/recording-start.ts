@@ -1,0 +1,21 @@
+import { resolve } from 'node:path';
+import { type ReplayBinding, replayRecording } from '../../simulators/pbx/recording/replay.ts';
+import type { PbxState } from '../../simulators/pbx/state/types.ts';
+import { importRecording } from './import-recording.ts';
+import { loadRecording, scenarioNameOf, scenarioState } from './load-recording.ts';
+
+/**
+ * What `simulate --recording FILE` (and `certify-plugin --recording`) starts a PBX with: the state
+ * imported from the recording's first sample, so the control plane, the state machine and every
+ * face the recording lacks run on its figures, and the replay of its bytes (simulators/pbx/recording/).
+ */
+export function recordingStartOptions(
+  file: string,
+  cwd: string,
+  timing: 'recorded' | 'none',
+  now: number,
+): { scenario: PbxState; replay: ReplayBinding } {
+  const recording = loadRecording(resolve(cwd, file));
+  const scenario = importRecording(recording, { name: scenarioNameOf(file) });
+  return { scenario: scenarioState(scenario, now), replay: replayRecording(recording, { timing }) };
+}
