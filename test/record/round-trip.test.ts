@@ -100,7 +100,8 @@ test('a time series plays in order on the virtual clock', async () => {
     );
     const texts = recorded.value.samples.map((sample) => sample.dataEndpoint?.raw?.bytes);
     assert.equal(texts.length, 3);
-    for (const [i, n] of phones.entries()) assert.match(JSON.stringify(texts[i]), new RegExp(`online_phones ${n}\\\\n`));
+    for (const [i, n] of phones.entries())
+      assert.match(JSON.stringify(texts[i]), new RegExp(`online_phones ${n}\\\\n`));
     await original.handle.close();
     const { scenario, replay } = recordingStartOptions(recorded.recording, folder.dir, 'none', Date.now());
     replayed = await start({ scenario, replay, monitoringPort: 0, clock: { mode: 'frozen' } });
