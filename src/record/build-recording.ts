@@ -73,11 +73,18 @@ function discoverSecrets(target: TargetFile, samples: RawSample[], redactor: Red
     for (const key of ['pbx_version', 'update_latest_version'])
       redactor.protect(pbx.pbx?.facts.get(key) ?? '');
     for (const module of pbx.modules ?? []) redactor.protect(module.version);
+    for (const key of ['java_version', 'java_vm_version']) {
+      for (const token of pbx.java
+        ? (text.match(new RegExp(`^${key} (.*)$`, 'm'))?.[1] ?? '').split(/[^0-9.]+/)
+        : [])
+        redactor.protect(token);
+    }
   }
   for (const json of jsons) {
     const body = json as Record<string, unknown>;
     for (const key of ['pbxVersion', 'pbxLatestVersion']) redactor.protect(String(body[key] ?? ''));
     for (const module of asArray(body['modules'])) redactor.protect(String(module['version'] ?? ''));
+    for (const token of String(body['javaVersion'] ?? '').split(/[^0-9.]+/)) redactor.protect(token);
   }
   // The target file: its name, addresses and credentials.
   const { pbx } = target;

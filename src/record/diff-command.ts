@@ -16,10 +16,11 @@ export function recordedFaces(sample: RecordingSample): DiffFaces {
   const faces: DiffFaces = {};
   const agentText = sampleAgentText(sample);
   if (agentText !== undefined) faces.agentText = agentText;
+  // A target that answers every request with the agent text (the earlier component) offers no XML or JSON.
   const xml = body('GET /xml');
-  if (xml !== undefined) faces.xml = xml;
+  if (xml !== undefined && /^\s*<(?!<<)/.test(xml)) faces.xml = xml;
   const json = body('GET /json');
-  if (json !== undefined) faces.json = json;
+  if (json !== undefined && isJson(json)) faces.json = json;
   if (typeof local?.data === 'string') faces.localDocument = local.data;
   return faces;
 }
@@ -45,6 +46,15 @@ export function simulatedFaces(recording: Recording, index: number): DiffFaces {
     ...(recorded.json === undefined ? {} : { json: faces.json }),
     ...(recorded.localDocument === undefined ? {} : { localDocument: faces.localDocument }),
   };
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export interface DiffResult {

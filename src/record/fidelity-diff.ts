@@ -208,8 +208,12 @@ function keyed(lines: string[]): { map: Map<string, string>; order: string[]; ot
   const order: string[] = [];
   const other: string[] = [];
   const seen = new Map<string, number>();
+  let inRaidTable = false;
   for (const line of lines) {
-    const match = /^([a-z][a-z0-9_]*) (.*)$/.exec(line);
+    // The RAID controller's table after `raid_status` is verbatim, not `key value` (FIELD-PBX-KEYS).
+    if (line.startsWith('raid_diagnosis ')) inRaidTable = false;
+    const match = inRaidTable ? null : /^([a-z][a-z0-9_]*) (.*)$/.exec(line);
+    if (line === 'raid_status' || line.startsWith('raid_status ')) inRaidTable = true;
     if (!match) {
       other.push(line);
       continue;

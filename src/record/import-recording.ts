@@ -198,13 +198,21 @@ export function importRecording(recording: Recording, options: ImportOptions): I
     | { level?: unknown; status?: unknown; devices?: { name: string; state: string }[] }
     | null
     | undefined;
-  if (raid === null && !facts.has('raid_status')) state['raid'] = null;
-  else if (raid)
+  if (facts.has('raid_status') || facts.has('raid_diagnosis')) {
+    // The controller's own table is kept verbatim; level, state and devices from the newer keys or the JSON.
+    const diagnosis = fact('raid_diagnosis') ?? '';
+    const unitType = /RAID-?(\d+)/i.exec(pbx.pbx?.raidTable.join('\n') ?? '')?.[1];
     state['raid'] = compact({
-      level: str(raid.level),
-      status: str(raid.status),
-      devices: raid.devices ?? [],
+      level:
+        str(raid?.level) ?? fact('raid_level') ?? (unitType === undefined ? 'unknown' : `raid${unitType}`),
+      status:
+        str(raid?.status) ??
+        fact('raid_state') ??
+        (diagnosis === 'HEALTHY' ? 'healthy' : diagnosis.toLowerCase()),
+      devices: raid?.devices ?? pbx.pbx?.raidDevices ?? [],
+      controllerTable: pbx.pbx?.raidTable.length ? pbx.pbx.raidTable : undefined,
     });
+  } else if (raid === null || !json['raid']) state['raid'] = null;
   state['os'] = compact({
     load1: toNum(j('osLoad1min')),
     load5: toNum(j('osLoad5min')),

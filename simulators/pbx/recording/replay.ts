@@ -113,7 +113,8 @@ function recordedData(value: unknown): string | undefined {
 
 /**
  * The recorded bytes cut into the recorded chunks, each delayed by its gap to the one before;
- * `alreadyWaitedMs` is taken off the first delay (the raw-mode grace the endpoint has waited).
+ * `alreadyWaitedMs` is taken off the first delay only (the raw-mode grace the endpoint has
+ * waited), so the gaps between chunks stay as recorded.
  */
 export function timed(
   stream: RecordedStream,
@@ -127,13 +128,12 @@ export function timed(
     return { chunks: [{ delayMs: 0, bytes }], close };
   const chunks: TimedAnswer['chunks'] = [];
   let offset = 0;
-  let previous = alreadyWaitedMs;
-  stream.chunks.forEach((chunk, index) => {
+  for (const [index, chunk] of stream.chunks.entries()) {
     const last = index === stream.chunks.length - 1;
     const end = last ? bytes.length : Math.min(bytes.length, offset + chunk.length);
-    chunks.push({ delayMs: Math.max(0, chunk.atMs - previous), bytes: bytes.subarray(offset, end) });
-    previous = Math.max(previous, chunk.atMs);
+    const gap = index === 0 ? chunk.atMs - alreadyWaitedMs : chunk.atMs - stream.chunks[index - 1]!.atMs;
+    chunks.push({ delayMs: Math.max(0, gap), bytes: bytes.subarray(offset, end) });
     offset = end;
-  });
+  }
   return { chunks, close };
 }
