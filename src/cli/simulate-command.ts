@@ -296,7 +296,7 @@ function formatBanner(target: TargetDescription, options: SimulateOptions, statu
         ? `inactive (ports ${status.configuredPort} and ${status.configuredPort + 1} busy)`
         : 'stopped (tile off or no module licence)';
   return [
-    `PBX simulator running (scenario ${options.scenario ?? 'healthy'}, clock ${options.clock})`,
+    `PBX simulator running (${options.recording === undefined ? `scenario ${options.scenario ?? 'healthy'}` : `recording ${options.recording}, timing ${options.timing ?? 'recorded'}`}, clock ${options.clock})`,
     `  web (base_url):  ${pbx.webUrl}`,
     `  XML-RPC:         ${pbx.webUrl}${pbx.xmlrpc.path}  (methods ${pbx.xmlrpc.instanceName}.*)`,
     `  XML-RPC login:   ${pbx.xmlrpc.login} / ${pbx.xmlrpc.password}  (URL parameter ${pbx.xmlrpc.authParam})`,
