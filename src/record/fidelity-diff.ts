@@ -10,7 +10,7 @@ export interface Finding {
   face: 'agent-text' | 'xml' | 'json' | 'local-document';
   /** Where: `<<<pbx>>> known_phones`, `pbx/appliance/type`, `$.peers[0].name`. */
   place: string;
-  /** The clause the place falls under: an `…-UNSPEC-…` id for `unspecified`. */
+  /** The clause the place falls under: for `unspecified` an id of an unspecified place, such as MON-UNSPEC-LINUX-SECTIONS. */
   clause: string;
   /** For `extension`: which side has it. */
   side?: 'recording' | 'simulator';
@@ -61,9 +61,11 @@ const XML_UNSPEC_CHILDREN = /^pbx\/(appliance|security|java|raid)\//;
  * The fidelity diff: the agent text section by section and line by line, the XML element by
  * element, the JSON path by path, the `local` document entry by entry. Each difference is
  * classed:
- * - `unspecified`: a place the specs leave open, with its `…-UNSPEC-…` id (the Linux sections,
- *   the agent header, local-check texts, XML children and JSON fields the spec does not list,
- *   column widths of the engine's listings);
+ * - `unspecified`: a place the specs leave open, with the id of that place: the Linux sections
+ *   (MON-UNSPEC-LINUX-SECTIONS), the agent header (MON-UNSPEC-AGENT-HEADER), local-check texts
+ *   (MON-UNSPEC-LOCAL-DETAILS), XML children (MON-UNSPEC-XML-CHILDREN) and JSON fields
+ *   (MON-UNSPEC-JSON-FIELDS) the spec does not list, column widths of the engine's listings
+ *   (MON-UNSPEC-LINE-GRAMMAR), texts of the `local` document (XMLRPC-UNSPEC-ENTRY-VALUES);
  * - `extension`: a line, key, section, element or field one side has and the other lacks
  *   (additive, FIELD-ADDITIVE-ONLY, MON-VERSIONING-ADDITIVE);
  * - `fidelity-defect` (against the simulator): the same place with another value or shape, i.e.

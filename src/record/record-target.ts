@@ -11,7 +11,7 @@ import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
 import type { TargetFile } from '../runner/target-file.ts';
 import { type Captured, CaptureError, captureTcp } from './capture-tcp.ts';
 
-/** The data-endpoint requests a recording makes, after the raw fetch (MON-GET-*, MON-QUERY-FORMAT). */
+/** The data-endpoint requests a recording makes, after the raw fetch (MON-GET-CHECKMK, MON-GET-XML, MON-GET-JSON, MON-QUERY-FORMAT). */
 export const HTTP_TARGETS = [
   '/checkmk',
   '/xml',
