@@ -19,3 +19,20 @@ export function recordingStartOptions(
   const scenario = importRecording(recording, { name: scenarioNameOf(file) });
   return { scenario: scenarioState(scenario, now), replay: replayRecording(recording, { timing }) };
 }
+
+/**
+ * A recording as a certify-plugin scenario: `recording-<file name>`, described by the target and
+ * time it was recorded. Throws (one line) for an unusable file.
+ */
+export function describeRecording(
+  path: string,
+  label: string,
+): { name: string; description: string; path: string } {
+  const recording = loadRecording(path);
+  const first = recording.samples[0];
+  return {
+    name: `recording-${scenarioNameOf(path).replace(/^recording-/, '')}`,
+    description: `The recording ${label} of ${recording.target.name} (${first?.recordedAt ?? recording.recordedAt}), replayed byte for byte on the state imported from it.`,
+    path,
+  };
+}
