@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
-import Deserializer from 'xmlrpc/lib/deserializer.js';
 import type {
   RecordedHttpAnswer,
   RecordedXmlRpcAnswer,
@@ -10,6 +10,14 @@ import type {
 import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
 import type { TargetFile } from '../runner/target-file.ts';
 import { type Captured, CaptureError, captureTcp } from './capture-tcp.ts';
+
+/** The `xmlrpc` package's response deserializer (its lib/ files ship no types). */
+interface MethodResponseDeserializer {
+  deserializeMethodResponse(stream: Readable, callback: (error: unknown, value: unknown) => void): void;
+}
+const Deserializer = createRequire(import.meta.url)('xmlrpc/lib/deserializer.js') as new (
+  encoding?: string,
+) => MethodResponseDeserializer;
 
 /** The data-endpoint requests a recording makes, after the raw fetch (MON-GET-CHECKMK, MON-GET-XML, MON-GET-JSON, MON-QUERY-FORMAT). */
 export const HTTP_TARGETS = [
