@@ -7,6 +7,7 @@ import {
   type RecordingSample,
 } from '../../simulators/pbx/recording/recording.ts';
 import { parseAgentText, parsePbxSections, sectionLines } from '../agent-text/index.ts';
+import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
 import type { TargetFile } from '../runner/target-file.ts';
 import { type Captured, toStream } from './capture-tcp.ts';
 import type { RawSample } from './record-target.ts';
@@ -98,6 +99,9 @@ function discoverSecrets(target: TargetFile, samples: RawSample[], redactor: Red
     if (address) redactor.addLiteral(address, IPV4_EXACT.test(address) ? 'address' : 'host');
   }
   redactor.addLiteral(pbx.xmlrpc.password, 'credential');
+  // The credentials values sent (right and deliberately wrong), should any answer or error echo them.
+  for (const password of [pbx.xmlrpc.password, `${pbx.xmlrpc.password}-wrong`])
+    redactor.addLiteral(xmlRpcAuthValue(pbx.xmlrpc.login, password).split(':')[1], 'credential');
   redactor.addLiteral(pbx.controlToken, 'credential');
   const maintenance = target['maintenance'] as { token?: string } | undefined;
   redactor.addLiteral(maintenance?.token, 'credential');
