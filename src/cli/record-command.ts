@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import type { CliIo } from './cli-io.ts';
-import { HarnessError, oneLineMessage } from './harness-error.ts';
 
 /** `--every 60s`, `500ms`, `2m`, or plain seconds. */
 export function parseDuration(value: string): number {

@@ -5,10 +5,10 @@ import {
   type RecordedXmlRpcAnswer,
   type Recording,
   type RecordingSample,
-} from '../../simulators/pbx/recording/recording.ts';
+} from '../../simulators/pbx/index.ts';
 import { parseAgentText, parsePbxSections, sectionLines } from '../agent-text/index.ts';
 import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
-import type { TargetFile } from '../runner/target-file.ts';
+import type { TargetFile } from '../core/target-file.ts';
 import { type Captured, toStream } from './capture-tcp.ts';
 import type { RawSample } from './record-target.ts';
 import { decodeMethodResponse } from './record-target.ts';

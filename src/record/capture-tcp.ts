@@ -1,11 +1,7 @@
 import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import {
-  type RecordedClose,
-  type RecordedStream,
-  toRecordedBytes,
-} from '../../simulators/pbx/recording/recording.ts';
+import { type RecordedClose, type RecordedStream, toRecordedBytes } from '../../simulators/pbx/index.ts';
 
 export interface CaptureOptions {
   host: string;

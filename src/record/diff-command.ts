@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import { fetchBody, type Recording, type RecordingSample } from '../../simulators/pbx/recording/recording.ts';
-import { renderFaces } from '../../simulators/pbx/recording/render-state.ts';
+import { fetchBody, type Recording, type RecordingSample, renderFaces } from '../../simulators/pbx/index.ts';
 import { type DiffFaces, diffFaces, type Finding } from './fidelity-diff.ts';
 import type { RecordIo } from './import-command.ts';
 import { importRecording, sampleAgentText, sampleJson } from './import-recording.ts';

@@ -1,10 +1,10 @@
-import { sectionKeys } from '../../simulators/pbx/monitoring/render/pbx-section-keys.ts';
 import {
   fetchBody,
   type Recording,
   type RecordingSample,
+  sectionKeys,
   streamBytes,
-} from '../../simulators/pbx/recording/recording.ts';
+} from '../../simulators/pbx/index.ts';
 import { type AgentText, parseAgentText, parsePbxSections, sectionLines } from '../agent-text/index.ts';
 
 /** A scenario file (schemas/pbx-scenario.schema.json). */

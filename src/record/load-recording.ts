@@ -1,11 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { Recording } from '../../simulators/pbx/recording/recording.ts';
-import { loadScenarioFile } from '../../simulators/pbx/state/scenarios.ts';
-import type { PbxState } from '../../simulators/pbx/state/types.ts';
-import { PROJECT_ROOT } from '../catalog/project-paths.ts';
-import { joinProblems, strictValidator } from '../runner/strict-schema.ts';
+import type { PbxState, Recording } from '../../simulators/pbx/index.ts';
+import { loadScenarioFile } from '../../simulators/pbx/index.ts';
+import { PROJECT_ROOT } from '../core/project-paths.ts';
+import { joinProblems, strictValidator } from '../core/strict-schema.ts';
 import type { ImportedScenario } from './import-recording.ts';
 
 const RECORDING_SCHEMA = join(PROJECT_ROOT, 'schemas', 'pbx-recording.schema.json');

@@ -6,9 +6,9 @@ import type {
   RecordedHttpAnswer,
   RecordedXmlRpcAnswer,
   RecordingSample,
-} from '../../simulators/pbx/recording/recording.ts';
+} from '../../simulators/pbx/index.ts';
 import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
-import type { TargetFile } from '../runner/target-file.ts';
+import type { TargetFile } from '../core/target-file.ts';
 import { type Captured, CaptureError, captureTcp } from './capture-tcp.ts';
 
 /** The `xmlrpc` package's response deserializer (its lib/ files ship no types). */

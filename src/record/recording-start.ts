@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { type ReplayBinding, replayRecording } from '../../simulators/pbx/recording/replay.ts';
-import type { PbxState } from '../../simulators/pbx/state/types.ts';
+import type { PbxState } from '../../simulators/pbx/index.ts';
+import { type ReplayBinding, replayRecording } from '../../simulators/pbx/index.ts';
 import { importRecording } from './import-recording.ts';
 import { loadRecording, scenarioNameOf, scenarioState } from './load-recording.ts';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { Recording } from '../../simulators/pbx/recording/recording.ts';
+import type { Recording } from '../../simulators/pbx/index.ts';
 import { run } from '../../src/cli/run.ts';
 import { captureIo } from '../src/cli/capture-io.ts';
 import { startTestPbx, tempFolder, writeJson } from './support.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { Recording } from '../../simulators/pbx/recording/recording.ts';
+import type { Recording } from '../../simulators/pbx/index.ts';
 import { xmlRpcAuthValue } from '../../src/clients/xmlrpc-auth-value.ts';
 import { recordCommand } from '../../src/record/record-command.ts';
 import { Redactor } from '../../src/record/redact.ts';

@@ -1,6 +1,6 @@
-import { readLinuxSections } from '../monitoring/render/linux-sections.ts';
-import { renderFormat, renderLocalDocumentCached } from '../monitoring/render/render-format.ts';
-import type { Snapshot } from '../monitoring/snapshot.ts';
+import { readLinuxSections } from '../snapshot/render/linux-sections.ts';
+import { renderFormat, renderLocalDocumentCached } from '../snapshot/render/render-format.ts';
+import type { Snapshot } from '../snapshot/snapshot.ts';
 import type { PbxState } from '../state/types.ts';
 
 /** Every face of the data endpoint and the `local` document, rendered from one state. */
