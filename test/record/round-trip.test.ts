@@ -59,6 +59,8 @@ for (const { name, timing } of SCENARIOS) {
       const b = fetchHashes(second.value);
       assert.ok(a.size >= 11, `expected every face fetched, got ${[...a.keys()].join(', ')}`);
       assert.deepEqual([...b.entries()], [...a.entries()]);
+      const same = [...a.entries()].filter(([fetch, hash]) => b.get(fetch) === hash).length;
+      process.stdout.write(`# round trip ${name}: ${same} of ${a.size} fetches with the same SHA-256\n`);
       const diff = diffRecordings(first.value);
       assert.deepEqual(
         diff.findings.filter((finding) => finding.class === 'fidelity-defect'),
