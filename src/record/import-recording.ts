@@ -177,14 +177,11 @@ export function importRecording(recording: Recording, options: ImportOptions): I
     medianMos: num('rtp_mos_median') ?? toNum(j('rtpMedianMos')),
     minMos: num('rtp_mos_min') ?? toNum(j('rtpMinMos')),
   });
-  if (pbx.channels) {
-    const calls = sectionLines(agent, 'pbx_calls')
-      ?.map((line) => /^last_5min_calls (-?\d+)$/.exec(line)?.[1])
-      .find(Boolean);
+  if (pbx.channels || pbx.calls) {
     state['channels'] = compact({
-      max: finite(pbx.channels.max),
-      active: pbx.channels.channels,
-      last5MinCalls: finite(pbx.channels.last5MinCalls) ?? toInt(calls) ?? toInt(j('channelsLast5MinCalls')),
+      max: finite(pbx.channels?.max),
+      active: pbx.channels?.channels,
+      last5MinCalls: finite(pbx.calls?.last5MinCalls) ?? toInt(j('channelsLast5MinCalls')),
     });
   }
   if (pbx.accounts) state['accounts'] = compact(mapFinite(pbx.accounts));

@@ -31,9 +31,9 @@ test('an independent fake PBX (test/fixtures/fake_pbx.py): recorded with its tim
     );
     const sample = recorded.value.samples[0]!;
     const raw = sample.dataEndpoint!.raw!;
-    // Timing and close: three chunks 60 ms apart, then the fake's FIN.
+    // Timing and close: three chunks 250 ms apart (500 ms in all; asserted with room for a loaded machine), then the fake's FIN.
     assert.ok(raw.chunks.length >= 3, JSON.stringify(raw.chunks));
-    assert.ok(raw.chunks.at(-1)!.atMs - raw.chunks[0]!.atMs >= 100, JSON.stringify(raw.chunks));
+    assert.ok(raw.chunks.at(-1)!.atMs - raw.chunks[0]!.atMs >= 250, JSON.stringify(raw.chunks));
     assert.deepEqual([raw.close.by, raw.close.how], ['server', 'fin']);
     // The earlier component answers HTTP with the raw agent text: no status line.
     assert.equal(sample.dataEndpoint!.http[0]!.statusLine, undefined);
@@ -86,7 +86,7 @@ test('an independent fake PBX (test/fixtures/fake_pbx.py): recorded with its tim
     );
     assert.ok(diff.findings.every((f) => f.clause.length > 0));
 
-    // Replay with the recorded timing: the same bytes, the chunks still about 60 ms apart.
+    // Replay with the recorded timing: the same bytes, the chunks still spread as recorded.
     const { scenario: state, replay } = recordingStartOptions(
       recorded.recording,
       folder.dir,
@@ -98,7 +98,7 @@ test('an independent fake PBX (test/fixtures/fake_pbx.py): recorded with its tim
     const again = await captureTcp({ host: url.hostname, port: Number(url.port) });
     assert.equal(again.bytes.toString('utf8'), 'text' in raw.bytes ? raw.bytes.text : '');
     assert.ok(again.chunks.length >= 3, JSON.stringify(again.chunks));
-    assert.ok(again.chunks.at(-1)!.atMs - again.chunks[0]!.atMs >= 100, JSON.stringify(again.chunks));
+    assert.ok(again.chunks.at(-1)!.atMs - again.chunks[0]!.atMs >= 250, JSON.stringify(again.chunks));
     const http = await captureTcp({
       host: url.hostname,
       port: Number(url.port),
