@@ -62,7 +62,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     .option('--parallel <n>', 'number of worker processes', parseWorkerCount)
     .option(
       '--baseline <file>',
-      'expected-failures file (YAML list of {clause, reason, until?}) anywhere, instead of features/expected-failures/<target>.yaml',
+      'expected-failures file (YAML list of {clause, reason, until?}) anywhere, instead of ./features/expected-failures/<target>.yaml',
     )
     .option(
       '--require <prefix...>',
@@ -125,8 +125,16 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         .choices(['recorded', 'none'])
         .default('recorded'),
     )
-    .action(async (options: SimulateOptions) => {
-      exitCode = await simulateCommand(options, io);
+    .option(
+      '--target-file <file>',
+      'write the target description here once every face listens (stale one removed first, written whole, removed at the stop)',
+    )
+    .argument(
+      '[command...]',
+      'after --: run this command once the simulator listens, then stop; exit with its exit code',
+    )
+    .action(async (command: string[], options: SimulateOptions) => {
+      exitCode = await simulateCommand(options, io, command);
     });
 
   registerFuzz(program, io, (code) => {
