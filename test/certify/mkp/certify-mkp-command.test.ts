@@ -107,10 +107,27 @@ test('--plugin-dir takes the package source; usage errors exit 2 with one line',
     PACKAGE_SOURCE_DIR,
     '--scenario',
     'healthy',
+    '--runs',
+    '2',
+    '--seed',
+    '7',
     '--reports',
     'out',
   ]);
   assert.equal(ok.code, 0, ok.out + ok.err);
+  assert.match(ok.out, /over 3 scenarios/);
+  assert.match(ok.out, /generated states: 2, seed 7 \(--seed repeats them\)/);
+  const crash = (await ok.report()).interfaces
+    .flatMap((i) => i.clauses)
+    .find((c) => c.id === 'PLUGIN-NO-CRASH');
+  assert.deepEqual(
+    crash?.scenarios.map((s) => [s.name, s.status]),
+    [
+      ['healthy', 'passed'],
+      ['generated-1', 'passed'],
+      ['generated-2', 'passed'],
+    ],
+  );
   const both = await certify(dir, ['--mkp', 'x.mkp', '--plugin-dir', '.']);
   assert.equal(both.code, 2);
   assert.match(both.err, /give either --mkp or --plugin-dir, not both/);

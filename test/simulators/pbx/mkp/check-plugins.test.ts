@@ -3,7 +3,6 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { PACKAGE_SOURCE_DIR } from '../../../../simulators/pbx/mkp/monitoring-package.ts';
 import { renderAgentText } from '../../../../simulators/pbx/monitoring/render/agent-text.ts';
 import { listScenarios } from '../../../../simulators/pbx/state/scenarios.ts';
 import type { PbxState } from '../../../../simulators/pbx/state/types.ts';
