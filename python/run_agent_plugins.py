@@ -47,10 +47,13 @@ def _error(phase, exc, **where):
     """An exception as evidence: where it happened, its type and message, the traceback's tail."""
     lines = traceback.format_exception(type(exc), exc, exc.__traceback__)
     text = "".join(lines).splitlines()
+    kind = type(exc)
+    if getattr(exc, "api_rule", None) is not None:
+        kind = kind.__mro__[1]  # the reference's TypeError / ValueError, not the stand-in's marker class
     return {
         "phase": phase,
         **where,
-        "type": type(exc).__name__,
+        "type": kind.__name__,
         "message": str(exc)[:2000],
         "apiRule": getattr(exc, "api_rule", None),
         "traceback": "\n".join(text[-16:]),

@@ -277,7 +277,7 @@ test('the packed tarball installs into a fresh folder and runs there, writing on
       '    yield Service()',
       'def check(section):',
       '    yield Result(state=State.OK, summary=f"{len(section)} lines")',
-      'check_plugin_pbx_demo = CheckPlugin(name="pbx_demo", service_name="PBX lines", discovery_function=discover, check_function=check)',
+      'check_plugin_pbx_demo = CheckPlugin(name="pbx_demo", sections=["pbx"], service_name="PBX lines", discovery_function=discover, check_function=check)',
       '',
     ].join('\n'),
   );

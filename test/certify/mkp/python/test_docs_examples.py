@@ -96,7 +96,7 @@ class DocsExampleTest(unittest.TestCase):
     def test_the_article_bare_levels_tuple_is_refused_by_check_levels(self):
         plugins = variant(self, 'levels_lower=("fixed", (90.0, 80.0)),\n        metric_name="hosts_up_perc"', 'levels_lower=(90.0, 80.0),\n        metric_name="hosts_up_perc"')
         errors = run(plugins)["runs"][0]["errors"]
-        self.assertEqual({e["type"] for e in errors}, {"ApiTypeError"})
+        self.assertEqual({e["type"] for e in errors}, {"TypeError"})
         self.assertIn("Incorrect level parameters", errors[0]["message"])
 
     def test_a_parse_function_with_another_argument_name_does_not_load(self):
