@@ -131,7 +131,11 @@ def load(plugins_dir: Path, v2):
             with contextlib.redirect_stdout(io.StringIO()):
                 module = importlib.import_module(name)
         except BaseException as exc:  # noqa: BLE001 - a plug-in's import error is evidence
-            errors.append(_error("import", exc, module=name))
+            error = _error("import", exc, module=name)
+            missing = getattr(exc, "name", None) or ""
+            if isinstance(exc, ModuleNotFoundError) and (missing == "cmk" or missing.startswith("cmk.")):
+                error["message"] += " (plug-ins may import only Checkmk's public API; the stand-in provides cmk.agent_based.v2)"
+            errors.append(error)
             continue
         for var, value in vars(module).items():
             for cls, prefix in prefixes.items():

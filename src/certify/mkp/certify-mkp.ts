@@ -54,7 +54,27 @@ export async function certifyMkp(input: CertifyMkpInput): Promise<CertifyMkpResu
     const pkg = input.pkg;
     const run = async (texts: { label: string; text: string }[]) =>
       runAgentPlugins({ pluginsDir: pkg.pluginsDir, now, texts, probes: PROBES, timeoutMs: input.timeoutMs });
-    load = (await run([])).load;
+    try {
+      load = (await run([])).load;
+    } catch (error) {
+      if (!(error instanceof RunnerFailure)) throw error;
+      // A package whose import hangs or kills the interpreter does not load.
+      load = {
+        errors: [
+          {
+            phase: 'import',
+            type: 'RunnerFailure',
+            message: error.message,
+            apiRule: null,
+            traceback: error.stderr.slice(-2000),
+          },
+        ],
+        problems: [],
+        sections: [],
+        checks: [],
+        skipped: { snmpSections: 0, inventoryPlugins: 0 },
+      };
+    }
     const loaded = load.errors.length === 0 && load.problems.length === 0;
     for (const scenario of loaded ? input.scenarios : []) {
       input.progress?.(`${scenario.name} …`);

@@ -132,6 +132,11 @@ test('MKP-PLUGIN-LOADS fails on an import error and on a check function without 
     /import raised ModuleNotFoundError/,
   );
   assertFails(
+    await judge(`from cmk.utils import paths\n${GOOD}`),
+    'MKP-PLUGIN-LOADS',
+    /No module named 'cmk.utils' \(plug-ins may import only Checkmk's public API/,
+  );
+  assertFails(
     await judge(variant('def check_demo(item, section):', 'def check_demo(section, item):')),
     'MKP-PLUGIN-LOADS',
     /the check function takes \(section, item\), the reference requires \(item, section\)/,
