@@ -117,7 +117,8 @@ const MAX_OUTPUT = 64 * 1024 * 1024;
 
 /**
  * Runs the package's plug-ins on the given agent texts in one fresh Python process (`-I`: no
- * user site, no PYTHON* variables, so nothing of the machine's Python shadows the stand-in).
+ * user site, no PYTHON* variables, so nothing of the machine's Python shadows the stand-in; an
+ * environment of its own: PATH, `LC_ALL=C.UTF-8`, `TZ=UTC`).
  * Rejects with {@link RunnerFailure} when the process hangs past `timeoutMs` or ends without an
  * outcome (a plug-in that kills its interpreter); a plug-in's exceptions are part of the outcome.
  */
@@ -126,7 +127,13 @@ export function runAgentPlugins(request: RunnerRequest): Promise<RunnerOutcome> 
   return new Promise((resolve, reject) => {
     const child = spawn('python3', ['-I', '-B', RUNNER_SCRIPT], {
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1' },
+      // The same time zone and locale on every machine, so render.datetime() and the like repeat.
+      env: {
+        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+        LC_ALL: 'C.UTF-8',
+        TZ: 'UTC',
+        PYTHONDONTWRITEBYTECODE: '1',
+      },
       detached: true,
     });
     const out: Buffer[] = [];
