@@ -1,12 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
-import { DEFAULT_REPORTS_DIR } from '../catalog/project-paths.ts';
 import type { CertifyMkpResult } from '../certify/mkp/certify-mkp.ts';
 import type { PluginPackage } from '../certify/mkp/plugin-package.ts';
+import { HarnessError } from '../core/harness-error.ts';
+import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
+import { TOOL_VERSION } from '../core/tool-version.ts';
 import type { CliIo } from './cli-io.ts';
-import { HarnessError } from './harness-error.ts';
-import { TOOL_VERSION } from './tool-version.ts';
 
 export interface CertifyMkpOptions {
   mkp?: string;

@@ -6,7 +6,7 @@ import {
   runCucumber,
 } from '@cucumber/cucumber/api';
 import type { Envelope } from '@cucumber/messages';
-import { PROJECT_ROOT, RUNNING_COMPILED, STEP_DEFINITION_PATHS } from '../catalog/project-paths.ts';
+import { PROJECT_ROOT, RUNNING_COMPILED, STEP_DEFINITION_PATHS } from '../core/project-paths.ts';
 import { Progress } from './progress.ts';
 
 export interface RunSuiteOptions {

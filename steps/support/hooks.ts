@@ -1,5 +1,5 @@
 import { After, Before, setDefaultTimeout, setWorldConstructor } from '@cucumber/cucumber';
-import { loadTargetFile, type TargetFile } from '../../src/runner/target-file.ts';
+import { loadTargetFile, type TargetFile } from '../../src/core/target-file.ts';
 import { openEmbeddedTarget } from './embedded-target.ts';
 import { FixtureError } from './fixture-error.ts';
 import { releasePorts } from './port-holder.ts';

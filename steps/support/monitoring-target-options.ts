@@ -4,7 +4,7 @@
  * renderings (MON-UNSPEC-NEUTRAL-NAMES) and how the monitoring package is fetched
  * (MKP-UNSPEC-PACKAGE). The embedded simulator uses the neutral names and the defaults.
  */
-import { loadTargetFile } from '../../src/runner/target-file.ts';
+import { loadTargetFile } from '../../src/core/target-file.ts';
 import type { PbxWorld } from './world.ts';
 
 /** The spec's neutral names that a target file may map to the target's original identifiers. */

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { loadScenarioFile } from '../../../simulators/pbx/state/scenarios.ts';
+import { loadScenarioFile } from '../../../simulators/pbx/index.ts';
 import { openScenario } from '../open-scenario.ts';
 import type { CatalogScenario } from '../scenario-catalog.ts';
 import { generatedScenarioArbitrary } from '../state-arbitrary.ts';

@@ -123,6 +123,7 @@ export function toMkpReport(input: MkpReportInput): CompatibilityReport {
   return {
     reportVersion: 1,
     metadata: {
+      command: 'certify-plugin',
       target: `${input.plugin} (certify-plugin --mkp)`,
       targetFile: input.source,
       startedAt: input.result.startedAt.toISOString(),

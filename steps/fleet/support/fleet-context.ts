@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import type { FleetControl } from '../../../simulators/fleet-controller/control/fleet-control.ts';
-import { loadTargetFile } from '../../../src/runner/target-file.ts';
+import type { FleetControl } from '../../../simulators/fleet-controller/index.ts';
+import { loadTargetFile } from '../../../src/core/target-file.ts';
 import type { WorldPort } from '../../support/world-port.ts';
 import { openEmbeddedFleet } from './embedded-fleet.ts';
 import { notVerifiable } from './fleet-not-verifiable.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { VirtualClock } from '../../../simulators/shared/clock.ts';
-import { loadTargetFile, type TargetFile } from '../../../src/runner/target-file.ts';
+import { loadTargetFile, type TargetFile } from '../../../src/core/target-file.ts';
 import type { WorldPort } from '../../support/world-port.ts';
 import { HttpResolverControl } from './http-resolver-control.ts';
 import type { ResolverControl } from './resolver-control.ts';

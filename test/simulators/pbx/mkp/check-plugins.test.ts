@@ -3,11 +3,11 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { renderAgentText } from '../../../../simulators/pbx/monitoring/render/agent-text.ts';
-import { listScenarios } from '../../../../simulators/pbx/state/scenarios.ts';
+import { listScenarios } from '../../../../simulators/pbx/load-scenario.ts';
+import { renderAgentText } from '../../../../simulators/pbx/snapshot/render/agent-text.ts';
 import type { PbxState } from '../../../../simulators/pbx/state/types.ts';
-import { scenarioState, snapshotOf } from '../monitoring/render/snapshot-of.ts';
-import { pbxStateArbitrary } from '../monitoring/render/state-arbitrary.ts';
+import { scenarioState, snapshotOf } from '../snapshot/render/snapshot-of.ts';
+import { pbxStateArbitrary } from '../snapshot/render/state-arbitrary.ts';
 import { PLUGINS_PART, runPackageOn } from './agent-plugins.ts';
 import { hasCommand, run } from './system-tools.ts';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { renderAgentText } from '../../../../simulators/pbx/monitoring/render/agent-text.ts';
-import { listScenarioFiles } from '../../../../simulators/pbx/state/scenarios.ts';
-import { scenarioState, snapshotOf } from '../monitoring/render/snapshot-of.ts';
+import { listScenarioFiles } from '../../../../simulators/pbx/load-scenario.ts';
+import { renderAgentText } from '../../../../simulators/pbx/snapshot/render/agent-text.ts';
+import { scenarioState, snapshotOf } from '../snapshot/render/snapshot-of.ts';
 import { runPackageOn } from './agent-plugins.ts';
 import { hasCommand } from './system-tools.ts';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../catalog/project-paths.ts';
+import { PROJECT_ROOT } from './project-paths.ts';
 import { joinProblems, strictValidator } from './strict-schema.ts';
 
 /** The `pbx` section of a target file (schemas/target.schema.json). */

@@ -1,14 +1,21 @@
+/**
+ * Dog-food of `certify-plugin --mkp` (issue 24): the simulator's own pbx_monitoring MKP certifies,
+ * and a copy broken on purpose is rejected with evidence. Here, beside the package's other tests,
+ * because it builds the package from the simulator's sources.
+ */
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
   buildMonitoringPackage,
   PACKAGE_SOURCE_DIR,
-} from '../../../simulators/pbx/mkp/monitoring-package.ts';
-import { pythonProblem } from '../../../src/certify/mkp/run-agent-plugins.ts';
-import type { ClauseResult, CompatibilityReport } from '../../../src/report/model.ts';
-import { certify, tempDir } from '../support.ts';
+} from '../../../../simulators/pbx/mkp/monitoring-package.ts';
+import { openMkp } from '../../../../src/certify/mkp/plugin-package.ts';
+import { pythonProblem } from '../../../../src/certify/mkp/run-agent-plugins.ts';
+import type { ClauseResult, CompatibilityReport } from '../../../../src/report/model.ts';
+import { certify, tempDir } from '../../../certify/support.ts';
 
 const noPython = pythonProblem() ?? false;
 
@@ -158,4 +165,20 @@ test('an invalid MKP is a failed MKP-PLUGIN-PACKAGE-VALID with every problem (ex
     /not a gzip-compressed tar/,
   );
   assert.equal(clause(report, 'PLUGIN-NO-CRASH').verdict, 'not-verifiable');
+});
+
+test("the project's own MKP passes the package check and unpacks its plug-ins part, removed again on close", async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'pbx_monitoring.mkp');
+  await writeFile(path, (await buildMonitoringPackage()).bytes);
+  const checked = await openMkp(path, 'pbx_monitoring.mkp');
+  assert.ok(checked.ok, checked.ok ? '' : checked.problems.join('; '));
+  const pkg = checked.package;
+  assert.equal(pkg.manifest?.name, 'pbx_monitoring');
+  assert.ok(pkg.files.includes('pbx_monitoring/agent_based/pbx.py'));
+  assert.ok(
+    (await readFile(join(pkg.pluginsDir, 'pbx_monitoring', 'lib', 'agent_lines.py'), 'utf8')).length > 0,
+  );
+  await pkg.close();
+  assert.equal(existsSync(pkg.pluginsDir), false);
 });
