@@ -94,7 +94,9 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
     const run: SuiteRun = await harness(
       runSuite({
         ...options.suite,
-        ...(targetFile === undefined ? {} : { targetFile }),
+        ...(targetFile === undefined || target === undefined
+          ? {}
+          : { target: { file: targetFile, description: target } }),
         ...(options.tags === undefined ? {} : { tags: options.tags }),
         stdout: io.stdout,
         stderr: io.stderr,

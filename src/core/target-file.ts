@@ -33,6 +33,16 @@ export class TargetFileError extends Error {
   }
 }
 
+/**
+ * A target as the run holds it: parsed and validated once (verify's preflight), then handed to
+ * Cucumber's World as `worldParameters.target` (plain JSON, so it crosses into workers as is).
+ */
+export interface ParsedTarget {
+  /** The target file's absolute path (reports and reproduce commands name it). */
+  file: string;
+  description: TargetFile;
+}
+
 export const TARGET_SCHEMA_PATH = join(PROJECT_ROOT, 'schemas', 'target.schema.json');
 
 /** Reads and validates a target file against schemas/target.schema.json. */
