@@ -198,7 +198,7 @@ Then(
 /**
  * Each field's JSON value must be a numeric token of the section, and fields must not share a
  * token: two fields with equal values need two occurrences. For `<<<pbx_channels>>>`, whose field
- * shape puts the maximum and the calls of the last five minutes on one line.
+ * shape `<N> max calls` carries the maximum without a key.
  */
 Then(
   'the section {string} gives the values of the JSON fields, each as a number of its own',
