@@ -47,6 +47,7 @@ export interface MkpJudgeInput {
   sameState?: [string, string][];
 }
 
+/** The catalog's `level` of the applicable PLUGIN clauses (features/clauses.yaml; all four are `must`). */
 const PLUGIN_LEVELS: Record<string, RuleLevel> = {
   'PLUGIN-NO-CRASH': 'must',
   'PLUGIN-KNOWN-WHEN-SERVED': 'must',

@@ -20,7 +20,9 @@ export interface MkpReportInput {
   source: string;
   toolVersion: string;
   /** A PLUGIN clause's catalog entry (section, rule), when the shipped catalog has it. */
-  catalogClause?: (id: string) => { spec: string; section: string; rule: string } | undefined;
+  catalogClause?: (
+    id: string,
+  ) => { spec: string; section: string; rule: string; level?: 'must' | 'should' } | undefined;
   /** Served agent texts written to the reports folder, by scenario. */
   servedFiles: Map<string, string>;
 }
@@ -83,8 +85,10 @@ function clauseOf(v: RuleVerdict, input: MkpReportInput): ClauseResult {
   return {
     id: v.id,
     ...meta,
-    check: 'black-box',
+    // Judged on the package's runs, not on the PBX; `must` fails a certification, `should` warns.
+    check: 'plugin',
     property: false,
+    level: v.level,
     verdict: v.verdict,
     ...(v.verdict === 'not-verifiable' ? { reason: v.reasons.join('; ') || 'not verifiable' } : {}),
     scenarios,
