@@ -15,6 +15,7 @@ export interface CertifyPluginOptions {
   expectations?: string;
   scenario?: string[];
   scenarioFile?: string;
+  recording?: string[];
   runs?: number;
   seed?: number;
   timeout?: number;
@@ -22,6 +23,8 @@ export interface CertifyPluginOptions {
   name?: string;
   listScenarios?: boolean;
   quiet?: boolean;
+  mkp?: string;
+  pluginDir?: string;
 }
 
 /** Default time one plug-in run may take (the expectations file or --timeout may change it). */
@@ -71,6 +74,11 @@ export function registerCertifyPlugin(program: Command, io: CliIo, done: (exitCo
     .option('--scenario <name>', 'run only this catalog scenario (repeatable)', collect)
     .option('--scenario-file <file>', 'run a scenario file (e.g. a shrunk failure) instead of the catalog')
     .option(
+      '--recording <file>',
+      'also certify against a recording (pbx-conformance record), replayed byte for byte, as scenario recording-<file name> (repeatable)',
+      collect,
+    )
+    .option(
       '--runs <n>',
       'also run the plug-in on this many generated PBX states (fast-check)',
       parseCount(100_000),
@@ -84,6 +92,11 @@ export function registerCertifyPlugin(program: Command, io: CliIo, done: (exitCo
     .option('--name <name>', "the plug-in's name in the reports (default: the executable's file name)")
     .option('--list-scenarios', 'list the built-in scenarios and exit')
     .option('--quiet', 'no progress output, only the summary')
+    .option(
+      '--mkp <file>',
+      'certify an agent-based Checkmk plug-in package (cmk.agent_based.v2) instead of a command (docs/mkp-plugin-rules.md)',
+    )
+    .option('--plugin-dir <dir>', 'like --mkp, for a package not yet built: its cmk_addons_plugins folder')
     .action(async (words: string[], options: CertifyPluginOptions) => {
       done(await certifyPluginCommand(words, options, io));
     });
@@ -99,6 +112,10 @@ export async function certifyPluginCommand(
   if (options.listScenarios) {
     for (const s of catalog) io.stdout.write(`${s.name.padEnd(20)} ${s.description}\n`);
     return 0;
+  }
+  if (options.mkp !== undefined || options.pluginDir !== undefined) {
+    const { certifyMkpCommand } = await import('./certify-mkp-command.ts');
+    return certifyMkpCommand(words, options, io);
   }
   const argv = commandArgv(words);
   const unknown = unknownPlaceholders(argv);
@@ -125,7 +142,22 @@ export async function certifyPluginCommand(
   if (options.scenarioFile !== undefined) {
     scenarioFile = await readScenarioFile(resolve(io.cwd, options.scenarioFile), options.scenarioFile);
   }
-  const known = new Set([...catalog.map((s) => s.name), ...(scenarioFile ? [scenarioFile.name] : [])]);
+  const recordings: { name: string; description: string; path: string }[] = [];
+  if (options.recording?.length) {
+    const { describeRecording } = await import('../record/recording-start.ts');
+    for (const file of options.recording) {
+      try {
+        recordings.push(describeRecording(resolve(io.cwd, file), file));
+      } catch (error) {
+        throw new HarnessError(oneLineMessage(error));
+      }
+    }
+  }
+  const known = new Set([
+    ...catalog.map((s) => s.name),
+    ...(scenarioFile ? [scenarioFile.name] : []),
+    ...recordings.map((r) => r.name),
+  ]);
   for (const name of expectations?.scenarios.keys() ?? []) {
     if (!known.has(name))
       throw new HarnessError(
@@ -160,6 +192,7 @@ export async function certifyPluginCommand(
     expectations,
     scenarios,
     ...(scenarioFile ? { scenarioFile } : {}),
+    ...(recordings.length > 0 ? { recordings } : {}),
     runs: options.runs ?? 0,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     timeoutMs: Math.round(timeoutS * 1000),

@@ -18,6 +18,10 @@ export interface SimulateOptions {
   pbxCount?: number;
   /** Keep the controller's state in this directory (relative to `io.cwd`). */
   data?: string;
+  /** Serve a recording (`record`): its bytes on the data endpoint and XML-RPC, its state behind the control plane. */
+  recording?: string;
+  /** `none`: replay the recording without its recorded delays. */
+  timing?: 'recorded' | 'none';
   /**
    * Write the target description to this file (relative to `io.cwd`) once every face listens:
    * a stale file is removed first, the new one appears whole (written aside, then renamed) and is
