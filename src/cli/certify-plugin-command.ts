@@ -6,6 +6,7 @@ import { DEFAULT_REPORTS_DIR } from '../catalog/project-paths.ts';
 import type { CertifyResult } from '../certify/certify.ts';
 import { shellQuote, splitCommandLine, unknownPlaceholders } from '../certify/command-line.ts';
 import type { Expectations } from '../certify/expectations.ts';
+import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import type { CliIo } from './cli-io.ts';
 import { HarnessError, oneLineMessage } from './harness-error.ts';
 import { TOOL_VERSION } from './tool-version.ts';
@@ -141,6 +142,10 @@ export async function certifyPluginCommand(
   const scenarios = catalog.filter((s) => wanted.has(s.name));
 
   const reportsDir = options.reports === undefined ? DEFAULT_REPORTS_DIR : resolve(io.cwd, options.reports);
+  // Before any plug-in run: an unwritable folder is a harness error at once (issue 20, item 13).
+  await ensureWritableDir(reportsDir).catch((error: unknown) => {
+    throw new HarnessError(oneLineMessage(error));
+  });
   const timeoutS = options.timeout ?? expectations?.timeoutSeconds ?? DEFAULT_TIMEOUT_S;
   const plugin = options.name ?? expectations?.plugin ?? defaultPluginName(argv);
   const template = argv.map(shellQuote).join(' ');

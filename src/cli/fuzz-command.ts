@@ -7,6 +7,7 @@ import { failureText, fuzzReport } from '../fuzz/fuzz-report.ts';
 import { type FuzzTarget, startEmbeddedTarget, targetFromFile } from '../fuzz/fuzz-target.ts';
 import { type FuzzResult, runFuzz } from '../fuzz/run-fuzz.ts';
 import { FACES, type FaceName } from '../fuzz/types.ts';
+import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { loadTarget } from '../runner/load-target.ts';
 import type { CliIo } from './cli-io.ts';
@@ -96,6 +97,10 @@ export async function fuzzCommand(options: FuzzOptions, io: CliIo): Promise<numb
   const catalog = await loadCatalog().catch((error: unknown) => {
     throw new HarnessError(`the clause catalog cannot be read: ${oneLineMessage(error)}`);
   });
+  const dir = options.reports === undefined ? DEFAULT_REPORTS_DIR : resolve(io.cwd, options.reports);
+  await ensureWritableDir(dir).catch((error: unknown) => {
+    throw new HarnessError(oneLineMessage(error));
+  });
   let target: FuzzTarget;
   try {
     target =
@@ -133,7 +138,6 @@ export async function fuzzCommand(options: FuzzOptions, io: CliIo): Promise<numb
     toolVersion: TOOL_VERSION,
     tagExpression: null,
   });
-  const dir = options.reports === undefined ? DEFAULT_REPORTS_DIR : resolve(io.cwd, options.reports);
   const paths = await writeReports(report, dir).catch((error: unknown) => {
     throw new HarnessError(`the reports cannot be written: ${oneLineMessage(error)}`);
   });

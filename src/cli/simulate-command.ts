@@ -4,6 +4,7 @@ import { InvalidArgumentError } from 'commander';
 import type { EndpointStatus } from '../../simulators/pbx/control/control-api.ts';
 import type { PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
 import { generateControlToken, isLoopbackHost } from '../../simulators/shared/control-token.ts';
+import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import type { CliIo } from './cli-io.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from './default-credentials.ts';
 import { type DemoFleet, fleetTargetFixtures, MAX_PBX_COUNT, startDemoFleet } from './demo-fleet.ts';
@@ -56,6 +57,11 @@ export function parsePbxCount(value: string): number {
 export async function simulateCommand(options: SimulateOptions, io: CliIo): Promise<number> {
   if (options.fleet === false && (options.data !== undefined || options.pbxCount !== undefined))
     throw new HarnessError('--data and --pbx-count belong to the fleet; they cannot go with --no-fleet');
+  // Before anything listens: a folder that cannot be made is a harness error at once (issue 20, item 13).
+  if (options.data !== undefined)
+    await ensureWritableDir(resolve(io.cwd, options.data), '--data folder').catch((error: unknown) => {
+      throw new HarnessError(oneLineMessage(error));
+    });
   const scenario = await resolveScenarioOption(options.scenario, io.cwd);
   const controlHost = options.controlHost ?? '127.0.0.1';
   // Issue 12, defect 7: a control plane beyond loopback always has a token.
