@@ -5,7 +5,7 @@ import { loadCatalog } from '../catalog/load-catalog.ts';
 import { DEFAULT_REPORTS_DIR } from '../catalog/project-paths.ts';
 import { failureText, fuzzReport } from '../fuzz/fuzz-report.ts';
 import { type FuzzTarget, startEmbeddedTarget, targetFromFile } from '../fuzz/fuzz-target.ts';
-import { type FuzzResult, runFuzz } from '../fuzz/run-fuzz.ts';
+import { type FuzzResult, FuzzReplayError, runFuzz } from '../fuzz/run-fuzz.ts';
 import { FACES, type FaceName } from '../fuzz/types.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import { writeReports } from '../report/write-reports.ts';
@@ -92,6 +92,11 @@ export function registerFuzz(program: Command, io: CliIo, done: (exitCode: numbe
  * failed; 1: a failure; 2: usage or harness error.
  */
 export async function fuzzCommand(options: FuzzOptions, io: CliIo): Promise<number> {
+  // A path indexes the inputs of one seed: without it, it would replay some random input (issue 20, item 14).
+  if (options.path !== undefined && options.seed === undefined)
+    throw new HarnessError(
+      '--path replays an input of an earlier run: give that run\'s --seed (and --runs) too, as the failure line prints them',
+    );
   const seed = options.seed ?? randomInt(0, 2 ** 31 - 1);
   const targetFile = options.target === undefined ? null : resolve(io.cwd, options.target);
   const catalog = await loadCatalog().catch((error: unknown) => {
@@ -129,6 +134,9 @@ export async function fuzzCommand(options: FuzzOptions, io: CliIo): Promise<numb
       ...(targetFile ? { replayTarget: `--target ${relative(io.cwd, targetFile) || targetFile}` } : {}),
       ...(options.quiet ? {} : { progress: (line: string) => io.stdout.write(`  ${line}\n`) }),
     });
+  } catch (error) {
+    if (error instanceof FuzzReplayError) throw new HarnessError(error.message);
+    throw error;
   } finally {
     await target.close();
   }

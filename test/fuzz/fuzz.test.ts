@@ -122,7 +122,7 @@ test('fuzz finds a seeded deviation (HTTP 500 on a NUL byte), shrinks it, and it
     );
     assert.match(
       failure.replayCommand,
-      /^pbx-conformance fuzz --faces xmlrpc --seed 4242 --path 'xmlrpc-malformed\/[\d:]+'$/,
+      /^pbx-conformance fuzz --faces xmlrpc --seed 4242 --runs 600 --path 'xmlrpc-malformed\/[\d:]+'$/,
     );
     assert.match(failure.replayWire, /\\000/);
     // The credentials the request carried are never printed, not even partly.
