@@ -126,15 +126,24 @@ export async function certifyPluginCommand(
     scenarioFile = await readScenarioFile(resolve(io.cwd, options.scenarioFile), options.scenarioFile);
   }
   const known = new Set([...catalog.map((s) => s.name), ...(scenarioFile ? [scenarioFile.name] : [])]);
+  // Loaded here: it brings the schema validator, which --help need not load.
+  const { nearestKey } = await import('../runner/strict-schema.ts');
   for (const name of expectations?.scenarios.keys() ?? []) {
-    if (!known.has(name))
-      throw new HarnessError(
-        `expectations file ${options.expectations}: unknown scenario '${name}' (see certify-plugin --list-scenarios)`,
-      );
+    if (known.has(name)) continue;
+    const nearest = nearestKey(name, [...known]);
+    throw new HarnessError(
+      `expectations file ${options.expectations}: unknown scenario '${name}'${nearest ? ` (did you mean '${nearest}'?)` : ''} (see certify-plugin --list-scenarios)`,
+    );
   }
   for (const name of options.scenario ?? []) {
-    if (!catalog.some((s) => s.name === name))
-      throw new HarnessError(`unknown scenario '${name}' (see certify-plugin --list-scenarios)`);
+    if (catalog.some((s) => s.name === name)) continue;
+    const nearest = nearestKey(
+      name,
+      catalog.map((s) => s.name),
+    );
+    throw new HarnessError(
+      `unknown scenario '${name}'${nearest ? ` (did you mean '${nearest}'?)` : ''} (see certify-plugin --list-scenarios)`,
+    );
   }
   const wanted = new Set(options.scenario ?? (scenarioFile ? [] : catalog.map((s) => s.name)));
   // A scenario with a plain twin needs the twin's state to compare with.

@@ -71,3 +71,15 @@ test('fuzz: --path without --seed, beyond the run, or naming no generator is exi
     assert.equal(io.err().trim().split('\n').length, 1, io.err());
   }
 });
+
+// Issue 20, item 22: `fuzz --help` printed the default of `--faces` twice.
+test('fuzz --help names the default of --faces once', async () => {
+  const io = captureIo(process.cwd());
+  await run(['fuzz', '--help'], io);
+  const line =
+    io
+      .out()
+      .split('\n')
+      .find((l) => l.includes('--faces')) ?? '';
+  assert.equal(line.match(/default/g)?.length, 1, line);
+});
