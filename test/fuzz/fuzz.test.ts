@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import type { WebRoute } from '../../simulators/pbx/web/web-server.ts';
+import type { WebRoute } from '../../simulators/pbx/index.ts';
 import { loadCatalog } from '../../src/catalog/load-catalog.ts';
 import { xmlrpcGenerators } from '../../src/fuzz/faces/xmlrpc.ts';
 import { fuzzReport } from '../../src/fuzz/fuzz-report.ts';
