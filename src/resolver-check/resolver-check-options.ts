@@ -9,9 +9,9 @@ import {
   ProviderConfigError,
   type ProviderField,
   type ResolverProvider,
+  readJavaRegex,
   validateProvider,
 } from '../../simulators/pbx/index.ts';
-import { readJavaRegex } from '../../simulators/pbx/resolver/java-regex-check.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 

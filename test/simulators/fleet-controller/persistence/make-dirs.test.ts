@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { openFleetDatabase } from '../../../simulators/fleet-controller/persistence/fleet-database.ts';
-import { MakeDirsError, makeDirs } from '../../../simulators/shared/make-dirs.ts';
+import { openFleetDatabase } from '../../../../simulators/fleet-controller/persistence/fleet-database.ts';
+import { MakeDirsError, makeDirs } from '../../../../simulators/shared/make-dirs.ts';
 
 // Issue 20, item 13: `mkdirSync(dir, { recursive: true })` spins forever on a path below /proc.
 
