@@ -1,4 +1,4 @@
-import type { CheckKind } from '../catalog/catalog.ts';
+import type { CheckKind, ClauseLevel } from '../catalog/catalog.ts';
 import type { EvidenceAttachment } from './attachments.ts';
 
 /**
@@ -69,6 +69,8 @@ export interface ClauseResult {
   rule: string;
   check: CheckKind;
   property: boolean;
+  /** `plugin` clauses: `must` (a broken rule fails a certification) or `should` (a warning). */
+  level?: ClauseLevel;
   verdict: Verdict;
   /** For `not-verifiable`: why (the distinct reasons the steps attached, joined). */
   reason?: string;
@@ -107,6 +109,12 @@ export interface RunMetadata {
   tagExpression: string | null;
   /** `{base_url}` of a remote target's PBX web server, for the reproduce commands of failures. */
   webUrl?: string | null;
+  /**
+   * How a report of another command than `verify` reruns one failing scenario (src/report/reproduce.ts):
+   * `certify-plugin` with its options (`--expectations FILE`, `--scenario-file FILE`) and the
+   * plug-in command as shown (shell-quoted, secrets as placeholder names).
+   */
+  rerun?: { command: 'certify-plugin'; options: string[]; plugin: string };
 }
 
 export interface BaselineSummary {
