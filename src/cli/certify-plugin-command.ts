@@ -16,6 +16,7 @@ export interface CertifyPluginOptions {
   expectations?: string;
   scenario?: string[];
   scenarioFile?: string;
+  recording?: string[];
   runs?: number;
   seed?: number;
   timeout?: number;
@@ -73,6 +74,11 @@ export function registerCertifyPlugin(program: Command, io: CliIo, done: (exitCo
     )
     .option('--scenario <name>', 'run only this catalog scenario (repeatable)', collect)
     .option('--scenario-file <file>', 'run a scenario file (e.g. a shrunk failure) instead of the catalog')
+    .option(
+      '--recording <file>',
+      'also certify against a recording (pbx-conformance record), replayed byte for byte, as scenario recording-<file name> (repeatable)',
+      collect,
+    )
     .option(
       '--runs <n>',
       'also run the plug-in on this many generated PBX states (fast-check)',
@@ -137,7 +143,22 @@ export async function certifyPluginCommand(
   if (options.scenarioFile !== undefined) {
     scenarioFile = await readScenarioFile(resolve(io.cwd, options.scenarioFile), options.scenarioFile);
   }
-  const known = new Set([...catalog.map((s) => s.name), ...(scenarioFile ? [scenarioFile.name] : [])]);
+  const recordings: { name: string; description: string; path: string }[] = [];
+  if (options.recording?.length) {
+    const { describeRecording } = await import('../record/recording-start.ts');
+    for (const file of options.recording) {
+      try {
+        recordings.push(describeRecording(resolve(io.cwd, file), file));
+      } catch (error) {
+        throw new HarnessError(oneLineMessage(error));
+      }
+    }
+  }
+  const known = new Set([
+    ...catalog.map((s) => s.name),
+    ...(scenarioFile ? [scenarioFile.name] : []),
+    ...recordings.map((r) => r.name),
+  ]);
   // Loaded here: it brings the schema validator, which --help need not load.
   const { nearestKey } = await import('../core/strict-schema.ts');
   for (const name of expectations?.scenarios.keys() ?? []) {
@@ -185,6 +206,7 @@ export async function certifyPluginCommand(
     expectations,
     scenarios,
     ...(scenarioFile ? { scenarioFile } : {}),
+    ...(recordings.length > 0 ? { recordings } : {}),
     runs: options.runs ?? 0,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     timeoutMs: Math.round(timeoutS * 1000),

@@ -6,11 +6,16 @@ import type { SnapshotCache } from '../../snapshot/snapshot.ts';
 import { isPbxRestarting } from '../../state/pbx-restarting.ts';
 import type { PbxStore } from '../../state/store.ts';
 import type { PbxState, SnapshotFormat } from '../../state/types.ts';
-import { answerRequest, type Rendering } from './answer-request.ts';
+import { answerRequest, type EndpointRequest, type Rendering } from './answer-request.ts';
 import { DEFAULT_ENDPOINT_LIMITS, type EndpointLimits } from './endpoint-limits.ts';
 import type { EndpointStatus } from './endpoint-status.ts';
 import { activeRanges, isAllowed, rangeText } from './host-allow-list.ts';
-import { type ConnectionPhase, type ServedConnection, serveConnection } from './serve-connection.ts';
+import {
+  type ConnectionPhase,
+  type ServedConnection,
+  serveConnection,
+  type TimedAnswer,
+} from './serve-connection.ts';
 
 /** What a full table closes first: connections that have their answer, then silent ones, then partial heads. */
 const EVICTION_ORDER: readonly ConnectionPhase[] = ['answered', 'silent', 'receiving'];
@@ -20,6 +25,12 @@ export interface MonitoringEndpointOptions {
   limits?: Partial<EndpointLimits>;
   /** The PBX's duration clock, for the raw-mode grace (serve-connection.ts); default real time. */
   durationClock?: Clock;
+  /**
+   * Answers a request in place of the renderers, or returns `undefined` to let them answer: a
+   * replayed recording (simulators/pbx/recording/replay.ts). Listening, the monitoring-hosts check
+   * and the bounds stay the endpoint's.
+   */
+  answerOverride?: (request: EndpointRequest) => TimedAnswer | undefined;
 }
 
 export interface ApplyOptions {
@@ -57,6 +68,7 @@ export class EndpointConfigError extends Error {
 export class MonitoringEndpoint {
   private readonly limits: EndpointLimits;
   private readonly durationClock: Clock;
+  private readonly answerOverride: MonitoringEndpointOptions['answerOverride'];
   private server: Server | undefined;
   /** Open connections in acceptance order, with how far each has come. */
   private readonly sockets = new Map<Socket, ServedConnection>();
@@ -90,6 +102,7 @@ export class MonitoringEndpoint {
   ) {
     this.limits = { ...DEFAULT_ENDPOINT_LIMITS, ...options.limits };
     this.durationClock = options.durationClock ?? durationClock();
+    this.answerOverride = options.answerOverride;
     const { host, port } = store.read().monitoring;
     this.current = { state: 'stopped', port: null, host, configuredPort: port };
     store.on('change', this.onChange);
@@ -337,6 +350,7 @@ export class MonitoringEndpoint {
         return allowed;
       },
       answer: (request) =>
+        this.answerOverride?.(request) ??
         answerRequest(request, {
           defaultFormat: this.store.read().monitoring.defaultFormat,
           render: (format) => this.render(format),
