@@ -14,6 +14,7 @@ import {
   parseAddressPool,
 } from '../fleet/address-pool.ts';
 import { preflightFleet } from '../fleet/fleet-preflight.ts';
+import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import type { CliIo } from './cli-io.ts';
 import {
   type DemoFleet,
@@ -133,6 +134,11 @@ export async function simulateCommand(
           ...(options.eventsPerHour === undefined ? {} : { eventsPerHour: options.eventsPerHour }),
         }
       : undefined;
+  // Before anything listens: a folder that cannot be made is a harness error at once (issue 20, item 13).
+  if (options.data !== undefined)
+    await ensureWritableDir(resolve(io.cwd, options.data), '--data folder').catch((error: unknown) => {
+      throw new HarnessError(oneLineMessage(error));
+    });
   if (options.recording !== undefined && options.scenario !== undefined)
     throw new HarnessError('--recording and --scenario exclude each other: a recording brings its own state');
   const replayed =
