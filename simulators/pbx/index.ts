@@ -3,9 +3,9 @@ import { type Clock, durationClock, VirtualClock, type VirtualClockOptions } fro
 import type { ControlRoute } from '../shared/http/control-route.ts';
 import { closeServer } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
-import type { PbxControl } from './control/control-api.ts';
 import { createControlServer } from './control/control-server.ts';
-import { InProcessPbxControl } from './control/in-process-control.ts';
+import type { PbxControl } from './control/pbx-control.ts';
+import { stateEffects } from './control/state-effects.ts';
 import { attentionControlRoutes } from './events/attention-control-routes.ts';
 import { AttentionForwarder } from './events/attention-forwarder.ts';
 import type { ControllerSettings } from './events/controller-link.ts';
@@ -143,8 +143,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
       },
     });
     servers.push(web.server);
-    const control = new InProcessPbxControl(store, cache, endpoint);
-    const controlServer = await createControlServer(control, {
+    const controlServer = await createControlServer(stateEffects(store, cache, endpoint), {
       host: options.controlHost ?? '127.0.0.1',
       port: options.controlPort ?? 0,
       ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
@@ -165,7 +164,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
     };
     return {
       urls,
-      control,
+      control: controlServer.client,
       internals: {
         store,
         clock,

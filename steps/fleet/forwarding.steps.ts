@@ -39,7 +39,7 @@ Then(
     const siteId = await fleet.siteId(role);
     const plane = await fleet.pbx(siteId, 'read the module log');
     const since = fleet.kept.get(`logSeq:${siteId}`) as number | undefined;
-    const entries = await plane.control.moduleLog(since);
+    const entries = await plane.control.moduleLog({ since });
     this.evidence({
       exchange: `PBX ${siteId} module log since ${since}`,
       response: JSON.stringify(entries, null, 1),

@@ -44,7 +44,7 @@ async function attempt(world: PbxWorld, operation: () => Promise<unknown>): Prom
 
 async function create(world: PbxWorld, label: string, expiresInMs: number | null) {
   return withMaintenanceControl(world, 'create an API token', async (controls) => {
-    const now = await controls.control.now();
+    const now = (await controls.control.now()).now;
     const expiresAt = expiresInMs === null ? null : now + expiresInMs;
     const created = await createTokenAsAdmin(controls, world, { label, expiresAt });
     world.memory.set(`requestedExpiry:${created.id}`, expiresAt);
@@ -56,7 +56,7 @@ async function create(world: PbxWorld, label: string, expiresInMs: number | null
       'the creation result',
     );
     // A running clock moves during the creation: its time lies between these two readings.
-    world.memory.set(`createdAt:${created.id}`, { from: now, to: await controls.control.now() });
+    world.memory.set(`createdAt:${created.id}`, { from: now, to: (await controls.control.now()).now });
   });
 }
 
@@ -143,7 +143,7 @@ Then(
         this,
         'token secrets',
         fc.asyncProperty(generatedLabel, generatedExpiry, async (label, expiresInMs) => {
-          const now = await controls.control.now();
+          const now = (await controls.control.now()).now;
           const created = await createTokenAsAdmin(controls, this, {
             label,
             expiresAt: expiresInMs === null ? null : now + expiresInMs,
@@ -172,7 +172,7 @@ Then(
       const views: Record<string, unknown> = {
         'token list': await listAsAdmin(controls),
         'token list (again)': await listAsAdmin(controls),
-        'module log': await controls.control.moduleLog(0),
+        'module log': await controls.control.moduleLog({ since: 0 }),
         'PBX state': await controls.control.getState(),
         'completion events': await controls.maintenance.completionEvents(0),
         "the API's answers": maintenanceContext(this).exchanges.map((exchange) => exchange.text),
@@ -252,7 +252,7 @@ Then("the token list shows the time of that call as the token's last use", funct
   const created = lastCreated(this);
   return withMaintenanceControl(this, 'list the API tokens', async (controls) => {
     const entry = entryOf(await listAsAdmin(controls), created.id);
-    const now = await controls.control.now();
+    const now = (await controls.control.now()).now;
     const previous = maintenanceContext(this).probes.get('lastUse') as number;
     assert.ok(entry.lastUsedAt !== null, 'no last use after an accepted call');
     const startedAt = maintenanceContext(this).callStartedAt;

@@ -5,7 +5,7 @@ import { connect, isIPv4 } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { Given, Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
-import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
+import type { PbxControl } from '../../simulators/pbx/control/pbx-control.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { openEmbeddedTarget } from '../support/embedded-target.ts';
 import { FixtureError } from '../support/fixture-error.ts';
@@ -92,7 +92,7 @@ Given('the operator configures a free port for the data endpoint', async functio
       const port = await freePort(host);
       this.memory.set('configuredPort', port);
       this.portChanged = true;
-      await control.setMonitoringPort(port);
+      await control.setMonitoringPort({ port });
     }),
   );
 });
@@ -165,7 +165,7 @@ When('the operator configures that busy port for the data endpoint', function (t
   return withControl(this, 'configure the data endpoint port', async (control) => {
     this.memory.set('warningsBefore', await control.warnings());
     this.portChanged = true;
-    await control.setMonitoringPort(this.memory.get('busyPort') as number);
+    await control.setMonitoringPort({ port: this.memory.get('busyPort') as number });
   });
 });
 

@@ -74,7 +74,7 @@ Then(
     assert.ok(check, `no check for "${what}"`);
     const control = this.control;
     if (!control) return this.notVerifiable(this.noControlReason('set generated PBX states'));
-    const now = await control.now();
+    const now = (await control.now()).now;
     await assertLiveProperty(
       this,
       what,
@@ -224,7 +224,7 @@ Then(
   async function (this: PbxWorld, runs: number) {
     const control = this.control;
     if (!control) return this.notVerifiable(this.noControlReason('set generated backup runs'));
-    const now = await control.now();
+    const now = (await control.now()).now;
     await assertLiveProperty(
       this,
       'backup lines',

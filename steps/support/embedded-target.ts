@@ -1,4 +1,4 @@
-import { HttpPbxControl } from '../../simulators/pbx/control/http-control-client.ts';
+import { httpPbxControl } from '../../simulators/pbx/control/pbx-control.ts';
 import { type PbxHandle, start } from '../../simulators/pbx/index.ts';
 import { HttpMaintenanceControl } from '../../simulators/pbx/maintenance/http-maintenance-control.ts';
 import { MAINTENANCE_BASE_PATH } from '../../simulators/pbx/maintenance/maintenance-api.ts';
@@ -62,7 +62,7 @@ export async function openEmbeddedTarget(options: EmbeddedTargetOptions = {}): P
         xmlrpc: { ...EMBEDDED_XMLRPC },
         listedClientAddress: '127.0.0.1',
         unlistedClientAddress: '127.0.0.2',
-        control: new HttpPbxControl(handle.urls.control),
+        control: httpPbxControl(handle.urls.control),
         controlUrl: handle.urls.control,
         maintenance: {
           basePath: MAINTENANCE_BASE_PATH,

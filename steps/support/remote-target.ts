@@ -1,4 +1,4 @@
-import { HttpPbxControl } from '../../simulators/pbx/control/http-control-client.ts';
+import { httpPbxControl } from '../../simulators/pbx/control/pbx-control.ts';
 import { HttpMaintenanceControl } from '../../simulators/pbx/maintenance/http-maintenance-control.ts';
 import type { TargetFile } from '../../src/runner/target-file.ts';
 import type { MaintenanceTarget, OpenedTarget } from './target.ts';
@@ -21,7 +21,7 @@ export function openRemoteTarget(file: TargetFile): OpenedTarget {
       ...(pbx.unlistedClientAddress ? { unlistedClientAddress: pbx.unlistedClientAddress } : {}),
       ...(pbx.controlUrl
         ? {
-            control: new HttpPbxControl(pbx.controlUrl, undefined, pbx.controlToken),
+            control: httpPbxControl(pbx.controlUrl, { token: pbx.controlToken }),
             controlUrl: pbx.controlUrl,
             ...(pbx.controlToken ? { controlToken: pbx.controlToken } : {}),
           }

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
-import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
+import type { PbxControl } from '../../simulators/pbx/control/pbx-control.ts';
 import type { ModuleLogEntry } from '../../simulators/pbx/state/store.ts';
 import { xmlRpcAuthValue } from '../../src/clients/xmlrpc-auth-value.ts';
 import { isStruct, type XmlRpcOutcome } from '../../src/clients/xmlrpc-call.ts';
@@ -85,7 +85,7 @@ function describeKinds(counts: Map<string, number>): string {
 async function entriesOfLastCall(world: PbxWorld, control: PbxControl): Promise<ModuleLogEntry[]> {
   const exchange = lastExchange(world);
   assert.ok(exchange.logSeqBefore !== undefined, 'the module log was not watched during the call');
-  return control.moduleLog(exchange.logSeqBefore);
+  return control.moduleLog({ since: exchange.logSeqBefore });
 }
 
 /**

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
-import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
+import type { PbxControl } from '../../simulators/pbx/control/pbx-control.ts';
 import { isStruct } from '../../src/clients/xmlrpc-call.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { latestJson } from '../support/latest-snapshots.ts';
@@ -192,7 +192,7 @@ Then(
       const state = await control.getState();
       const target = state.backups[0];
       assert.ok(target && target.runs.length > 0, 'the PBX has no backup target with a run');
-      const now = await control.now();
+      const now = (await control.now()).now;
       const times = target.runs.map((r) => r.time);
       const withRun = async (time: number) => {
         const backups = structuredClone(state.backups);

@@ -1,5 +1,5 @@
 import { HttpFleetControl, start as startController } from '../../../simulators/fleet-controller/index.ts';
-import { HttpPbxControl } from '../../../simulators/pbx/control/http-control-client.ts';
+import { httpPbxControl } from '../../../simulators/pbx/control/pbx-control.ts';
 import { start as startPbx } from '../../../simulators/pbx/index.ts';
 import type { FleetTarget, PbxPlane } from './fleet-target.ts';
 import { PbxEventsClient } from './pbx-events-client.ts';
@@ -90,7 +90,7 @@ export async function openEmbeddedFleet(): Promise<FleetTarget> {
     });
     const plane: PbxPlane = {
       siteId,
-      control: new HttpPbxControl(handle.urls.control),
+      control: httpPbxControl(handle.urls.control),
       events: new PbxEventsClient(handle.urls.control),
     };
     if (!(await plane.events.waitDelivered())) {

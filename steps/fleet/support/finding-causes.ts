@@ -27,7 +27,7 @@ export const FINDING_CAUSES: Record<string, (plane: PbxPlane) => Promise<UndoCau
   },
   'a failed most recent backup run': async (plane) => {
     const { backups } = await plane.control.getState();
-    const now = await plane.control.now();
+    const now = (await plane.control.now()).now;
     const changed =
       backups.length > 0
         ? structuredClone(backups)

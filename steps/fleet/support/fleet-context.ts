@@ -345,10 +345,10 @@ export class FleetContext {
     const plane = await this.target.pbx(siteId);
     if (plane) {
       await this.keepUnderLimit(plane, event, options.unthrottled === true);
-      const before = await plane.control.now();
+      const before = (await plane.control.now()).now;
       const outcome = await plane.events.raise(event);
       message.reportedAt.push(before);
-      message.reportedWithin.push([before, await plane.control.now()]);
+      message.reportedWithin.push([before, (await plane.control.now()).now]);
       if (options.wait !== false) await this.delivered(plane, `the message "${label}" (${outcome})`);
       return message;
     }
@@ -421,7 +421,7 @@ export class FleetContext {
   private async keepUnderLimit(plane: PbxPlane, event: RaisedEvent, advance: boolean): Promise<void> {
     const key = `${plane.siteId}\u0000${event.moduleId ?? event.module}`;
     const used = this.burstUsed.get(key) ?? 0;
-    if (advance && used >= THROTTLE_BURST) await plane.control.advanceClock(THROTTLE_INTERVAL_MS);
+    if (advance && used >= THROTTLE_BURST) await plane.control.advanceClock({ ms: THROTTLE_INTERVAL_MS });
     this.burstUsed.set(key, Math.min(used + 1, THROTTLE_BURST));
   }
 }

@@ -1,5 +1,5 @@
 import { HttpFleetControl } from '../../../simulators/fleet-controller/control/http-control.ts';
-import { HttpPbxControl } from '../../../simulators/pbx/control/http-control-client.ts';
+import { httpPbxControl } from '../../../simulators/pbx/control/pbx-control.ts';
 import type { FleetAccount, FleetTarget, McpTokenRole, PbxPlane, SiteRole } from './fleet-target.ts';
 import { PbxEventsClient } from './pbx-events-client.ts';
 
@@ -37,7 +37,7 @@ export function openRemoteFleet(name: string, section: FleetTargetSection): Flee
     const token = controlToken ?? section.controlToken;
     planes.set(siteId, {
       siteId,
-      control: new HttpPbxControl(controlUrl, undefined, token),
+      control: httpPbxControl(controlUrl, { token }),
       events: new PbxEventsClient(controlUrl, token),
     });
   }

@@ -20,8 +20,8 @@ const POLL_INTERVAL_MS = 50;
 export async function takeMarks({ control, maintenance }: MaintenanceControls): Promise<Marks> {
   const [events, log, at] = await Promise.all([
     maintenance.completionEvents(0),
-    control.moduleLog(0),
-    control.now(),
+    control.moduleLog({ since: 0 }),
+    control.now().then((c) => c.now),
   ]);
   return { eventSeq: events.at(-1)?.seq ?? 0, logSeq: log.at(-1)?.seq ?? 0, at };
 }
@@ -90,5 +90,5 @@ export function eventsWhileWatching(controls: MaintenanceControls, marks: Marks)
 
 /** Module-log entries written after the marks (their content is not stated: MAINT-UNSPEC-MODULE-LOG). */
 export async function logSince({ control }: MaintenanceControls, marks: Marks): Promise<ModuleLogEntry[]> {
-  return control.moduleLog(marks.logSeq);
+  return control.moduleLog({ since: marks.logSeq });
 }

@@ -1,4 +1,4 @@
-import type { PbxControl } from '../../../simulators/pbx/control/control-api.ts';
+import type { PbxControl } from '../../../simulators/pbx/control/pbx-control.ts';
 import type { MaintenanceControl } from '../../../simulators/pbx/maintenance/maintenance-control.ts';
 import type { CreatedToken } from '../../../simulators/pbx/maintenance/token-store.ts';
 import type { MaintenanceTarget } from '../../support/target.ts';

@@ -87,7 +87,10 @@ export async function assertTokenRefused(world: PbxWorld, token: string): Promis
 /** After a restart the web faces are away until it ends; let the PBX clock run past it. */
 export async function letRestartFinish(controls: MaintenanceControls): Promise<void> {
   await settle(controls);
-  const [state, now] = await Promise.all([controls.control.getState(), controls.control.now()]);
+  const [state, now] = await Promise.all([
+    controls.control.getState(),
+    controls.control.now().then((c) => c.now),
+  ]);
   const until = state.maintenance.restartingUntil;
-  if (until > now) await controls.control.advanceClock(until - now + 1);
+  if (until > now) await controls.control.advanceClock({ ms: until - now + 1 });
 }

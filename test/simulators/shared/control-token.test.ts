@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HttpFleetControl } from '../../../simulators/fleet-controller/control/http-control.ts';
 import { start as startFleet } from '../../../simulators/fleet-controller/index.ts';
-import { ControlPlaneError } from '../../../simulators/pbx/control/control-plane-error.ts';
-import { HttpPbxControl } from '../../../simulators/pbx/control/http-control-client.ts';
+import { ControlError } from '../../../simulators/shared/control/control-error.ts';
+import { httpPbxControl } from '../../../simulators/pbx/control/pbx-control.ts';
 import { start as startPbx } from '../../../simulators/pbx/index.ts';
 import {
   ControlTokenCheck,
@@ -60,11 +60,11 @@ test('PBX and fleet control planes with a token refuse calls without it; the cli
   });
   try {
     await assert.rejects(
-      new HttpPbxControl(pbx.urls.control).getState(),
-      (e: unknown) => e instanceof ControlPlaneError && e.status === 401,
+      httpPbxControl(pbx.urls.control).getState(),
+      (e: unknown) => e instanceof ControlError && e.status === 401,
     );
     assert.equal(
-      (await new HttpPbxControl(pbx.urls.control, undefined, token).getState()).monitoring.instanceName,
+      (await httpPbxControl(pbx.urls.control, { token }).getState()).monitoring.instanceName,
       'Monitoring',
     );
     const raw = await fetch(`${pbx.urls.control}/state`, { headers: { authorization: 'Bearer wrong' } });

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import { createControlServer } from '../../../../simulators/pbx/control/control-server.ts';
-import { InProcessPbxControl } from '../../../../simulators/pbx/control/in-process-control.ts';
+import { stateEffects } from '../../../../simulators/pbx/control/state-effects.ts';
+import { STATE_OPERATIONS } from '../../../../simulators/pbx/control/state-operations.ts';
 import { SnapshotCache } from '../../../../simulators/pbx/monitoring/snapshot.ts';
 import { Resolver } from '../../../../simulators/pbx/resolver/resolver.ts';
 import { resolverControlRoutes } from '../../../../simulators/pbx/resolver/resolver-control-routes.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';
+import { inProcessClient } from '../../../../simulators/shared/control/in-process-client.ts';
 import { closeServer } from '../../../../simulators/shared/http/listen.ts';
 import { FakeEndpoint } from '../control/fake-endpoint.ts';
 import { endpoint, provider } from './resolver-fixture.ts';
@@ -157,7 +159,10 @@ test('the state keeps the resolver part: GET /state masks provider secrets; a re
     }),
   ]);
   await resolver.resolve('0301');
-  const control = new InProcessPbxControl(store, new SnapshotCache(store), new FakeEndpoint(store));
+  const control = inProcessClient(
+    STATE_OPERATIONS,
+    stateEffects(store, new SnapshotCache(store), new FakeEndpoint(store)),
+  );
   const state = await control.getState();
   assert.equal(state.resolver.providers[0]?.fields?.['password']?.value, '***');
   assert.equal(state.resolver.providers[0]?.fields?.['k']?.value, 'v');
@@ -174,8 +179,8 @@ test('the state keeps the resolver part: GET /state masks provider secrets; a re
 test('the control routes set providers, resolve, and read caller ID and search log over HTTP', async (t) => {
   const { anna } = await twoEndpoints(t);
   const { store, resolver } = pbx();
-  const control = new InProcessPbxControl(store, new SnapshotCache(store), new FakeEndpoint(store));
-  const { server, url } = await createControlServer(control, {
+  const effects = stateEffects(store, new SnapshotCache(store), new FakeEndpoint(store));
+  const { server, url } = await createControlServer(effects, {
     host: '127.0.0.1',
     port: 0,
     extraRoutes: resolverControlRoutes(resolver),

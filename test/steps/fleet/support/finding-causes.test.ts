@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { evaluateFindings } from '../../../../simulators/fleet-controller/model/findings.ts';
-import { HttpPbxControl } from '../../../../simulators/pbx/control/http-control-client.ts';
+import { httpPbxControl } from '../../../../simulators/pbx/control/pbx-control.ts';
 import { pbxInventory } from '../../../../simulators/pbx/events/pbx-inventory.ts';
 import { start } from '../../../../simulators/pbx/index.ts';
 import { FINDING_CAUSES } from '../../../../steps/fleet/support/finding-causes.ts';
@@ -21,7 +21,7 @@ for (const [cause, make] of Object.entries(FINDING_CAUSES)) {
     try {
       const plane: PbxPlane = {
         siteId: 's',
-        control: new HttpPbxControl(handle.urls.control),
+        control: httpPbxControl(handle.urls.control),
         events: new PbxEventsClient(handle.urls.control),
       };
       assert.deepEqual(findings(handle), [], 'the healthy PBX has no finding');
