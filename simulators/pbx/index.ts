@@ -1,23 +1,22 @@
 import type { Server } from 'node:http';
 import { type Clock, durationClock, VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
+import { startControlPlane } from '../shared/control/start-control-plane.ts';
 import type { ControlRoute } from '../shared/http/control-route.ts';
 import { closeServer } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
-import { createControlServer } from './control/control-server.ts';
-import type { PbxControl } from './control/pbx-control.ts';
 import { stateEffects } from './control/state-effects.ts';
-import { attentionControlRoutes } from './events/attention-control-routes.ts';
+import { attentionEffects } from './events/attention-effects.ts';
 import { AttentionForwarder } from './events/attention-forwarder.ts';
 import type { ControllerSettings } from './events/controller-link.ts';
 import { createMaintenance, type MaintenanceFace } from './maintenance/create-maintenance.ts';
 import { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
-import { maintenanceControlRoutes } from './maintenance/maintenance-control-routes.ts';
 import { isPbxRestarting } from './maintenance/pbx-restart.ts';
 import { createPackageDownloadHandler, MODULE_DOWNLOAD_PREFIX } from './mkp/package-download.ts';
 import { MonitoringEndpoint } from './monitoring/endpoint/monitoring-endpoint.ts';
 import { SnapshotCache } from './monitoring/snapshot.ts';
+import { PBX_CONTROL_OPERATIONS, type PbxControl } from './pbx-control.ts';
 import { Resolver, type ResolverOptions } from './resolver/resolver.ts';
-import { resolverControlRoutes } from './resolver/resolver-control-routes.ts';
+import { resolverEffects } from './resolver/resolver-effects.ts';
 import { resolveScenario } from './state/scenarios.ts';
 import { PbxStore } from './state/store.ts';
 import type { PbxState } from './state/types.ts';
@@ -143,15 +142,16 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
       },
     });
     servers.push(web.server);
-    const controlServer = await createControlServer(stateEffects(store, cache, endpoint), {
+    const effects = {
+      ...stateEffects(store, cache, endpoint),
+      ...resolverEffects(resolver),
+      ...maintenance.effects,
+      ...attentionEffects(events, store),
+    };
+    const controlServer = await startControlPlane(PBX_CONTROL_OPERATIONS, effects, {
       host: options.controlHost ?? '127.0.0.1',
       port: options.controlPort ?? 0,
       ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
-      extraRoutes: [
-        ...maintenanceControlRoutes(maintenance.control),
-        ...attentionControlRoutes(events, store),
-        ...resolverControlRoutes(resolver),
-      ],
     });
     servers.push(controlServer.server);
     const urls: PbxUrls = {

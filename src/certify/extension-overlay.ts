@@ -1,4 +1,4 @@
-import type { PbxControl } from '../../simulators/pbx/control/pbx-control.ts';
+import type { PbxControl } from '../../simulators/pbx/pbx-control.ts';
 import type { AgentExtensions } from '../../simulators/pbx/state/types.ts';
 
 /**

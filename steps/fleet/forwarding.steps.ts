@@ -14,7 +14,7 @@ async function release(
 ) {
   const siteId = await fleet.siteId(role);
   const plane = await fleet.pbx(siteId, released ? 'release a partner' : 'withdraw the partner');
-  await plane.events.setPartnerReleased(released);
+  await plane.control.setPartnerReleased({ released });
   fleet.kept.set(`logSeq:${siteId}`, (await plane.control.moduleLog()).at(-1)?.seq ?? 0);
   world.evidence({ exchange: `PBX ${siteId}: partner ${released ? 'released' : 'withdrawn'}` });
 }

@@ -13,7 +13,7 @@ import { isEpochMs } from './support/epoch-ms.ts';
 import { type FleetContext, type ItemView, matches } from './support/fleet-context.ts';
 import { fleetStep } from './support/fleet-step.ts';
 import type { PbxPlane } from './support/fleet-target.ts';
-import type { RaisedEvent } from './support/pbx-events-client.ts';
+import type { RaisedEvent } from './support/pbx-events.ts';
 import { assertReportTime } from './support/report-time.ts';
 import { limitProblem } from './support/text-limit.ts';
 

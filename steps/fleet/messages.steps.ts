@@ -11,7 +11,7 @@ import { notVerifiable } from './support/fleet-not-verifiable.ts';
 import { fleetSchemaErrors } from './support/fleet-schemas.ts';
 import { fleetStep } from './support/fleet-step.ts';
 import type { FleetRole, SiteRole } from './support/fleet-target.ts';
-import type { RaisedEvent } from './support/pbx-events-client.ts';
+import type { RaisedEvent } from './support/pbx-events.ts';
 import { assertReportTime } from './support/report-time.ts';
 import { limitProblem } from './support/text-limit.ts';
 

@@ -174,7 +174,7 @@ Then(
         'token list (again)': await listAsAdmin(controls),
         'module log': await controls.control.moduleLog({ since: 0 }),
         'PBX state': await controls.control.getState(),
-        'completion events': await controls.maintenance.completionEvents(0),
+        'completion events': await controls.maintenance.completionEvents({ since: 0 }),
         "the API's answers": maintenanceContext(this).exchanges.map((exchange) => exchange.text),
       };
       for (const [view, value] of Object.entries(views)) {
@@ -284,21 +284,21 @@ When(
   'a PBX user without the administration right tries to create an API token labelled {string}',
   function (this: PbxWorld, label: string) {
     return nonAdminAttempt(this, 'create an API token', ({ maintenance }, login) =>
-      maintenance.createToken({ label }, login),
+      maintenance.createToken({ label, actor: login }),
     );
   },
 );
 
 When('that user tries to list the API tokens', function (this: PbxWorld) {
   return nonAdminAttempt(this, 'list the API tokens', ({ maintenance }, login) =>
-    maintenance.listTokens(login),
+    maintenance.listTokens({ actor: login }),
   );
 });
 
 When('that user tries to delete the token {string}', function (this: PbxWorld, label: string) {
   const { id } = createdByLabel(this, label);
   return nonAdminAttempt(this, 'delete an API token', ({ maintenance }, login) =>
-    maintenance.deleteToken(id, login),
+    maintenance.deleteToken({ id, actor: login }),
   );
 });
 
@@ -316,7 +316,7 @@ Then(
 async function deleteAsAdmin(world: PbxWorld, id: string) {
   return withMaintenanceControl(world, 'delete an API token', async (controls) => {
     const { admin } = await pbxUsers(controls.control);
-    await controls.maintenance.deleteToken(id, admin);
+    await controls.maintenance.deleteToken({ id, actor: admin });
   });
 }
 

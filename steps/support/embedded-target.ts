@@ -1,7 +1,6 @@
-import { httpPbxControl } from '../../simulators/pbx/control/pbx-control.ts';
 import { type PbxHandle, start } from '../../simulators/pbx/index.ts';
-import { HttpMaintenanceControl } from '../../simulators/pbx/maintenance/http-maintenance-control.ts';
 import { MAINTENANCE_BASE_PATH } from '../../simulators/pbx/maintenance/maintenance-api.ts';
+import { httpPbxControl } from '../../simulators/pbx/pbx-control.ts';
 import { durationClock, type VirtualClock } from '../../simulators/shared/clock.ts';
 import { freePortBelowEphemeral } from './port-holder.ts';
 import type { MonitoringAddress, OpenedTarget } from './target.ts';
@@ -51,7 +50,7 @@ export async function openEmbeddedTarget(options: EmbeddedTargetOptions = {}): P
   const name = options.name ?? 'simulator';
   const waits = process.env[REAL_WAITS_ENV] === '1' ? undefined : durationClock();
   const handle = await startSimulator(options, waits);
-  const maintenanceControl = new HttpMaintenanceControl(handle.urls.control);
+  const control = httpPbxControl(handle.urls.control);
   return {
     target: {
       name,
@@ -62,13 +61,13 @@ export async function openEmbeddedTarget(options: EmbeddedTargetOptions = {}): P
         xmlrpc: { ...EMBEDDED_XMLRPC },
         listedClientAddress: '127.0.0.1',
         unlistedClientAddress: '127.0.0.2',
-        control: httpPbxControl(handle.urls.control),
+        control,
         controlUrl: handle.urls.control,
         maintenance: {
           basePath: MAINTENANCE_BASE_PATH,
-          control: maintenanceControl,
+          control,
           storedTokenRecords: async () =>
-            (await maintenanceControl.storedTokenRecords()).map((record) => ({ ...record })),
+            (await control.storedTokenRecords()).map((record) => ({ ...record })),
         },
         ...(waits ? { durationClock: waits } : {}),
       },

@@ -1,5 +1,4 @@
-import { httpPbxControl } from '../../simulators/pbx/control/pbx-control.ts';
-import { HttpMaintenanceControl } from '../../simulators/pbx/maintenance/http-maintenance-control.ts';
+import { httpPbxControl, type PbxControl } from '../../simulators/pbx/pbx-control.ts';
 import type { TargetFile } from '../../src/runner/target-file.ts';
 import type { MaintenanceTarget, OpenedTarget } from './target.ts';
 
@@ -52,15 +51,13 @@ function maintenanceSection(
       basePath: (section.basePath ?? '/fp/7ce0d8df/api/v1').replace(/\/+$/, ''),
       ...(section.token ? { token: section.token } : {}),
       ...(section.sessionCookie ? { sessionCookie: section.sessionCookie } : {}),
-      ...(controlUrl ? controlOf(new HttpMaintenanceControl(controlUrl, controlToken)) : {}),
+      ...(controlUrl ? controlOf(httpPbxControl(controlUrl, { token: controlToken })) : {}),
     },
   };
 }
 
 /** The control plane of interface A and what it shows of the tokens at rest (MAINT-TOKEN-HASH-ONLY). */
-function controlOf(
-  control: HttpMaintenanceControl,
-): Pick<MaintenanceTarget, 'control' | 'storedTokenRecords'> {
+function controlOf(control: PbxControl): Pick<MaintenanceTarget, 'control' | 'storedTokenRecords'> {
   return {
     control,
     storedTokenRecords: async () => (await control.storedTokenRecords()).map((record) => ({ ...record })),

@@ -1,5 +1,4 @@
-import type { PbxControl } from '../../simulators/pbx/control/pbx-control.ts';
-import type { MaintenanceControl } from '../../simulators/pbx/maintenance/maintenance-control.ts';
+import type { PbxControl } from '../../simulators/pbx/pbx-control.ts';
 import type { VirtualClock } from '../../simulators/shared/clock.ts';
 
 /** Where XML-RPC lives on the PBX web server and whom it signs in as. */
@@ -72,7 +71,7 @@ export interface MaintenanceTarget {
    */
   sessionCookie?: string;
   /** Token management and completion events (the module UI's stand-in); absent without a control plane. */
-  control?: MaintenanceControl;
+  control?: PbxControl;
   /** The stored token records, where the target can show them (embedded only; MAINT-TOKEN-HASH-ONLY). */
   storedTokenRecords?: () => Promise<StoredTokenRecord[]>;
 }

@@ -99,3 +99,25 @@ export function objectFields(schema: z.ZodType | undefined): string[] | undefine
   const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
   return shape && typeof shape === 'object' ? Object.keys(shape) : undefined;
 }
+
+type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void
+  ? I
+  : never;
+
+/**
+ * One plane from several groups (the PBX's state, maintenance, attention-event and resolver
+ * operations): refuses a name or a method and path that two groups both declare.
+ */
+export function combineOperations<const T extends readonly ControlOperations[]>(
+  ...groups: T
+): UnionToIntersection<T[number]> {
+  const combined: Record<string, ControlOperation> = {};
+  for (const group of groups) {
+    for (const [name, operation] of Object.entries(group)) {
+      if (name in combined) throw new Error(`control operation ${name} is declared in two groups`);
+      combined[name] = operation;
+    }
+  }
+  defineOperations(combined);
+  return combined as UnionToIntersection<T[number]>;
+}

@@ -1,8 +1,8 @@
 import { HttpFleetControl, start as startController } from '../../../simulators/fleet-controller/index.ts';
-import { httpPbxControl } from '../../../simulators/pbx/control/pbx-control.ts';
 import { start as startPbx } from '../../../simulators/pbx/index.ts';
+import { httpPbxControl } from '../../../simulators/pbx/pbx-control.ts';
 import type { FleetTarget, PbxPlane } from './fleet-target.ts';
-import { PbxEventsClient } from './pbx-events-client.ts';
+import { deliveredInTime } from './pbx-events.ts';
 
 /**
  * The scrypt cost of the embedded controller's account passwords. Each scenario starts a fresh
@@ -91,9 +91,8 @@ export async function openEmbeddedFleet(): Promise<FleetTarget> {
     const plane: PbxPlane = {
       siteId,
       control: httpPbxControl(handle.urls.control),
-      events: new PbxEventsClient(handle.urls.control),
     };
-    if (!(await plane.events.waitDelivered())) {
+    if (!(await deliveredInTime(plane.control))) {
       await handle.close();
       throw new Error(`the simulated PBX of ${siteId} did not connect to the controller`);
     }

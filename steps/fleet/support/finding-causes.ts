@@ -12,9 +12,9 @@ export type UndoCause = () => Promise<void>;
  */
 export const FINDING_CAUSES: Record<string, (plane: PbxPlane) => Promise<UndoCause>> = {
   'its link to the controller cut': async (plane) => {
-    await plane.events.cutLink();
+    await plane.control.cutControllerLink();
     return async () => {
-      await plane.events.restoreLink();
+      await plane.control.restoreControllerLink();
     };
   },
   'an unregistered SIP trunk': async (plane) => {

@@ -15,7 +15,7 @@ import type {
   PbxPlane,
   SiteRole,
 } from './fleet-target.ts';
-import type { RaisedEvent } from './pbx-events-client.ts';
+import { deliveredInTime, type RaisedEvent } from './pbx-events.ts';
 import { type FleetTargetSection, openRemoteFleet } from './remote-fleet.ts';
 
 /** `/api/v1` (FLEET-BASE-PATH). */
@@ -346,7 +346,7 @@ export class FleetContext {
     if (plane) {
       await this.keepUnderLimit(plane, event, options.unthrottled === true);
       const before = (await plane.control.now()).now;
-      const outcome = await plane.events.raise(event);
+      const outcome = (await plane.control.raiseAttentionEvent(event)).outcome;
       message.reportedAt.push(before);
       message.reportedWithin.push([before, (await plane.control.now()).now]);
       if (options.wait !== false) await this.delivered(plane, `the message "${label}" (${outcome})`);
@@ -411,8 +411,8 @@ export class FleetContext {
 
   /** Waits until the PBX delivered everything it forwarded; a harness error when it does not. */
   async delivered(plane: PbxPlane, what: string): Promise<void> {
-    if (await plane.events.waitDelivered()) return;
-    const status = await plane.events.status();
+    if (await deliveredInTime(plane.control)) return;
+    const status = await plane.control.forwarderStatus();
     this.world.evidence({ exchange: `PBX ${plane.siteId} forwarder`, response: JSON.stringify(status) });
     throw new Error(`the PBX of ${plane.siteId} did not deliver ${what} to the controller`);
   }

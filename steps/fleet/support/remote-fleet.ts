@@ -1,7 +1,6 @@
 import { HttpFleetControl } from '../../../simulators/fleet-controller/control/http-control.ts';
-import { httpPbxControl } from '../../../simulators/pbx/control/pbx-control.ts';
+import { httpPbxControl } from '../../../simulators/pbx/pbx-control.ts';
 import type { FleetAccount, FleetTarget, McpTokenRole, PbxPlane, SiteRole } from './fleet-target.ts';
-import { PbxEventsClient } from './pbx-events-client.ts';
 
 /** The `fleet` section of a target file (schemas/target.schema.json, `$defs/fleet`). */
 export interface FleetTargetSection {
@@ -38,7 +37,6 @@ export function openRemoteFleet(name: string, section: FleetTargetSection): Flee
     planes.set(siteId, {
       siteId,
       control: httpPbxControl(controlUrl, { token }),
-      events: new PbxEventsClient(controlUrl, token),
     });
   }
   return {

@@ -19,7 +19,7 @@ const POLL_INTERVAL_MS = 50;
 /** Where the completion events, the module log and the clock stand now. */
 export async function takeMarks({ control, maintenance }: MaintenanceControls): Promise<Marks> {
   const [events, log, at] = await Promise.all([
-    maintenance.completionEvents(0),
+    maintenance.completionEvents({ since: 0 }),
     control.moduleLog({ since: 0 }),
     control.now().then((c) => c.now),
   ]);
@@ -34,7 +34,7 @@ export async function settle({ maintenance }: MaintenanceControls): Promise<void
 
 /** Completion events after the marks, each validated against completion-event.schema.json. */
 export async function eventsSince(controls: MaintenanceControls, marks: Marks): Promise<CompletionEvent[]> {
-  const events = await controls.maintenance.completionEvents(marks.eventSeq);
+  const events = await controls.maintenance.completionEvents({ since: marks.eventSeq });
   for (const event of events) assertMatchesSchema(event, 'completion-event', `completion event ${event.seq}`);
   return events;
 }

@@ -52,7 +52,7 @@ export function createdByLabel(world: PbxWorld, label: string) {
 /** The token list as an administrator sees it, each entry validated against token-info.schema.json. */
 export async function listAsAdmin(controls: MaintenanceControls): Promise<TokenInfo[]> {
   const { admin } = await pbxUsers(controls.control);
-  const list = await controls.maintenance.listTokens(admin);
+  const list = await controls.maintenance.listTokens({ actor: admin });
   for (const entry of list) assertMatchesSchema(entry, 'token-info', `token ${entry.id} in the list`);
   return list;
 }

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HttpFleetControl } from '../../../simulators/fleet-controller/control/http-control.ts';
 import { start as startFleet } from '../../../simulators/fleet-controller/index.ts';
-import { ControlError } from '../../../simulators/shared/control/control-error.ts';
-import { httpPbxControl } from '../../../simulators/pbx/control/pbx-control.ts';
 import { start as startPbx } from '../../../simulators/pbx/index.ts';
+import { httpPbxControl } from '../../../simulators/pbx/pbx-control.ts';
+import { ControlError } from '../../../simulators/shared/control/control-error.ts';
 import {
   ControlTokenCheck,
   ControlTokenRequiredError,

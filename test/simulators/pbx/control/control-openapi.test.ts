@@ -5,10 +5,12 @@ import { request } from 'undici';
 import { parse } from 'yaml';
 import { MONITORING_LIMITS } from '../../../../simulators/pbx/control/monitoring-input.ts';
 import { STATE_OPERATIONS } from '../../../../simulators/pbx/control/state-operations.ts';
+import { ATTENTION_OPERATIONS } from '../../../../simulators/pbx/events/attention-operations.ts';
 import { start } from '../../../../simulators/pbx/index.ts';
+import { MAINTENANCE_CONTROL_OPERATIONS } from '../../../../simulators/pbx/maintenance/maintenance-operations.ts';
 import { SNAPSHOT_FORMATS } from '../../../../simulators/pbx/monitoring/snapshot.ts';
 import { Resolver } from '../../../../simulators/pbx/resolver/resolver.ts';
-import { resolverControlRoutes } from '../../../../simulators/pbx/resolver/resolver-control-routes.ts';
+import { RESOLVER_OPERATIONS } from '../../../../simulators/pbx/resolver/resolver-operations.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { FAULTS } from '../../../../simulators/pbx/state/store.ts';
 import { openApiDisagreements } from '../../../../simulators/shared/control/openapi-agreement.ts';
@@ -76,12 +78,22 @@ test('the document is OpenAPI 3.1', () => {
 });
 
 test('the document agrees with the declared operations, and documents no other', () => {
-  const notResolver = (operation: Operation) => !operation.tags?.includes('resolver');
+  const tagged = (tag: string) => (operation: Operation) => operation.tags?.includes(tag) ?? false;
+  const notResolver = (operation: Operation) => !tagged('resolver')(operation);
   assert.deepEqual(openApiDisagreements(document, STATE_OPERATIONS, notResolver), []);
-  const resolver = resolverControlRoutes({} as Resolver)
-    .map((r) => `${r.method} ${r.path}`)
-    .sort();
-  assert.deepEqual([...documented().keys()].filter(isResolverPath).sort(), resolver);
+  assert.deepEqual(openApiDisagreements(document, RESOLVER_OPERATIONS, tagged('resolver')), []);
+  assert.deepEqual(
+    openApiDisagreements(
+      load('maintenance-api.openapi.yaml'),
+      MAINTENANCE_CONTROL_OPERATIONS,
+      tagged('control-plane'),
+    ),
+    [],
+  );
+  assert.deepEqual(
+    openApiDisagreements(load('fleet-control.openapi.yaml'), ATTENTION_OPERATIONS, tagged('pbx-events')),
+    [],
+  );
 });
 
 test('every control route a started PBX serves, from every group, is documented, and nothing more', async (t) => {

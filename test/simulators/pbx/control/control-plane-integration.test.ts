@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { test } from 'node:test';
-import { httpPbxControl } from '../../../../simulators/pbx/control/pbx-control.ts';
 import { start } from '../../../../simulators/pbx/index.ts';
+import { httpPbxControl } from '../../../../simulators/pbx/pbx-control.ts';
 
 /** Whether a TCP connection to the port is accepted (the endpoint is listening) or refused. */
 function connects(host: string, port: number): Promise<boolean> {

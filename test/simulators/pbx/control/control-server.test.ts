@@ -3,26 +3,24 @@ import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { type TestContext, test } from 'node:test';
 import { request } from 'undici';
-import {
-  createControlServer,
-  MAX_CONTROL_BODY_BYTES,
-} from '../../../../simulators/pbx/control/control-server.ts';
-import { httpPbxControl } from '../../../../simulators/pbx/control/pbx-control.ts';
 import { stateEffects } from '../../../../simulators/pbx/control/state-effects.ts';
+import { STATE_OPERATIONS } from '../../../../simulators/pbx/control/state-operations.ts';
 import { sha512Hex } from '../../../../simulators/pbx/control/users-input.ts';
 import { SnapshotCache } from '../../../../simulators/pbx/monitoring/snapshot.ts';
+import { httpPbxControl } from '../../../../simulators/pbx/pbx-control.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { listScenarios } from '../../../../simulators/pbx/state/scenarios.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';
 import { ControlError } from '../../../../simulators/shared/control/control-error.ts';
-import type { ControlRoute } from '../../../../simulators/shared/http/control-route.ts';
+import { startControlPlane } from '../../../../simulators/shared/control/start-control-plane.ts';
+import { MAX_CONTROL_BODY_BYTES } from '../../../../simulators/shared/http/control-server.ts';
 import { closeServer } from '../../../../simulators/shared/http/listen.ts';
 import { FakeEndpoint } from './fake-endpoint.ts';
 
 const START = 1_750_000_000_000;
 
-async function setup(t: TestContext, extraRoutes?: ControlRoute[]) {
+async function setup(t: TestContext) {
   const clock = new VirtualClock({ start: START });
   const initial = defaultState(START);
   initial.os.linuxSectionsSource = 'synthetic';
@@ -30,10 +28,9 @@ async function setup(t: TestContext, extraRoutes?: ControlRoute[]) {
   const cache = new SnapshotCache(store);
   const endpoint = new FakeEndpoint(store);
   const effects = stateEffects(store, cache, endpoint);
-  const { server, url, client } = await createControlServer(effects, {
+  const { server, url, client } = await startControlPlane(STATE_OPERATIONS, effects, {
     host: '127.0.0.1',
     port: 0,
-    ...(extraRoutes ? { extraRoutes } : {}),
   });
   t.after(() => closeServer(server));
   return { store, cache, endpoint, local: client, url, remote: httpPbxControl(url) };
@@ -227,23 +224,4 @@ test('malformed HTTP on the socket does not stop the server', async (t) => {
   });
   assert.match(reply, /^HTTP\/1\.1 400/);
   assert.equal((await remote.now()).now, START);
-});
-
-test('extra route groups plug in without editing the server', async (t) => {
-  const tokens: string[] = [];
-  const extra: ControlRoute[] = [
-    {
-      method: 'POST',
-      path: '/maintenance/tokens',
-      handle: async ({ body }) => {
-        tokens.push(String((body as { name?: unknown }).name));
-        return { status: 201, body: { id: tokens.length } };
-      },
-    },
-  ];
-  const { url } = await setup(t, extra);
-  const created = await raw(url, 'POST', '/maintenance/tokens', '{"name":"erp"}');
-  assert.deepEqual([created.status, created.json], [201, { id: 1 }]);
-  assert.deepEqual(tokens, ['erp']);
-  assert.equal((await raw(url, 'GET', '/clock')).status, 200);
 });

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { evaluateFindings } from '../../../../simulators/fleet-controller/model/findings.ts';
-import { httpPbxControl } from '../../../../simulators/pbx/control/pbx-control.ts';
 import { pbxInventory } from '../../../../simulators/pbx/events/pbx-inventory.ts';
 import { start } from '../../../../simulators/pbx/index.ts';
+import { httpPbxControl } from '../../../../simulators/pbx/pbx-control.ts';
 import { FINDING_CAUSES } from '../../../../steps/fleet/support/finding-causes.ts';
 import type { PbxPlane } from '../../../../steps/fleet/support/fleet-target.ts';
-import { PbxEventsClient } from '../../../../steps/fleet/support/pbx-events-client.ts';
 
 /** The findings the simulated controller would evaluate from the PBX's inventory now. */
 function findings(handle: Awaited<ReturnType<typeof start>>): string[] {
@@ -22,7 +21,6 @@ for (const [cause, make] of Object.entries(FINDING_CAUSES)) {
       const plane: PbxPlane = {
         siteId: 's',
         control: httpPbxControl(handle.urls.control),
-        events: new PbxEventsClient(handle.urls.control),
       };
       assert.deepEqual(findings(handle), [], 'the healthy PBX has no finding');
       const before = await plane.control.getState();
