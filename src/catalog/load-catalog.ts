@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
+import { DEFAULT_CATALOG_PATH } from '../core/project-paths.ts';
 import { type Catalog, CHECK_KINDS, type CheckKind, type Clause, type UnspecifiedEntry } from './catalog.ts';
-import { DEFAULT_CATALOG_PATH } from './project-paths.ts';
 
 /** Reads and validates the clause catalog; throws an Error naming the first defect. */
 export async function loadCatalog(path: string = DEFAULT_CATALOG_PATH): Promise<Catalog> {

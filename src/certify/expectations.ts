@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { PROJECT_ROOT } from '../catalog/project-paths.ts';
-import { joinProblems, strictValidator } from '../runner/strict-schema.ts';
+import { PROJECT_ROOT } from '../core/project-paths.ts';
+import { joinProblems, strictValidator } from '../core/strict-schema.ts';
 import { STATE_NAMES, type StateName } from './plugin-output.ts';
 
 export const EXPECTATIONS_SCHEMA_PATH = join(PROJECT_ROOT, 'schemas', 'plugin-expectations.schema.json');

@@ -1,8 +1,7 @@
 import { connect } from 'node:net';
-import { type PbxHandle, start } from '../../simulators/pbx/index.ts';
-import type { PbxState } from '../../simulators/pbx/state/types.ts';
-import { xmlrpcAuthValue } from '../../simulators/pbx/xmlrpc/auth.ts';
-import { DEFAULT_XMLRPC_CREDENTIALS } from '../cli/default-credentials.ts';
+import { type PbxHandle, type PbxState, start } from '../../simulators/pbx/index.ts';
+import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
+import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { AnswerProxy, fetchRaw } from './answer-proxy.ts';
 import type { PlaceholderValues } from './command-line.ts';
 import { applyAgentExtension } from './extension-overlay.ts';
@@ -98,7 +97,7 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
       web,
       xmlrpc: `${web}/xml-rpc`,
       login: DEFAULT_XMLRPC_CREDENTIALS.login,
-      auth: xmlrpcAuthValue(DEFAULT_XMLRPC_CREDENTIALS.login, DEFAULT_XMLRPC_CREDENTIALS.password),
+      auth: xmlRpcAuthValue(DEFAULT_XMLRPC_CREDENTIALS.login, DEFAULT_XMLRPC_CREDENTIALS.password),
     };
     const source = refusing && address.port === refusing.port ? address : endpoint;
     const served = async () => {

@@ -50,6 +50,7 @@ export function toCompatibilityReport(input: AdapterInput): CompatibilityReport 
   return {
     reportVersion: 1,
     metadata: {
+      command: 'certify-plugin',
       target: `${input.plugin} (certify-plugin)`,
       targetFile: input.expectationsFile,
       startedAt: input.result.startedAt.toISOString(),

@@ -1,5 +1,5 @@
+import { loadTargetFile, type TargetFile, TargetFileError } from '../core/target-file.ts';
 import { readTargetName } from './read-target-name.ts';
-import { loadTargetFile, type TargetFile, TargetFileError } from './target-file.ts';
 
 /**
  * Reads a target description file and validates it fully, with the same strict validator the

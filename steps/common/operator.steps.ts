@@ -3,7 +3,7 @@
  * (or the PBX) does; on a target without a control plane it reports *not verifiable*.
  */
 import { Given, When } from '@cucumber/cucumber';
-import type { SnapshotFormat } from '../../simulators/pbx/state/types.ts';
+import type { SnapshotFormat } from '../../simulators/pbx/index.ts';
 import {
   activeChannels,
   BACKUP_FAILED,

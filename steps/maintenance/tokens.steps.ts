@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { Given, Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
-import type { TokenInfo } from '../../simulators/pbx/maintenance/token-store.ts';
+import type { TokenInfo } from '../../simulators/pbx/index.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { assertMatchesSchema } from './support/api-answers.ts';

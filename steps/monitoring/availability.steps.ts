@@ -5,7 +5,7 @@ import { connect, isIPv4 } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { Given, Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
-import type { PbxControl } from '../../simulators/pbx/pbx-control.ts';
+import type { PbxControl } from '../../simulators/pbx/index.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { openEmbeddedTarget } from '../support/embedded-target.ts';
 import { FixtureError } from '../support/fixture-error.ts';

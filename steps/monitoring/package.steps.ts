@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { Then, When } from '@cucumber/cucumber';
 import { request } from 'undici';
-import { unpackTar } from '../../simulators/pbx/mkp/tar-archive.ts';
+import { unpackTar } from '../../simulators/pbx/index.ts';
 import { xmlRpcAuthValue } from '../../src/clients/xmlrpc-auth-value.ts';
 import { bytesAsEvidence } from '../support/evidence.ts';
 import { monitoringTargetOptions } from '../support/monitoring-target-options.ts';

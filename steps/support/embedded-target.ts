@@ -1,6 +1,4 @@
-import { type PbxHandle, start } from '../../simulators/pbx/index.ts';
-import { MAINTENANCE_BASE_PATH } from '../../simulators/pbx/maintenance/maintenance-api.ts';
-import { httpPbxControl } from '../../simulators/pbx/pbx-control.ts';
+import { httpPbxControl, MAINTENANCE_BASE_PATH, type PbxHandle, start } from '../../simulators/pbx/index.ts';
 import { durationClock, type VirtualClock } from '../../simulators/shared/clock.ts';
 import { freePortBelowEphemeral } from './port-holder.ts';
 import type { MonitoringAddress, OpenedTarget } from './target.ts';

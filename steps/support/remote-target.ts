@@ -1,5 +1,5 @@
-import { httpPbxControl, type PbxControl } from '../../simulators/pbx/pbx-control.ts';
-import type { TargetFile } from '../../src/runner/target-file.ts';
+import { httpPbxControl, type PbxControl } from '../../simulators/pbx/index.ts';
+import type { TargetFile } from '../../src/core/target-file.ts';
 import type { MaintenanceTarget, OpenedTarget } from './target.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { PbxControl } from '../../simulators/pbx/pbx-control.ts';
+import type { PbxControl } from '../../simulators/pbx/index.ts';
 import type { VirtualClock } from '../../simulators/shared/clock.ts';
 
 /** Where XML-RPC lives on the PBX web server and whom it signs in as. */

@@ -1,5 +1,5 @@
 import { World } from '@cucumber/cucumber';
-import type { PbxControl } from '../../simulators/pbx/pbx-control.ts';
+import type { PbxControl } from '../../simulators/pbx/index.ts';
 import { xmlRpcAuthValue } from '../../src/clients/xmlrpc-auth-value.ts';
 import { callXmlRpc, type XmlRpcOutcome } from '../../src/clients/xmlrpc-call.ts';
 import {

@@ -2,8 +2,7 @@
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
-import type { PbxControl } from '../../simulators/pbx/pbx-control.ts';
-import type { ModuleLogEntry } from '../../simulators/pbx/state/store.ts';
+import type { ModuleLogEntry, PbxControl } from '../../simulators/pbx/index.ts';
 import { xmlRpcAuthValue } from '../../src/clients/xmlrpc-auth-value.ts';
 import { isStruct, type XmlRpcOutcome } from '../../src/clients/xmlrpc-call.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
-import type { PbxControl } from '../../simulators/pbx/pbx-control.ts';
+import type { PbxControl } from '../../simulators/pbx/index.ts';
 import { isStruct } from '../../src/clients/xmlrpc-call.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { latestJson } from '../support/latest-snapshots.ts';

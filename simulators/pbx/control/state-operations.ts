@@ -9,7 +9,7 @@ import {
   text,
 } from '../../shared/control/control-fields.ts';
 import { defineOperations } from '../../shared/control/control-operation.ts';
-import { SNAPSHOT_FORMATS } from '../monitoring/snapshot.ts';
+import { SNAPSHOT_FORMATS } from '../snapshot/snapshot.ts';
 import { FAULTS, type FaultName, type ModuleLogEntry } from '../state/store.ts';
 import type { EndpointStatus, MonitoringHostEntry, PbxUserInput, ScenarioInfo } from './control-api.ts';
 import { MONITORING_LIMITS } from './monitoring-input.ts';

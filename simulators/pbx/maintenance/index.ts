@@ -44,7 +44,7 @@ export { MAINTENANCE_CONTROL_OPERATIONS, MAX_IDLE_WAIT_MS } from './maintenance-
 export { ERROR_MESSAGES, type MaintenanceResponse } from './maintenance-responses.ts';
 export { compareVersions, hasMaintenanceApi, LAST_VERSION_WITHOUT_API } from './module-version-gate.ts';
 export { COMMAND_MODES, LOG_SCOPES } from './parameter-rules.ts';
-export { DEFAULT_RESTART_DURATION_MS, isPbxRestarting } from './pbx-restart.ts';
+export { DEFAULT_RESTART_DURATION_MS } from './pbx-restart.ts';
 export {
   type CreatedToken,
   type TokenErrorCode,

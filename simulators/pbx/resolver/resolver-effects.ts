@@ -2,11 +2,11 @@ import { ControlRefusal } from '../../shared/control/control-error.ts';
 import type { Effects } from '../../shared/control/control-operation.ts';
 import { describeValue, requireObject, requireString } from '../../shared/http/control-input.ts';
 import { ControlInputError } from '../../shared/http/control-input-error.ts';
+import type { AddressBookEntry } from '../state/resolver-state.ts';
 import { ProviderConfigError } from './provider-validation.ts';
 import { UnknownProviderError } from './resolve-number.ts';
 import type { Resolver, ResolverSettings } from './resolver.ts';
 import type { RESOLVER_OPERATIONS, ResolutionAnswer } from './resolver-operations.ts';
-import type { AddressBookEntry } from './resolver-state.ts';
 
 /** Runs an operation; configuration errors become 400, an unknown provider 404. */
 async function guarded<T>(operation: () => T | Promise<T>): Promise<T> {

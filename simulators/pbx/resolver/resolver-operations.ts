@@ -8,9 +8,14 @@ import {
   text,
 } from '../../shared/control/control-fields.ts';
 import { defineOperations } from '../../shared/control/control-operation.ts';
-import type { ResolverProvider } from './provider-config.ts';
+import type { ResolverProvider } from '../state/provider-config.ts';
+import type {
+  AddressBookEntry,
+  CallerIdResult,
+  ResolvedName,
+  SearchLogEntry,
+} from '../state/resolver-state.ts';
 import type { ResolutionTrigger } from './resolve-number.ts';
-import type { AddressBookEntry, CallerIdResult, ResolvedName, SearchLogEntry } from './resolver-state.ts';
 
 /** Why a resolution runs: an incoming call, the settings test of one provider, the UI integration. */
 export const RESOLUTION_TRIGGERS = [

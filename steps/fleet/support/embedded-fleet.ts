@@ -1,6 +1,5 @@
 import { HttpFleetControl, start as startController } from '../../../simulators/fleet-controller/index.ts';
-import { start as startPbx } from '../../../simulators/pbx/index.ts';
-import { httpPbxControl } from '../../../simulators/pbx/pbx-control.ts';
+import { httpPbxControl, start as startPbx } from '../../../simulators/pbx/index.ts';
 import type { FleetTarget, PbxPlane } from './fleet-target.ts';
 import { deliveredInTime } from './pbx-events.ts';
 

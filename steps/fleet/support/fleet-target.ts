@@ -1,5 +1,5 @@
-import type { FleetControl } from '../../../simulators/fleet-controller/control/fleet-control.ts';
-import type { PbxControl } from '../../../simulators/pbx/pbx-control.ts';
+import type { FleetControl } from '../../../simulators/fleet-controller/index.ts';
+import type { PbxControl } from '../../../simulators/pbx/index.ts';
 
 /**
  * The callers the fleet scenarios speak of. `partner` and `partnerColleague` are non-Viewer

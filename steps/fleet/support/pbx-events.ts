@@ -1,5 +1,4 @@
-import type { AttentionEvent } from '../../../simulators/pbx/events/attention-event.ts';
-import type { PbxControl } from '../../../simulators/pbx/pbx-control.ts';
+import type { AttentionEvent, PbxControl } from '../../../simulators/pbx/index.ts';
 import { ControlError } from '../../../simulators/shared/control/control-error.ts';
 
 /** How long the harness waits for a PBX to deliver its attention events (real time). */

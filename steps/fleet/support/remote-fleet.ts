@@ -1,5 +1,5 @@
-import { HttpFleetControl } from '../../../simulators/fleet-controller/control/http-control.ts';
-import { httpPbxControl } from '../../../simulators/pbx/pbx-control.ts';
+import { HttpFleetControl } from '../../../simulators/fleet-controller/index.ts';
+import { httpPbxControl } from '../../../simulators/pbx/index.ts';
 import type { FleetAccount, FleetTarget, McpTokenRole, PbxPlane, SiteRole } from './fleet-target.ts';
 
 /** The `fleet` section of a target file (schemas/target.schema.json, `$defs/fleet`). */

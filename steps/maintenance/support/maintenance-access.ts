@@ -1,5 +1,4 @@
-import type { CreatedToken } from '../../../simulators/pbx/maintenance/token-store.ts';
-import type { PbxControl } from '../../../simulators/pbx/pbx-control.ts';
+import type { CreatedToken, PbxControl } from '../../../simulators/pbx/index.ts';
 import type { MaintenanceTarget } from '../../support/target.ts';
 import type { PbxWorld } from '../../support/world.ts';
 import { maintenanceContext } from './maintenance-context.ts';

@@ -1,21 +1,19 @@
-import type { RESOLVER_OPERATIONS } from '../../../simulators/pbx/resolver/resolver-operations.ts';
+import type { RESOLVER_OPERATIONS } from '../../../simulators/pbx/index.ts';
 import type { ControlClient } from '../../../simulators/shared/control/control-operation.ts';
 
-export type { ResolverProvider } from '../../../simulators/pbx/resolver/provider-config.ts';
-export type { ResolutionTrigger } from '../../../simulators/pbx/resolver/resolve-number.ts';
 export type {
+  AddressBookEntry,
+  CallerIdResult,
   ParserHitView,
   ProviderAttemptView,
   ResolutionAnswer,
   ResolutionState,
-  ResolverSettingsView,
-} from '../../../simulators/pbx/resolver/resolver-operations.ts';
-export type {
-  AddressBookEntry,
-  CallerIdResult,
+  ResolutionTrigger,
   ResolvedName,
+  ResolverProvider,
+  ResolverSettingsView,
   SearchLogEntry,
-} from '../../../simulators/pbx/resolver/resolver-state.ts';
+} from '../../../simulators/pbx/index.ts';
 
 /**
  * The web-resolver operations of a PBX control plane (docs/resolver.md, "Control plane"), as the

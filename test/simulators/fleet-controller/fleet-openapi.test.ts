@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { parse } from 'yaml';
 import { FLEET_CONTROL_ROUTES } from '../../../simulators/fleet-controller/control/control-server.ts';
 import { InProcessFleetControl } from '../../../simulators/fleet-controller/control/in-process-control.ts';
-import { ATTENTION_OPERATIONS } from '../../../simulators/pbx/events/attention-operations.ts';
+import { ATTENTION_OPERATIONS } from '../../../simulators/pbx/index.ts';
 import { assertSchema } from './fleet-test-kit.ts';
 
 const SCHEMAS = new URL('../../../schemas/', import.meta.url);
@@ -115,7 +115,7 @@ test('the control-plane document lists every controller route and each operation
   for (const { operationId } of documented) assert.ok(methods.includes(operationId), operationId);
 });
 
-test('the control-plane document lists every PBX attention-event route', () => {
+test('the control-plane document lists every PBX attention-event route', async () => {
   const documented = controlOperations().filter((d) => d.path.startsWith('/events/'));
   const served = Object.values(ATTENTION_OPERATIONS).map((r) => `${r.method} ${r.path}`);
   assert.deepEqual(documented.map((d) => d.key).sort(), served.sort());

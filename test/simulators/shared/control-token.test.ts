@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HttpFleetControl } from '../../../simulators/fleet-controller/control/http-control.ts';
-import { start as startFleet } from '../../../simulators/fleet-controller/index.ts';
-import { start as startPbx } from '../../../simulators/pbx/index.ts';
-import { httpPbxControl } from '../../../simulators/pbx/pbx-control.ts';
+import { HttpFleetControl, start as startFleet } from '../../../simulators/fleet-controller/index.ts';
+import { httpPbxControl, start as startPbx } from '../../../simulators/pbx/index.ts';
 import { ControlError } from '../../../simulators/shared/control/control-error.ts';
 import {
   ControlTokenCheck,
@@ -55,7 +53,7 @@ test('PBX and fleet control planes with a token refuse calls without it; the cli
   const fleet = await startFleet({
     controlToken: token,
     fixture: {
-      ...(await import('../../../simulators/fleet-controller/model/fleet-fixture.ts')).emptyFixture(),
+      ...(await import('../../../simulators/fleet-controller/index.ts')).emptyFixture(),
     },
   });
   try {

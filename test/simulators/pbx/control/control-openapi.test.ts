@@ -8,9 +8,9 @@ import { STATE_OPERATIONS } from '../../../../simulators/pbx/control/state-opera
 import { ATTENTION_OPERATIONS } from '../../../../simulators/pbx/events/attention-operations.ts';
 import { start } from '../../../../simulators/pbx/index.ts';
 import { MAINTENANCE_CONTROL_OPERATIONS } from '../../../../simulators/pbx/maintenance/maintenance-operations.ts';
-import { SNAPSHOT_FORMATS } from '../../../../simulators/pbx/monitoring/snapshot.ts';
 import { Resolver } from '../../../../simulators/pbx/resolver/resolver.ts';
 import { RESOLVER_OPERATIONS } from '../../../../simulators/pbx/resolver/resolver-operations.ts';
+import { SNAPSHOT_FORMATS } from '../../../../simulators/pbx/snapshot/snapshot.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { FAULTS } from '../../../../simulators/pbx/state/store.ts';
 import { openApiDisagreements } from '../../../../simulators/shared/control/openapi-agreement.ts';

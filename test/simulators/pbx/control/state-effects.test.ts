@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { stateEffects } from '../../../../simulators/pbx/control/state-effects.ts';
 import { STATE_OPERATIONS } from '../../../../simulators/pbx/control/state-operations.ts';
 import { sha512Hex } from '../../../../simulators/pbx/control/users-input.ts';
-import { SnapshotCache } from '../../../../simulators/pbx/monitoring/snapshot.ts';
+import { SnapshotCache } from '../../../../simulators/pbx/snapshot/snapshot.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { FAULTS, PbxStore } from '../../../../simulators/pbx/state/store.ts';
 import type { Clock } from '../../../../simulators/shared/clock.ts';

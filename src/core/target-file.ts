@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../catalog/project-paths.ts';
+import { PROJECT_ROOT } from './project-paths.ts';
 import { joinProblems, strictValidator } from './strict-schema.ts';
 
 /** The `pbx` section of a target file (schemas/target.schema.json). */
@@ -31,6 +31,16 @@ export class TargetFileError extends Error {
     super(`target file ${file}: ${message}`);
     this.name = 'TargetFileError';
   }
+}
+
+/**
+ * A target as the run holds it: parsed and validated once (verify's preflight), then handed to
+ * Cucumber's World as `worldParameters.target` (plain JSON, so it crosses into workers as is).
+ */
+export interface ParsedTarget {
+  /** The target file's absolute path (reports and reproduce commands name it). */
+  file: string;
+  description: TargetFile;
 }
 
 export const TARGET_SCHEMA_PATH = join(PROJECT_ROOT, 'schemas', 'target.schema.json');
