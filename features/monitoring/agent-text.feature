@@ -10,9 +10,9 @@ Feature: The snapshot as agent text
   The lines are key/value lines, so each field's value must be on a line of its own (two fields with
   equal values need two lines), a breakdown entry (`by_app`, `by_db`) on its own line with its label,
   and a module's values on consecutive lines that name no other module. The one exception is
-  `<<<pbx_channels>>>`, whose field shape (`<N> max calls`, then one channel per line) leaves the
-  first line as the only place for the calls of the last five minutes: there each value must be a
-  number of its own (equal values must appear twice). Where the target has a
+  `<<<pbx_channels>>>`, whose field shape (exactly `<N> max calls`, then one channel per line) has
+  no key: there the maximum must be a number of its own; the calls of the last five minutes are in
+  `<<<pbx_calls>>>` (field-line-shapes.md). Where the target has a
   control plane the fields are first given pairwise-distinct values, so no field can pass on
   another's value; the shape of the JSON breakdown elements is not stated (MON-UNSPEC-JSON-PATHS), so
   every scalar value inside an element counts. Values of -1 are skipped:
@@ -97,8 +97,10 @@ Feature: The snapshot as agent text
     When a monitoring host requests "/checkmk"
     And a monitoring host requests "/json"
     Then the section "<<<pbx_channels>>>" gives the values of the JSON fields, each as a number of its own
-      | channelsMax | channelsLast5MinCalls |
+      | channelsMax |
     And the section "<<<pbx_channels>>>" gives the active channels of the JSON field "channelsActive"
+    And the section "<<<pbx_calls>>>" gives the values of the JSON fields
+      | channelsLast5MinCalls |
 
   @MON-TEXT-PBX-ACCOUNTS
   Scenario: pbx_accounts gives total, admin, active, available, ringing and unavailable accounts

@@ -63,10 +63,24 @@ Feature: PBX sections in the line shapes that check plug-ins in the field parse
     Then for generated backup runs every row is [TYPE]location epoch-ms result-key and ends in successful exactly for the runs that succeeded (25 runs)
 
   @FIELD-CHANNELS-MAX-LINE
-  Scenario: The channels section is "<N> max calls" and one row per active channel
+  Scenario: The channels section is exactly "<N> max calls" and one row per active channel
     When a monitoring host requests "/checkmk"
     And a monitoring host requests "/json"
-    Then <<<pbx_channels>>> starts with "<N> max calls" for the JSON channel maximum, followed by exactly the active channels, one per row
+    Then <<<pbx_channels>>> starts with exactly "<N> max calls" for the JSON channel maximum, followed by exactly the active channels, one per row
+
+  @FIELD-CHANNELS-MAX-LINE
+  Scenario: A channel counter written the field's way gets the maximum and the channel count in every named scenario
+    Then a reader that takes the line ending in "max calls" as the maximum and counts every other line as a channel agrees with the JSON snapshot in every named scenario
+
+  @FIELD-CHANNELS-MAX-LINE
+  Scenario: A channel counter written the field's way gets the maximum and the channel count for generated channel states
+    Then a reader that takes the line ending in "max calls" as the maximum and counts every other line as a channel agrees with the JSON snapshot for generated channel states (25 runs)
+
+  @FIELD-CHANNELS-CALLS-APART
+  Scenario: The calls of the last 5 minutes are a line of their own in <<<pbx_calls>>>, not in the channels section
+    When a monitoring host requests "/checkmk"
+    And a monitoring host requests "/json"
+    Then <<<pbx_calls>>> has "last_5min_calls <N>" for the JSON snapshot's calls of the last 5 minutes, and no row of <<<pbx_channels>>> carries them
 
   @FIELD-ACCOUNTS-LINES
   Scenario: The accounts section has total_accounts A/0 and the five counts of the JSON snapshot

@@ -68,8 +68,10 @@ export interface PbxSectionsData {
    */
   pbx?: { facts: Map<string, string>; raidTable: string[]; raidDevices: { name: string; state: string }[] };
   backups?: BackupRunLine[];
-  /** `<N> max calls [<M> last_5min_calls]`, then one channel per line (`active` is their number). */
-  channels?: { max: number; active: number; last5MinCalls: number; channels: string[] };
+  /** `<N> max calls`, then one channel per line (`active` is their number). */
+  channels?: { max: number; active: number; channels: string[] };
+  /** `<<<pbx_calls>>>`: `last_5min_calls <N>`. */
+  calls?: { last5MinCalls: number };
   accounts?: {
     total: number;
     admin: number;
@@ -118,7 +120,7 @@ const PEER_SUMMARY =
   /^(\d+) sip peers \[Monitored: (\d+) online, (\d+) offline Unmonitored: (\d+) online, (\d+) offline\]$/;
 const REGISTRATION_SUMMARY = /^(\d+) SIP registrations\.$/;
 const BACKUP_LINE = /^\[([^\]]*)\]([^ ]*) (-?\d+) ([^ ]+)$/;
-const CHANNELS_FIRST = /^(-?\d+) max calls(?: (-?\d+) last_5min_calls)?$/;
+const CHANNELS_FIRST = /^(-?\d+) max calls$/;
 const MODULE_LINE = /^([^:]*):([^:]*):([^:]*):<([^>]*)>$/;
 const KEY = /^[a-z][a-z0-9_]*$/;
 const INTEGER = /^-?\d+$/;
@@ -167,13 +169,12 @@ export function parsePbxSections(input: string | AgentText): PbxSectionsData {
         problems.push(`pbx_channels: a channel name with a space: ${JSON.stringify(line)}`);
       return decodeToken(line);
     });
-    data.channels = {
-      max: first ? Number(first[1]) : Number.NaN,
-      active: names.length,
-      last5MinCalls: first?.[2] !== undefined ? Number(first[2]) : Number.NaN,
-      channels: names,
-    };
+    data.channels = { max: first ? Number(first[1]) : Number.NaN, active: names.length, channels: names };
   }
+
+  const calls = lines('pbx_calls');
+  if (calls)
+    data.calls = { last5MinCalls: keyValues('pbx_calls', calls, problems).integer('last_5min_calls') };
 
   const accounts = lines('pbx_accounts');
   if (accounts) {

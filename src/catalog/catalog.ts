@@ -3,10 +3,20 @@
  * scenarios cite with `@CLAUSE-ID` tags and reports are keyed by.
  */
 
-/** How a clause can be checked; `not-testable` clauses are reported, never asserted. */
-export type CheckKind = 'black-box' | 'control' | 'client' | 'not-testable';
+/**
+ * How a clause can be checked; `not-testable` clauses are reported, never asserted. `plugin`
+ * clauses (prefix `PLUGIN`) are judged by `certify-plugin` on a vendor's plug-in runs, not on the
+ * PBX; scenarios in features/certify/ prove that the judge tells a plug-in that keeps the rule
+ * from one that breaks it.
+ */
+export type CheckKind = 'black-box' | 'control' | 'client' | 'plugin' | 'not-testable';
 
-export const CHECK_KINDS: readonly CheckKind[] = ['black-box', 'control', 'client', 'not-testable'];
+export const CHECK_KINDS: readonly CheckKind[] = ['black-box', 'control', 'client', 'plugin', 'not-testable'];
+
+/** `plugin` clauses only: a broken `must` rule fails a certification, a broken `should` rule warns. */
+export type ClauseLevel = 'must' | 'should';
+
+export const CLAUSE_LEVELS: readonly ClauseLevel[] = ['must', 'should'];
 
 export interface Clause {
   /** Stable UPPER-KEBAB id, e.g. `MON-TEXT-AGENT-SECTION`. */
@@ -19,6 +29,8 @@ export interface Clause {
   rule: string;
   check: CheckKind;
   property: boolean;
+  /** Set on `plugin` clauses only (and required there). */
+  level?: ClauseLevel;
 }
 
 /** A place the spec leaves open; scenarios must not assert it. */

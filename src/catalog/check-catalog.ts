@@ -29,7 +29,10 @@ export interface PrefixCoverage {
   uncovered: string[];
   /** Listed in features/coverage-goals.yaml: every testable clause must be covered. */
   goal: boolean;
-  /** Testable clause ids that no simulator source cites in full (absent when not checked). */
+  /**
+   * Testable clause ids that no simulator source cites in full (absent when not checked); for
+   * `plugin` clauses, that no certification source (src/certify) cites.
+   */
   uncited?: string[];
 }
 
@@ -56,7 +59,8 @@ export interface CatalogCheckResult {
  * clause, every `@PREFIX-…` tag with a catalog prefix names a catalog clause, no scenario asserts
  * an `unspecified` place or a `not-testable` clause, the catalog equals the spec repository's copy,
  * prefixes named as coverage goals are fully proved, every testable clause is cited in full by
- * the simulator code that implements it, and no comment abbreviates clause ids (a wildcard after
+ * the simulator code that implements it (a `plugin` clause by the certification code that
+ * judges it), and no comment abbreviates clause ids (a wildcard after
  * a prefix, or a list of bare suffixes) so that a grep for the full id misses one. Pure: all
  * inputs are data.
  */
@@ -133,14 +137,17 @@ export function checkCatalog(input: CatalogCheckInput): CatalogCheckResult {
       goal: goals.has(prefix),
     };
     const citations = input.citations;
-    if (citations) entry.uncited = testable.filter((c) => !citations.cited.has(c.id)).map((c) => c.id);
+    if (citations)
+      entry.uncited = testable
+        .filter((c) => !(c.check === 'plugin' ? citations.citedByJudges : citations.cited).has(c.id))
+        .map((c) => c.id);
     return entry;
   });
   for (const entry of coverage) {
     if (entry.uncited && entry.uncited.length > 0) {
       problems.push({
         kind: 'uncited-clause',
-        message: `${entry.prefix}: no simulator source cites ${entry.uncited.join(', ')}`,
+        message: `${entry.prefix}: no ${entry.prefix === 'PLUGIN' ? 'certification (src/certify)' : 'simulator'} source cites ${entry.uncited.join(', ')}`,
       });
     }
   }

@@ -1,7 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { DEFAULT_CATALOG_PATH } from '../core/project-paths.ts';
-import { type Catalog, CHECK_KINDS, type CheckKind, type Clause, type UnspecifiedEntry } from './catalog.ts';
+import {
+  type Catalog,
+  CHECK_KINDS,
+  type CheckKind,
+  CLAUSE_LEVELS,
+  type Clause,
+  type ClauseLevel,
+  type UnspecifiedEntry,
+} from './catalog.ts';
 
 /** Reads and validates the clause catalog; throws an Error naming the first defect. */
 export async function loadCatalog(path: string = DEFAULT_CATALOG_PATH): Promise<Catalog> {
@@ -39,6 +47,11 @@ export function parseCatalog(text: string): Catalog {
       throw new Error(`${id}: unknown check \`${check}\``);
     const property = raw['property'] ?? false;
     if (typeof property !== 'boolean') throw new Error(`${id}: \`property\` is not a boolean`);
+    const level = raw['level'];
+    if (check === 'plugin' && !(CLAUSE_LEVELS as readonly unknown[]).includes(level))
+      throw new Error(`${id}: a plugin clause needs \`level\` must or should`);
+    if (check !== 'plugin' && level !== undefined)
+      throw new Error(`${id}: \`level\` is for plugin clauses only`);
     return {
       id,
       spec: requireString(raw, 'spec', id),
@@ -46,6 +59,7 @@ export function parseCatalog(text: string): Catalog {
       rule: requireString(raw, 'rule', id),
       check: check as CheckKind,
       property,
+      ...(check === 'plugin' ? { level: level as ClauseLevel } : {}),
     };
   });
   const unspecified = rawUnspecified.map((raw, index): UnspecifiedEntry => {

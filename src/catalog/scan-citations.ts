@@ -11,6 +11,11 @@ export interface AbbreviatedCitation {
 export interface CitationScan {
   /** Full clause ids that the simulator sources cite (in comments or code). */
   cited: Set<string>;
+  /**
+   * Full clause ids that the certification code cites: `plugin` clauses are judged on a plug-in's
+   * runs, not implemented by the simulator, so their citation belongs where they are judged.
+   */
+  citedByJudges: Set<string>;
   /** Wildcards after a clause prefix and lists of bare id suffixes, in comments. */
   abbreviations: AbbreviatedCitation[];
 }
@@ -19,6 +24,8 @@ export interface CitationScanOptions {
   root: string;
   /** Where clause behaviour is implemented: full ids cited here count (default `simulators`). */
   implementationDirs?: readonly string[];
+  /** Where `plugin` clauses are judged: full ids cited here count for them (default `src/certify`). */
+  judgeDirs?: readonly string[];
   /** Where abbreviated citations are looked for (default `src`, `simulators`, `steps`). */
   productDirs?: readonly string[];
   /** Catalog prefixes (`MON`, `MAINT`, …): only ids and wildcards with these prefixes count. */
@@ -38,12 +45,17 @@ export async function scanCitations(options: CitationScanOptions): Promise<Citat
   const fullId = new RegExp(`\\b(?:${prefixes})(?:-[A-Z0-9]+)+\\b`, 'g');
   const wildcard = new RegExp(`\\b(?:${prefixes})(?:-[A-Z0-9]+)*-\\*`, 'g');
   const continuation = /(?:,\s*|\/\s*|…)-[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*\b/g;
-  const cited = new Set<string>();
-  for (const dir of options.implementationDirs ?? ['simulators']) {
-    for (const file of await sourceFiles(join(options.root, dir))) {
-      for (const match of (await readFile(file, 'utf8')).matchAll(fullId)) cited.add(match[0]);
+  const citedIn = async (dirs: readonly string[]): Promise<Set<string>> => {
+    const cited = new Set<string>();
+    for (const dir of dirs) {
+      for (const file of await sourceFiles(join(options.root, dir))) {
+        for (const match of (await readFile(file, 'utf8')).matchAll(fullId)) cited.add(match[0]);
+      }
     }
-  }
+    return cited;
+  };
+  const cited = await citedIn(options.implementationDirs ?? ['simulators']);
+  const citedByJudges = await citedIn(options.judgeDirs ?? ['src/certify']);
   const abbreviations: AbbreviatedCitation[] = [];
   for (const dir of options.productDirs ?? ['src', 'simulators', 'steps']) {
     for (const file of await sourceFiles(join(options.root, dir))) {
@@ -57,7 +69,7 @@ export async function scanCitations(options: CitationScanOptions): Promise<Citat
       });
     }
   }
-  return { cited, abbreviations };
+  return { cited, citedByJudges, abbreviations };
 }
 
 async function sourceFiles(dir: string): Promise<string[]> {

@@ -32,7 +32,7 @@ interface ExpectationsFile {
 /**
  * Reads and validates an expectations file (schemas/plugin-expectations.schema.json) strictly:
  * unknown keys are named with the nearest valid one and every problem is listed
- * (src/runner/strict-schema.ts). Throws an `Error` with a one-line reason naming the file.
+ * (src/core/strict-schema.ts). Throws an `Error` with a one-line reason naming the file.
  */
 export async function loadExpectations(path: string, label = path): Promise<Expectations> {
   let source: string;

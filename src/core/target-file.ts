@@ -67,7 +67,7 @@ export function loadTargetFile(file: string): TargetFile {
 
 /**
  * Validates an already parsed target description strictly: unknown keys are errors with the
- * nearest valid key suggested, and every problem is listed (src/runner/strict-schema.ts).
+ * nearest valid key suggested, and every problem is listed (src/core/strict-schema.ts).
  */
 export function parseTargetFile(value: unknown, file = '<inline>'): TargetFile {
   let validator: ReturnType<typeof strictValidator>;

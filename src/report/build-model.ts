@@ -116,6 +116,7 @@ export function buildReport(input: BuildReportInput): CompatibilityReport {
       rule: clause.rule,
       check: clause.check,
       property: clause.property,
+      ...(clause.level ? { level: clause.level } : {}),
       verdict: judged.verdict,
       scenarios: cited,
     };

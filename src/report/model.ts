@@ -1,4 +1,4 @@
-import type { CheckKind } from '../catalog/catalog.ts';
+import type { CheckKind, ClauseLevel } from '../catalog/catalog.ts';
 import type { EvidenceAttachment } from './attachments.ts';
 
 /**
@@ -69,6 +69,8 @@ export interface ClauseResult {
   rule: string;
   check: CheckKind;
   property: boolean;
+  /** `plugin` clauses: `must` (a broken rule fails a certification) or `should` (a warning). */
+  level?: ClauseLevel;
   verdict: Verdict;
   /** For `not-verifiable`: why (the distinct reasons the steps attached, joined). */
   reason?: string;

@@ -7,13 +7,20 @@
 import assert from 'node:assert/strict';
 import { Given, Then } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
-import { BACKUP_RESULT_KEYS, backupTargets, fieldStateOverlay } from '../support/agent-field-arbitraries.ts';
+import {
+  BACKUP_RESULT_KEYS,
+  backupTargets,
+  channelStates,
+  fieldStateOverlay,
+} from '../support/agent-field-arbitraries.ts';
 import {
   backupRow,
   bareIntegerProblems,
+  callsApartProblems,
   channelRows,
   cutSection,
   FIELD_SECTION_KEYS,
+  fieldChannelReader,
   fieldValue,
   keyValueLineProblems,
   moduleRow,
@@ -248,7 +255,7 @@ Then(
 );
 
 Then(
-  '<<<pbx_channels>>> starts with "<N> max calls" for the JSON channel maximum, followed by exactly the active channels, one per row',
+  '<<<pbx_channels>>> starts with exactly "<N> max calls" for the JSON channel maximum, followed by exactly the active channels, one per row',
   function (this: PbxWorld) {
     const result = channelRows(latestAgentText(this));
     assert.ok(!('problem' in result), 'problem' in result ? result.problem : '');
@@ -489,5 +496,79 @@ Then(
       assert.ok(additionalRows('pbx', cutSection(after, 'pbx') ?? []).some((r) => r.endsWith(' 4111')));
       assert.deepEqual(earlierRows(after), earlierRows(before));
     });
+  },
+);
+
+/**
+ * Compares the field-way channel reader with the JSON snapshot of the same state: the maximum
+ * and the number of active channels (FIELD-CHANNELS-MAX-LINE, read as the field reads it).
+ */
+function fieldReaderProblems(text: string, json: unknown): string[] {
+  const read = fieldChannelReader(text);
+  if (!read) return ['the agent text has no section <<<pbx_channels>>>'];
+  const max = asNumber(jsonField(json, 'channelsMax'));
+  const active = findJsonFields(json, 'channelsActive').find(Array.isArray) as unknown[] | undefined;
+  const problems: string[] = [];
+  if (read.max !== max) problems.push(`the field reader finds the maximum ${read.max}, the JSON says ${max}`);
+  if (!active) problems.push('the JSON snapshot has no list channelsActive');
+  else if (read.channels !== active.length)
+    problems.push(`the field reader counts ${read.channels} channels, the JSON lists ${active.length}`);
+  return problems;
+}
+
+async function fetchJson(world: PbxWorld): Promise<unknown> {
+  return JSON.parse((await world.httpRequest('GET', '/json', { evidence: false })).body.toString('utf8'));
+}
+
+Then(
+  'a reader that takes the line ending in "max calls" as the maximum and counts every other line as a channel agrees with the JSON snapshot in every named scenario',
+  function (this: PbxWorld) {
+    return withControl(this, 'load the named scenarios', async (control) => {
+      const scenarios = await control.listScenarios();
+      assert.ok(scenarios.length > 0, 'the control plane lists no scenario');
+      const problems: string[] = [];
+      let read = 0;
+      for (const { name } of scenarios) {
+        await control.loadScenario({ name });
+        await control.invalidateSnapshot();
+        const text = await fetchAgentText(this);
+        // A scenario without a running endpoint (no licence) serves no agent text to read.
+        if (!text.includes('<<<pbx_channels>>>')) continue;
+        read += 1;
+        for (const problem of fieldReaderProblems(text, await fetchJson(this)))
+          problems.push(`${name}: ${problem}`);
+      }
+      this.evidence({ exchange: 'field channel reader', details: { scenarios: scenarios.length, read } });
+      assert.ok(read > 0, 'no scenario served a channels section');
+      assert.deepEqual(problems, []);
+    });
+  },
+);
+
+Then(
+  'a reader that takes the line ending in "max calls" as the maximum and counts every other line as a channel agrees with the JSON snapshot for generated channel states \\({int} runs)',
+  async function (this: PbxWorld, runs: number) {
+    const control = this.control;
+    if (!control) return this.notVerifiable(this.noControlReason('set generated channel states'));
+    await assertLiveProperty(
+      this,
+      'field channel reader',
+      fc.asyncProperty(channelStates, async (channels) => {
+        await control.patchState({ channels });
+        await control.invalidateSnapshot();
+        assert.deepEqual(fieldReaderProblems(await fetchAgentText(this), await fetchJson(this)), []);
+      }),
+      runs,
+    );
+    return undefined;
+  },
+);
+
+Then(
+  '<<<pbx_calls>>> has "last_5min_calls <N>" for the JSON snapshot\'s calls of the last 5 minutes, and no row of <<<pbx_channels>>> carries them',
+  function (this: PbxWorld) {
+    const expected = asNumber(jsonField(latestJson(this), 'channelsLast5MinCalls'));
+    assert.notEqual(expected, undefined, 'the JSON snapshot has no number channelsLast5MinCalls');
+    assert.deepEqual(callsApartProblems(latestAgentText(this), expected), []);
   },
 );

@@ -154,3 +154,23 @@ export function fieldStateOverlay(now: number): fc.Arbitrary<Record<string, unkn
       agentExtensions: { extraLines: { pbx: g.pbxExtra, pbx_java: g.javaExtra } },
     }));
 }
+
+/**
+ * Channel states for the field-way channel reader: maximum -1, 0 or any count, calls of the last
+ * 5 minutes likewise, and active channels of every technology with awkward names (blanks, a name
+ * that itself ends in `max calls`, an empty name, a lone `-`), which the encoding must keep on one
+ * line each.
+ */
+export const channelStates: fc.Arbitrary<Record<string, unknown>> = fc.record({
+  max: fc.oneof(fc.constant(-1), fc.constant(0), fc.nat({ max: 5000 })),
+  last5MinCalls: fc.oneof(fc.constant(-1), fc.nat({ max: 100_000 })),
+  active: fc.array(
+    fc.oneof(
+      fc.nat({ max: 0xffff }).map((n) => `SIP/${200 + (n % 60)}-${n.toString(16).padStart(8, '0')}`),
+      fc.nat({ max: 0xffff }).map((n) => `DAHDI/i1/0791234567-${n.toString(16)}`),
+      fc.constantFrom('IAX2/remote-1234', 'Local/200@default-0000001;1', 'SIP/max calls', '', '-', 'x y'),
+      awkwardText(8),
+    ),
+    { maxLength: 12 },
+  ),
+});

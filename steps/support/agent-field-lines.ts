@@ -237,6 +237,9 @@ export function bareIntegerProblems(text: string): { problems: string[]; checked
   }
   const channels = (cutSection(text, 'pbx_channels') ?? []).filter((r) => r !== '');
   if (channels[0] !== undefined) check('pbx_channels <N> max calls', channels[0].split(' ')[0]);
+  const calls = cutSection(text, 'pbx_calls');
+  const last5 = calls && fieldValue(calls, 'last_5min_calls');
+  if (last5 !== undefined) check('pbx_calls last_5min_calls', last5);
   return { problems, checked };
 }
 
@@ -362,15 +365,67 @@ export function moduleRow(
   return { name, version, vendor, instances: inner === '' ? [] : inner.split(',') };
 }
 
-/** FIELD-CHANNELS-MAX-LINE: `<N> max calls` first, then only channel rows. */
+/** FIELD-CHANNELS-MAX-LINE: exactly `<N> max calls` first, then only channel rows. */
 export function channelRows(text: string): { max: number; channels: string[] } | { problem: string } {
   const rows = cutSection(text, 'pbx_channels');
   if (!rows) return { problem: missingSection('pbx_channels') };
   const filled = rows.filter((r) => r !== '');
-  const m = /^(-?\d+) max calls(?: |$)/.exec(filled[0] ?? '');
+  const m = /^(-?\d+) max calls$/.exec(filled[0] ?? '');
   if (!m)
-    return { problem: `pbx_channels: the first row is not '<N> max calls': ${JSON.stringify(filled[0])}` };
+    return {
+      problem: `pbx_channels: the first row is not exactly '<N> max calls': ${JSON.stringify(filled[0])}`,
+    };
   return { max: Number(m[1]), channels: filled.slice(1) };
+}
+
+/**
+ * `<<<pbx_channels>>>` read the way the field's channel counters read it (field-line-shapes.md):
+ * the maximum is the line that ends with `max calls`, its number the line minus ` max calls`;
+ * every other non-empty line is one active channel, counted by technology prefix (`SIP/`,
+ * `DAHDI/`, other). `max` is `undefined` when no line ends with `max calls`.
+ */
+export function fieldChannelReader(
+  text: string,
+): { max: number | undefined; channels: number; byTechnology: Record<string, number> } | undefined {
+  const rows = cutSection(text, 'pbx_channels');
+  if (!rows) return undefined;
+  let max: number | undefined;
+  let channels = 0;
+  const byTechnology: Record<string, number> = {};
+  for (const row of rows) {
+    if (row === '') continue;
+    if (row.endsWith('max calls')) {
+      max = Number(row.slice(0, -' max calls'.length));
+      continue;
+    }
+    channels += 1;
+    const technology = row.startsWith('SIP/') ? 'SIP' : row.startsWith('DAHDI/') ? 'DAHDI' : 'other';
+    byTechnology[technology] = (byTechnology[technology] ?? 0) + 1;
+  }
+  return { max, channels, byTechnology };
+}
+
+/**
+ * FIELD-CHANNELS-CALLS-APART: `<<<pbx_calls>>>` holds `last_5min_calls <N>` with N the JSON
+ * snapshot's figure, and no line of `<<<pbx_channels>>>` mentions `last_5min_calls`.
+ */
+export function callsApartProblems(text: string, expected: number | undefined): string[] {
+  const problems: string[] = [];
+  const calls = cutSection(text, 'pbx_calls');
+  if (!calls) problems.push(missingSection('pbx_calls'));
+  else {
+    const value = fieldValue(calls, 'last_5min_calls');
+    if (value === undefined) problems.push('pbx_calls: no line last_5min_calls <N>');
+    else if (!BARE_INTEGER.test(value))
+      problems.push(`pbx_calls: last_5min_calls ${JSON.stringify(value)} is not a bare integer`);
+    else if (expected !== undefined && Number(value) !== expected)
+      problems.push(`pbx_calls: last_5min_calls ${value}, the JSON snapshot says ${expected}`);
+  }
+  for (const row of cutSection(text, 'pbx_channels') ?? []) {
+    if (row.includes('last_5min_calls'))
+      problems.push(`pbx_channels: a row carries the calls: ${JSON.stringify(row)}`);
+  }
+  return problems;
 }
 
 /** Backup rows as `[<TYPE>]<location> <epoch ms> <result key>`, split on the last two spaces. */

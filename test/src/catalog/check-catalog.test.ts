@@ -241,3 +241,33 @@ test('a testable clause no simulator source cites in full is a problem; abbrevia
     await rm(root, { recursive: true, force: true });
   }
 });
+
+test('a plugin clause counts as cited only where certify-plugin judges it (src/certify)', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'pbx-citations-'));
+  try {
+    await mkdir(join(root, 'simulators'), { recursive: true });
+    await mkdir(join(root, 'src', 'certify'), { recursive: true });
+    await writeFile(join(root, 'simulators', 'a.ts'), '/** PLUGIN-A, PLUGIN-B */\nexport const x = 1;\n');
+    await writeFile(join(root, 'src', 'certify', 'b.ts'), '/** PLUGIN-B */\nexport const y = 1;\n');
+    const citations = await scanCitations({ root, prefixes: ['PLUGIN'] });
+    const plugin = (id: string) => ({
+      id,
+      spec: 'p.md',
+      section: 'A run',
+      rule: 'R',
+      check: 'plugin' as const,
+      property: false,
+      level: 'must' as const,
+    });
+    const catalog = { version: 1, clauses: [plugin('PLUGIN-A'), plugin('PLUGIN-B')], unspecified: [] };
+    const result = checkCatalog({
+      catalog,
+      scan: { scenarios: [], errors: [] },
+      coverageGoals: [],
+      citations,
+    });
+    assert.deepEqual(result.coverage.find((c) => c.prefix === 'PLUGIN')?.uncited, ['PLUGIN-A']);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});

@@ -10,7 +10,12 @@ test('loads the project catalog with typed clauses and unspecified places', asyn
   assert.ok(catalog.unspecified.length > 0);
   for (const clause of catalog.clauses) {
     assert.match(clause.id, /^[A-Z]+(-[A-Z0-9]+)+$/);
-    assert.ok(['black-box', 'control', 'client', 'not-testable'].includes(clause.check), clause.id);
+    assert.ok(['black-box', 'control', 'client', 'plugin', 'not-testable'].includes(clause.check), clause.id);
+    assert.equal(
+      clause.level !== undefined,
+      clause.check === 'plugin',
+      `${clause.id}: level exactly on plugin clauses`,
+    );
   }
   assert.ok(catalogPrefixes(catalog).includes('MON'));
   assert.ok(catalogPrefixes(catalog).includes('XMLRPC'));
@@ -29,6 +34,20 @@ test('refuses duplicate ids, unknown check kinds and missing fields', () => {
     /A-B: .* is missing/,
   );
   assert.throws(() => parseCatalog('clauses: []\n'), /version/);
+});
+
+test('a plugin clause needs level must or should, and only a plugin clause may have one', () => {
+  const base = '  - {id: PLUGIN-A, spec: p.md, section: S, rule: R, check: plugin, property: false';
+  assert.equal(parseCatalog(`version: 1\nclauses:\n${base}, level: should}\n`).clauses[0]?.level, 'should');
+  assert.throws(() => parseCatalog(`version: 1\nclauses:\n${base}}\n`), /PLUGIN-A: a plugin clause needs/);
+  assert.throws(() => parseCatalog(`version: 1\nclauses:\n${base}, level: may}\n`), /needs/);
+  assert.throws(
+    () =>
+      parseCatalog(
+        'version: 1\nclauses:\n  - {id: MON-A, spec: s.md, section: S, rule: R, check: black-box, level: must}\n',
+      ),
+    /MON-A: `level` is for plugin clauses only/,
+  );
 });
 
 test('the prefix of an id is the part before the first dash', () => {

@@ -3,8 +3,10 @@ import { test } from 'node:test';
 import { renderAgentText } from '../../../simulators/pbx/index.ts';
 import {
   bareIntegerProblems,
+  callsApartProblems,
   channelRows,
   cutSection,
+  fieldChannelReader,
   fieldValue,
   keyValueLineProblems,
   moduleRow,
@@ -108,8 +110,9 @@ test('drift: a peer summary that disagrees with the listing is rejected', () => 
 test('drift in the other listings: registrations, channels, modules', () => {
   assert.ok(registrationSummaryProblems(drift('2 SIP registrations.', '3 SIP registrations.')).length > 0);
   assert.ok(registrationSummaryProblems(drift('2 SIP registrations.', '')).length > 0);
-  const channels = channelRows(drift('60 max calls 23 last_5min_calls', 'max: 60'));
+  const channels = channelRows(drift('60 max calls', 'max: 60'));
   assert.ok('problem' in channels);
+  assert.ok('problem' in channelRows(drift('60 max calls', '60 max calls 23 last_5min_calls')));
   const fine = channelRows(HEALTHY);
   assert.ok(!('problem' in fine) && fine.max === 60 && fine.channels.length === 7);
   assert.deepEqual(moduleRow('Voicemail:70:Example GmbH:<>'), {
@@ -132,4 +135,14 @@ test('FIELD-PBX-KEYS: RAID keys must come together and follow whether a RAID is 
     pbxKeyProblems(drift('appliance_type "PBX-Appliance-M"', 'appliance_type PBX-Appliance-M')).length > 0,
   );
   assert.ok(pbxKeyProblems(drift('password_check enabled', 'password_check true')).length > 0);
+});
+
+test('the field-way channel reader misreads the longer first line, and reads the exact one right', () => {
+  assert.deepEqual(fieldChannelReader(HEALTHY), { max: 60, channels: 7, byTechnology: { SIP: 6, DAHDI: 1 } });
+  const longer = fieldChannelReader(drift('60 max calls', '60 max calls 23 last_5min_calls'));
+  assert.equal(longer?.max, undefined);
+  assert.equal(longer?.channels, 8);
+  assert.deepEqual(callsApartProblems(HEALTHY, 23), []);
+  assert.ok(callsApartProblems(HEALTHY, 24).length > 0);
+  assert.ok(callsApartProblems(drift('last_5min_calls 23', 'calls 23'), 23).length > 0);
 });

@@ -5,6 +5,7 @@ export const PBX_SECTION_NAMES = [
   'pbx',
   'pbx_backups',
   'pbx_channels',
+  'pbx_calls',
   'pbx_accounts',
   'pbx_peers',
   'pbx_sip_provider',

@@ -36,6 +36,7 @@ export function renderPbxSections(state: PbxState): string {
     section('pbx', [...pbxLines(state), ...extra('pbx')]),
     section('pbx_backups', backupLines(state)),
     section('pbx_channels', channelLines(state)),
+    section('pbx_calls', callLines(state)),
     section('pbx_accounts', [...accountLines(state), ...extra('pbx_accounts')]),
     section('pbx_peers', peerLines(state.peers)),
     section('pbx_sip_provider', registrationLines(state)),
@@ -185,17 +186,22 @@ function backupLines(state: PbxState): string[] {
 }
 
 /**
- * `<N> max calls`, then one active channel name per line and nothing else
- * (MON-TEXT-PBX-CHANNELS, FIELD-CHANNELS-MAX-LINE). The calls of the last five minutes, the spec's newer content, extend
- * the first line: `60 max calls 23 last_5min_calls` (readers of the earlier line take its first
- * number; a line of its own would count as a channel).
+ * Exactly `<N> max calls`, then one active channel name per line and nothing else
+ * (MON-TEXT-PBX-CHANNELS, FIELD-CHANNELS-MAX-LINE): field readers find the maximum by the line's
+ * ending (`endswith('max calls')`) and count every other line as a channel.
  */
 function channelLines(state: PbxState): string[] {
-  const { max, active, last5MinCalls } = state.channels;
-  return [
-    `${int(max)} max calls ${int(last5MinCalls)} last_5min_calls`,
-    ...active.map((c) => encodeToken(c)),
-  ];
+  const { max, active } = state.channels;
+  return [`${int(max)} max calls`, ...active.map((c) => encodeToken(c))];
+}
+
+/**
+ * `<<<pbx_calls>>>`: `last_5min_calls <N>`, the spec's calls of the last five minutes in a section
+ * of their own (MON-TEXT-PBX-CHANNELS, FIELD-CHANNELS-CALLS-APART): inside `<<<pbx_channels>>>`
+ * any line would count as a channel, and readers ignore unknown sections.
+ */
+function callLines(state: PbxState): string[] {
+  return [kv('last_5min_calls', int(state.channels.last5MinCalls))];
 }
 
 /** `total_accounts <A>/0` and the five counts (MON-TEXT-PBX-ACCOUNTS, FIELD-ACCOUNTS-LINES). */

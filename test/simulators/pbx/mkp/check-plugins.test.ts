@@ -173,6 +173,21 @@ test('numbers become metrics and levels: channel, heap and connection use turn W
   assert.deepEqual(channels && [channels.value, channels.levels], [9, [8, 9]]);
 });
 
+test('Channels reads the maximum from <<<pbx_channels>>> and the calls of the last 5 minutes from <<<pbx_calls>>>', {
+  skip: noPython,
+}, () => {
+  const state = scenarioState('healthy');
+  state.channels.max = 40;
+  state.channels.last5MinCalls = 31;
+  state.channels.active = ['SIP/a-1', 'SIP/b-2', 'DAHDI/i1/0791-3'];
+  const channels = service(discover(state), 'Channels');
+  const metric = (name: string) => channels.metrics.find((m) => m.name === name)?.value;
+  assert.equal(metric('channels_active'), 3);
+  assert.equal(metric('calls_last_5min'), 31);
+  assert.deepEqual([metric('channels_sip'), metric('channels_dahdi')], [2, 1]);
+  assert.match(channels.results[0]?.summary ?? '', /3 of 40/);
+});
+
 test('an unknown number (-1) is shown as unknown and gives no metric', { skip: noPython }, () => {
   const result = discover(scenarioState('values-unknown'));
   const traffic = service(result, 'Server Traffic');

@@ -17,6 +17,7 @@ const PBX_SECTIONS = [
   'pbx',
   'pbx_backups',
   'pbx_channels',
+  'pbx_calls',
   'pbx_accounts',
   'pbx_peers',
   'pbx_sip_provider',
@@ -105,9 +106,9 @@ test('MON-TEXT-PBX, MON-TEXT-PBX-BACKUPS, MON-TEXT-PBX-CHANNELS, MON-TEXT-PBX-AC
       assert.deepEqual(data.channels, {
         max: state.channels.max,
         active: state.channels.active.length,
-        last5MinCalls: state.channels.last5MinCalls,
         channels: state.channels.active.map(wf),
       });
+      assert.deepEqual(data.calls, { last5MinCalls: state.channels.last5MinCalls });
       assert.deepEqual(data.accounts, { ...state.accounts });
       assert.deepEqual(
         data.peers?.peers.map((p) => ({

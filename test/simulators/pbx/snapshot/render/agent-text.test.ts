@@ -10,6 +10,7 @@ const PBX_HEADERS = [
   '<<<pbx>>>',
   '<<<pbx_backups>>>',
   '<<<pbx_channels>>>',
+  '<<<pbx_calls>>>',
   '<<<pbx_accounts>>>',
   '<<<pbx_peers>>>',
   '<<<pbx_sip_provider>>>',
@@ -173,10 +174,11 @@ test('<<<pbx_peers>>> is the engine listing and ends with the summary line that 
   assert.match(lines[4] ?? '', /^240 +\(Unspecified\) +D +No +No +0 +Unmonitored$/);
 });
 
-test('<<<pbx_channels>>> is "<N> max calls" and one channel name per line', () => {
-  const lines =
-    sectionLines(parseAgentText(renderAgentText(scenarioSnapshot('healthy'))), 'pbx_channels') ?? [];
-  assert.equal(lines[0], '60 max calls 23 last_5min_calls');
+test('<<<pbx_channels>>> is exactly "<N> max calls" and one channel name per line; the calls are apart', () => {
+  const agent = parseAgentText(renderAgentText(scenarioSnapshot('healthy')));
+  const lines = sectionLines(agent, 'pbx_channels') ?? [];
+  assert.equal(lines[0], '60 max calls');
+  assert.deepEqual(sectionLines(agent, 'pbx_calls'), ['last_5min_calls 23']);
   assert.equal(lines.length, 8);
   assert.deepEqual(
     lines.slice(1).map((l) => l.split('/')[0]),
@@ -206,7 +208,7 @@ test('the other PBX sections carry the spec content of the healthy state', () =>
   });
   assert.equal(data.channels?.max, 60);
   assert.equal(data.channels?.active, 7);
-  assert.equal(data.channels?.last5MinCalls, 23);
+  assert.equal(data.calls?.last5MinCalls, 23);
   assert.deepEqual(data.sipProviders?.registrations[0], {
     uri: 'sip:+4930123456@tel.t-online.de',
     username: '+4930123456',

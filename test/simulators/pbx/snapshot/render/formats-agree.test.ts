@@ -31,7 +31,7 @@ test('MON-FORMATS-SAME-SNAPSHOT: agent text, XML and JSON of one snapshot agree 
       }
       assert.equal(text.channels?.max, json['channelsMax']);
       assert.equal(Number(xml.pbx['channels']?.['@_max']), json['channelsMax']);
-      assert.equal(text.channels?.last5MinCalls, json['channelsLast5MinCalls']);
+      assert.equal(text.calls?.last5MinCalls, json['channelsLast5MinCalls']);
       assert.equal(Number(xml.pbx['channels']?.['@_last5min']), json['channelsLast5MinCalls']);
       assert.equal(text.database?.databaseSize, json['databaseSize']);
       assert.equal(Number(xml.pbx['database']?.['@_databaseSize']), json['databaseSize']);

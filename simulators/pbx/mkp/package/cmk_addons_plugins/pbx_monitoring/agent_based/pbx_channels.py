@@ -1,8 +1,11 @@
-"""Section ``<<<pbx_channels>>>``: the service Channels (active channels against the maximum).
+"""Sections ``<<<pbx_channels>>>`` and ``<<<pbx_calls>>>``: the service Channels (active channels
+against the maximum, and the calls of the last 5 minutes).
 
-First line ``<N> max calls`` (N the channel maximum; the module adds ``<M> last_5min_calls``),
-then one active channel name per line, e.g. ``SIP/4461.phone-0000567d`` or
-``DAHDI/i1/0791234567-11d4``; the channels are counted by technology (the prefix up to ``/``).
+``<<<pbx_channels>>>`` is the line ``<N> max calls`` (N the channel maximum), then one active
+channel name per line, e.g. ``SIP/4461.phone-0000567d`` or ``DAHDI/i1/0791234567-11d4``; the
+channels are counted by technology (the prefix up to ``/``). As the field's readers do, the maximum
+is the line that ends in ``max calls`` and every other line is a channel.
+``<<<pbx_calls>>>`` holds ``last_5min_calls <N>`` (field-line-shapes.md).
 """
 
 from dataclasses import dataclass, field
@@ -46,29 +49,45 @@ class ChannelsSection:
 
 
 def parse_pbx_channels(string_table: StringTable) -> ChannelsSection:
-    maximum = last_5min = None
+    maximum = None
     channels: list[str] = []
-    for index, line in enumerate(string_table):
-        if index == 0 and len(line) >= 3 and line[1:3] == ["max", "calls"]:
+    for line in string_table:
+        if len(line) == 3 and line[1:3] == ["max", "calls"]:
             maximum = number(line[0])
-            if len(line) >= 5 and line[4] == "last_5min_calls":
-                last_5min = number(line[3])
-            continue
-        if line:
+        elif line:
             channels.append(decode_token(" ".join(line)))
-    return ChannelsSection(
-        max=maximum, active=float(len(channels)), last_5min_calls=last_5min, channels=channels
-    )
+    return ChannelsSection(max=maximum, active=float(len(channels)), last_5min_calls=None, channels=channels)
+
+
+def parse_pbx_calls(string_table: StringTable) -> float | None:
+    for line in string_table:
+        if len(line) == 2 and line[0] == "last_5min_calls":
+            return number(line[1])
+    return None
 
 
 agent_section_pbx_channels = AgentSection(name="pbx_channels", parse_function=parse_pbx_channels)
+agent_section_pbx_calls = AgentSection(name="pbx_calls", parse_function=parse_pbx_calls)
 
 
-def discover_pbx_channels(section: ChannelsSection) -> DiscoveryResult:
-    yield Service()
+def discover_pbx_channels(
+    section_pbx_channels: ChannelsSection | None, section_pbx_calls: float | None
+) -> DiscoveryResult:
+    if section_pbx_channels is not None:
+        yield Service()
 
 
-def check_pbx_channels(section: ChannelsSection) -> CheckResult:
+def check_pbx_channels(
+    section_pbx_channels: ChannelsSection | None, section_pbx_calls: float | None
+) -> CheckResult:
+    if section_pbx_channels is None:
+        return
+    section = ChannelsSection(
+        max=section_pbx_channels.max,
+        active=section_pbx_channels.active,
+        last_5min_calls=section_pbx_calls,
+        channels=section_pbx_channels.channels,
+    )
     if section.active is None:
         yield Result(state=State.UNKNOWN, summary="Active channels unknown")
     elif section.max is None or section.max <= 0:
@@ -107,6 +126,7 @@ def check_pbx_channels(section: ChannelsSection) -> CheckResult:
 
 check_plugin_pbx_channels = CheckPlugin(
     name="pbx_channels",
+    sections=["pbx_channels", "pbx_calls"],
     service_name="Channels",
     discovery_function=discover_pbx_channels,
     check_function=check_pbx_channels,
