@@ -18,6 +18,8 @@ export interface AdapterInput {
   /** The command template as shown (secrets as placeholder names). */
   command: string;
   expectationsFile: string | null;
+  /** The run's options that a reproduce line repeats (`--expectations FILE`, `--scenario-file FILE`), as given. */
+  rerunOptions?: string[];
   toolVersion: string;
   /** Files the served agent texts were written to, by scenario name (relative to the reports dir). */
   servedFiles: Map<string, string>;
@@ -59,6 +61,7 @@ export function toCompatibilityReport(input: AdapterInput): CompatibilityReport 
       catalogVersion: 0,
       cucumberVersion: null,
       tagExpression: null,
+      rerun: { command: 'certify-plugin', options: input.rerunOptions ?? [], plugin: input.command },
     },
     scenarios: {
       total: clauses.length,

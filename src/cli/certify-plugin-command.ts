@@ -8,6 +8,7 @@ import type { Expectations } from '../certify/expectations.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
 import { TOOL_VERSION } from '../core/tool-version.ts';
+import { CLI } from '../report/reproduce.ts';
 import type { CliIo } from './cli-io.ts';
 
 export interface CertifyPluginOptions {
@@ -146,7 +147,7 @@ export async function certifyPluginCommand(
   const template = argv.map(shellQuote).join(' ');
   const replayCommand = (file: string) =>
     [
-      'pbx-conformance certify-plugin',
+      `${CLI} certify-plugin`,
       ...(options.expectations === undefined ? [] : [`--expectations ${shellQuote(options.expectations)}`]),
       `--scenario-file ${shellQuote(relativeOrAbsolute(io.cwd, file))}`,
       `-- ${template}`,
@@ -177,6 +178,10 @@ export async function certifyPluginCommand(
     plugin,
     command: template,
     expectationsFile: options.expectations ?? null,
+    rerunOptions: [
+      ...(options.expectations === undefined ? [] : ['--expectations', options.expectations]),
+      ...(options.scenarioFile === undefined ? [] : ['--scenario-file', options.scenarioFile]),
+    ],
     toolVersion: TOOL_VERSION,
     servedFiles,
   });

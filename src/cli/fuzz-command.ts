@@ -1,16 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { relative, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
-import { loadCatalog } from '../catalog/load-catalog.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
 import { TOOL_VERSION } from '../core/tool-version.ts';
-import { failureText, fuzzReport } from '../fuzz/fuzz-report.ts';
-import { type FuzzTarget, startEmbeddedTarget, targetFromFile } from '../fuzz/fuzz-target.ts';
-import { type FuzzResult, runFuzz } from '../fuzz/run-fuzz.ts';
+import type { FuzzTarget } from '../fuzz/fuzz-target.ts';
+import type { FuzzResult, GeneratorOutcome } from '../fuzz/run-fuzz.ts';
 import { FACES, type FaceName } from '../fuzz/types.ts';
-import { writeReports } from '../report/write-reports.ts';
-import { loadTarget } from '../runner/load-target.ts';
 import type { CliIo } from './cli-io.ts';
 
 export interface FuzzOptions {
@@ -91,6 +87,18 @@ export function registerFuzz(program: Command, io: CliIo, done: (exitCode: numbe
  * failed; 1: a failure; 2: usage or harness error.
  */
 export async function fuzzCommand(options: FuzzOptions, io: CliIo): Promise<number> {
+  // Loaded when the command runs, not for `--help` of every command (fast-check, the faces, the reports).
+  const [{ loadCatalog }, { failureText, fuzzReport }, { startEmbeddedTarget, targetFromFile }, { runFuzz }] =
+    await Promise.all([
+      import('../catalog/load-catalog.ts'),
+      import('../fuzz/fuzz-report.ts'),
+      import('../fuzz/fuzz-target.ts'),
+      import('../fuzz/run-fuzz.ts'),
+    ]);
+  const [{ writeReports }, { loadTarget }] = await Promise.all([
+    import('../report/write-reports.ts'),
+    import('../runner/load-target.ts'),
+  ]);
   const seed = options.seed ?? randomInt(0, 2 ** 31 - 1);
   const targetFile = options.target === undefined ? null : resolve(io.cwd, options.target);
   const catalog = await loadCatalog().catch((error: unknown) => {
@@ -137,7 +145,7 @@ export async function fuzzCommand(options: FuzzOptions, io: CliIo): Promise<numb
   const paths = await writeReports(report, dir).catch((error: unknown) => {
     throw new HarnessError(`the reports cannot be written: ${oneLineMessage(error)}`);
   });
-  io.stdout.write(formatFuzzSummary(result));
+  io.stdout.write(formatFuzzSummary(result, failureText));
   io.stdout.write(
     `reports: ${[paths.json, paths.html, paths.junit].map((p) => relative(io.cwd, p) || p).join(', ')}\n`,
   );
@@ -152,7 +160,10 @@ function splitPath(value: string): { generator: string; path: string } {
 const MB = 1024 * 1024;
 
 /** The totals per face, the memory figures and every failure with its replay lines. */
-export function formatFuzzSummary(result: FuzzResult): string {
+export function formatFuzzSummary(
+  result: FuzzResult,
+  failureText: (generator: GeneratorOutcome) => string,
+): string {
   const lines = ['', 'face          inputs  crashes  hangs  5xx  mismatches'];
   for (const t of result.totals) {
     lines.push(

@@ -59,7 +59,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     .option('--parallel <n>', 'number of worker processes', parseWorkerCount)
     .option(
       '--baseline <file>',
-      'expected-failures file (YAML list of {clause, reason, until?}) anywhere, instead of features/expected-failures/<target>.yaml',
+      'expected-failures file (YAML list of {clause, reason, until?}) anywhere, instead of ./features/expected-failures/<target>.yaml',
     )
     .option(
       '--require <prefix...>',
@@ -113,8 +113,16 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     )
     .option('--no-fleet', 'run the PBX alone, without a fleet controller')
     .option('--data <dir>', "keep the fleet controller's state in this directory (default: in memory)")
-    .action(async (options: SimulateOptions) => {
-      exitCode = await simulateCommand(options, io);
+    .option(
+      '--target-file <file>',
+      'write the target description here once every face listens (stale one removed first, written whole, removed at the stop)',
+    )
+    .argument(
+      '[command...]',
+      'after --: run this command once the simulator listens, then stop; exit with its exit code',
+    )
+    .action(async (command: string[], options: SimulateOptions) => {
+      exitCode = await simulateCommand(options, io, command);
     });
 
   registerFuzz(program, io, (code) => {

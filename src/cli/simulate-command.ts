@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { access, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { EndpointStatus, PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
 import { generateControlToken, isLoopbackHost } from '../../simulators/shared/control-token.ts';
@@ -30,6 +32,12 @@ export interface SimulateOptions {
   pbxCount?: number;
   /** Keep the controller's state in this directory (relative to `io.cwd`). */
   data?: string;
+  /**
+   * Write the target description to this file (relative to `io.cwd`) once every face listens:
+   * a stale file is removed first, the new one appears whole (written aside, then renamed) and is
+   * removed at the stop, so a script that waits for it never reads an earlier run's.
+   */
+  targetFile?: string;
 }
 
 /** PBXs `simulate` starts by default: the primary and two more, one per fixture site. */
@@ -52,7 +60,13 @@ export function parsePbxCount(value: string): number {
  * harness error with exit code 2; a busy data endpoint port follows the spec instead (next port,
  * or inactive) and is printed as a warning.
  */
-export async function simulateCommand(options: SimulateOptions, io: CliIo): Promise<number> {
+export async function simulateCommand(
+  options: SimulateOptions,
+  io: CliIo,
+  command: readonly string[] = [],
+): Promise<number> {
+  const targetFile = options.targetFile === undefined ? undefined : resolve(io.cwd, options.targetFile);
+  if (targetFile !== undefined) await removeStale(targetFile);
   if (options.fleet === false && (options.data !== undefined || options.pbxCount !== undefined))
     throw new HarnessError('--data and --pbx-count belong to the fleet; they cannot go with --no-fleet');
   const scenario = await resolveScenarioOption(options.scenario, io.cwd);
@@ -88,7 +102,8 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
   let resolverFixtures: ResolverFixtures | null = null;
   try {
     // Only a target file can name the trusted certificates, so only --json makes them.
-    resolverFixtures = options.json ? await prepareResolverFixtures(options.host) : null;
+    resolverFixtures =
+      options.json || targetFile !== undefined ? await prepareResolverFixtures(options.host) : null;
     if (resolverFixtures?.trustedCa.length) startOptions.resolver = { trustedCa: resolverFixtures.trustedCa };
     const primary = fleet?.registrations[0];
     handle = await start(primary ? { ...startOptions, controller: primary } : startOptions);
@@ -112,11 +127,12 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
       }
     }
     // Listening for SIGINT/SIGTERM before the target line goes out: a caller may signal at once.
-    const stop = stopRequested(io.signal);
+    const signalled = stopRequested(io.signal);
     const target = describe(handle, options.host, MAINTENANCE_BASE_PATH, fleet, controlToken);
     if (resolverFixtures) target.resolver = resolverFixtures.section;
-    const info = options.json ? io.stderr : io.stdout;
+    const info = options.json || command.length > 0 ? io.stderr : io.stdout;
     if (options.json) io.stdout.write(`${JSON.stringify(target)}\n`);
+    if (targetFile !== undefined) await writeAtomically(targetFile, `${JSON.stringify(target, null, 2)}\n`);
     info.write(formatBanner(target, options, handle.internals.endpoint.status()));
     if (fleet) info.write(formatFleet(fleet, options));
     info.write(formatBound(handle, fleet));
@@ -126,7 +142,7 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
       );
     }
     for (const warning of exposureWarnings(options, fleet !== null)) info.write(`warning: ${warning}\n`);
-    info.write('Press Ctrl-C to stop.\n');
+    if (command.length === 0) info.write('Press Ctrl-C to stop.\n');
     // Spec behaviour, not an error: a busy data port moves the endpoint to the next port (with a
     // warning) or leaves it inactive when both are busy (monitoring-endpoint-and-xmlrpc.md).
     for (const warning of handle.internals.store.warnings()) info.write(`warning: ${warning}\n`);
@@ -137,14 +153,46 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
           'set pbx.xmlrpc.login and password in the target file\n',
       );
     }
-    await stop;
+    let exitCode = 0;
+    if (command.length > 0) {
+      // The simulator is the command's parent: it ends when the command does, so nothing outlives a CI job.
+      const { runWhileSimulating } = await import('./simulate-run.ts');
+      exitCode = await runWhileSimulating(command, io, signalled);
+    } else await signalled;
     info.write('stopping the simulator\n');
+    return exitCode;
   } finally {
+    if (targetFile !== undefined) await rm(targetFile, { force: true });
     await handle.close();
     await fleet?.close();
     await resolverFixtures?.close();
   }
-  return 0;
+}
+
+/** Removes an earlier run's target file; one that cannot be removed stops the start (exit 2). */
+async function removeStale(file: string): Promise<void> {
+  try {
+    await rm(file, { force: true });
+  } catch (error) {
+    throw new HarnessError(`--target-file ${file} cannot be replaced: ${oneLineMessage(error)}`);
+  }
+  try {
+    await access(dirname(file), constants.W_OK);
+  } catch {
+    throw new HarnessError(`--target-file ${file}: its folder does not exist or is not writable`);
+  }
+}
+
+/** Writes `text` beside `file` and renames it into place: a reader sees no file or the whole file. */
+async function writeAtomically(file: string, text: string): Promise<void> {
+  const aside = `${file}.${process.pid}.tmp`;
+  try {
+    await writeFile(aside, text, { mode: 0o600 });
+    await rename(aside, file);
+  } catch (error) {
+    await rm(aside, { force: true });
+    throw new HarnessError(`--target-file ${file} cannot be written: ${oneLineMessage(error)}`);
+  }
 }
 
 async function requireKnownScenario(name: string): Promise<void> {

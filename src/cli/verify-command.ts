@@ -72,7 +72,11 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
   const clauseIds = new Set(catalog.clauses.map((clause) => clause.id));
   const expectedFailures: ExpectedFailures = await harness(
     options.baseline === undefined
-      ? loadExpectedFailures(options.expectedFailuresDir ?? EXPECTED_FAILURES_DIR, targetName, clauseIds)
+      ? loadExpectedFailures(
+          options.expectedFailuresDir ?? expectedFailuresDir(io.cwd, target !== undefined),
+          targetName,
+          clauseIds,
+        )
       : loadBaselineFile(resolveFrom(io.cwd, options.baseline), clauseIds),
   );
   for (const prefix of options.require ?? []) {
@@ -191,6 +195,15 @@ async function harness<T>(work: Promise<T>): Promise<T> {
     if (error instanceof HarnessError) throw error;
     throw new HarnessError(oneLineMessage(error));
   }
+}
+
+/**
+ * Where a target's own baseline (`<name>.yaml`) is looked for: a target file's in the user's
+ * project, `features/expected-failures/` of the working directory (issue 20: never inside the
+ * installed package); the embedded simulator's is the tool's own.
+ */
+function expectedFailuresDir(cwd: string, targetFile: boolean): string {
+  return targetFile ? resolve(cwd, 'features', 'expected-failures') : EXPECTED_FAILURES_DIR;
 }
 
 function resolveFrom(cwd: string, path: string): string {

@@ -91,10 +91,15 @@ export async function runSuite(options: RunSuiteOptions = {}): Promise<SuiteRun>
   const support = await supportFor(runConfiguration, environment);
   const envelopes: Envelope[] = [];
   const startedAt = new Date().toISOString();
-  const { success } = await runCucumber({ ...runConfiguration, support }, environment, (envelope) => {
-    envelopes.push(envelope);
-    progress?.onEnvelope(envelope);
-  });
+  let success: boolean;
+  try {
+    ({ success } = await runCucumber({ ...runConfiguration, support }, environment, (envelope) => {
+      envelopes.push(envelope);
+      progress?.onEnvelope(envelope);
+    }));
+  } finally {
+    progress?.stop();
+  }
   const finishedAt = new Date().toISOString();
   const retried = new Set(
     envelopes.flatMap((e) =>

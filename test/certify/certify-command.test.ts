@@ -195,10 +195,10 @@ test('--runs: a failure on a drawn state shrinks to a scenario file that replays
   const replay = /replay with: (.*)$/m.exec(first.out)?.[1] ?? '';
   assert.equal(
     replay,
-    `pbx-conformance certify-plugin --scenario-file out/shrunk-seed-4242.json -- ${fragile} {host} {port}`,
+    `npx pbx-conformance certify-plugin --scenario-file out/shrunk-seed-4242.json -- ${fragile} {host} {port}`,
   );
   // The one command reproduces it.
-  const words = splitCommandLine(replay).slice(2);
+  const words = splitCommandLine(replay).slice(3);
   const again = await certify(dir, [...words.slice(0, 2), '--reports', 'replay', ...words.slice(2)]);
   assert.equal(again.code, 1);
   const replayed = verdictOf(await again.report(), 'shrunk-seed-4242');
