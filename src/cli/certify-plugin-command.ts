@@ -22,6 +22,8 @@ export interface CertifyPluginOptions {
   name?: string;
   listScenarios?: boolean;
   quiet?: boolean;
+  mkp?: string;
+  pluginDir?: string;
 }
 
 /** Default time one plug-in run may take (the expectations file or --timeout may change it). */
@@ -84,6 +86,11 @@ export function registerCertifyPlugin(program: Command, io: CliIo, done: (exitCo
     .option('--name <name>', "the plug-in's name in the reports (default: the executable's file name)")
     .option('--list-scenarios', 'list the built-in scenarios and exit')
     .option('--quiet', 'no progress output, only the summary')
+    .option(
+      '--mkp <file>',
+      'certify an agent-based Checkmk plug-in package (cmk.agent_based.v2) instead of a command (docs/mkp-plugin-rules.md)',
+    )
+    .option('--plugin-dir <dir>', 'like --mkp, for a package not yet built: its cmk_addons_plugins folder')
     .action(async (words: string[], options: CertifyPluginOptions) => {
       done(await certifyPluginCommand(words, options, io));
     });
@@ -99,6 +106,10 @@ export async function certifyPluginCommand(
   if (options.listScenarios) {
     for (const s of catalog) io.stdout.write(`${s.name.padEnd(20)} ${s.description}\n`);
     return 0;
+  }
+  if (options.mkp !== undefined || options.pluginDir !== undefined) {
+    const { certifyMkpCommand } = await import('./certify-mkp-command.ts');
+    return certifyMkpCommand(words, options, io);
   }
   const argv = commandArgv(words);
   const unknown = unknownPlaceholders(argv);

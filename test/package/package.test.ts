@@ -84,6 +84,7 @@ function assertFileList(files: readonly string[]): void {
     ...repoFiles('simulators/pbx/mkp/package', ['.py']),
     ...repoFiles('simulators/pbx/scenarios', ['.json']),
     ...repoFiles('src/clients/python', ['.py']),
+    ...repoFiles('python', ['.py']),
   ]) {
     assert.ok(list.has(`dist/${resource}`), `${resource} missing`);
   }
@@ -340,6 +341,30 @@ test('the packed tarball installs into a fresh folder and runs there, writing on
   );
   assert.equal(certified.code, 0, certified.stdout + certified.stderr);
   assertReports(join(project, 'certification'));
+  // … and an agent-based plug-in folder of the user's project, on the installed stand-in API.
+  const family = join(project, 'cmk_addons_plugins', 'demo', 'agent_based');
+  await mkdir(family, { recursive: true });
+  await writeFile(
+    join(family, 'demo.py'),
+    [
+      'from cmk.agent_based.v2 import AgentSection, CheckPlugin, Result, Service, State',
+      'agent_section_pbx_demo = AgentSection(name="pbx", parse_function=lambda string_table: string_table)',
+      'def discover(section):',
+      '    yield Service()',
+      'def check(section):',
+      '    yield Result(state=State.OK, summary=f"{len(section)} lines")',
+      'check_plugin_pbx_demo = CheckPlugin(name="pbx_demo", sections=["pbx"], service_name="PBX lines", discovery_function=discover, check_function=check)',
+      '',
+    ].join('\n'),
+  );
+  const agentBased = await runProcess(
+    process.execPath,
+    [bin, 'certify-plugin', '--plugin-dir', '.', '--scenario', 'healthy', '--reports', 'certification-mkp'],
+    project,
+  );
+  assert.match(agentBased.stdout, /PLUGIN-KNOWN-WHEN-SERVED/, agentBased.stdout + agentBased.stderr);
+  assert.equal(agentBased.code, 0, agentBased.stdout + agentBased.stderr);
+  assertReports(join(project, 'certification-mkp'));
 
   // 3f. The shipped example plug-in certifies with its shipped expectations (issue 20, item 11).
   const example = join('node_modules', 'pbx-conformance', 'examples', 'plugins');
