@@ -15,6 +15,7 @@ import { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
 import { createPackageDownloadHandler, MODULE_DOWNLOAD_PREFIX } from './mkp/package-download.ts';
 import { MonitoringEndpoint } from './monitoring/endpoint/monitoring-endpoint.ts';
 import { PBX_CONTROL_OPERATIONS, type PbxControl } from './pbx-control.ts';
+import type { ReplayBinding } from './recording/replay.ts';
 import { Resolver, type ResolverOptions } from './resolver/resolver.ts';
 import { resolverEffects } from './resolver/resolver-effects.ts';
 import { SnapshotCache } from './snapshot/snapshot.ts';
@@ -22,6 +23,7 @@ import { isPbxRestarting } from './state/pbx-restarting.ts';
 import { PbxStore } from './state/store.ts';
 import type { PbxState } from './state/types.ts';
 import { startWebServer } from './web/web-server.ts';
+import { snapshotMonitoringData } from './xmlrpc/snapshot-monitoring-data.ts';
 import { createXmlRpcHandler } from './xmlrpc/xmlrpc-handler.ts';
 
 export type { WebRoute } from '../shared/http/web-route.ts';
@@ -45,6 +47,25 @@ export {
   type PbxControl,
   type PbxControlEffects,
 } from './pbx-control.ts';
+export {
+  fetchBody,
+  RECORDING_FORMAT,
+  RECORDING_VERSION,
+  type RecordedBytes,
+  type RecordedClose,
+  type RecordedHttpAnswer,
+  type RecordedHttpFetch,
+  type RecordedStream,
+  type RecordedXmlRpcAnswer,
+  type Recording,
+  type RecordingSample,
+  type RedactionSummary,
+  sampleAt,
+  streamBytes,
+  toRecordedBytes,
+} from './recording/recording.ts';
+export { type RenderedFaces, renderFaces } from './recording/render-state.ts';
+export { type ReplayBinding, type ReplayOptions, replayRecording } from './recording/replay.ts';
 export { type RegexNote, readJavaRegex } from './resolver/java-regex-check.ts';
 export { numberForms } from './resolver/number-format.ts';
 export { ProviderConfigError, validateProvider } from './resolver/provider-validation.ts';
@@ -136,6 +157,12 @@ export interface PbxStartOptions {
    * `pbx-conformance fuzz` must find (test/fuzz/). Absent: the routes as they are.
    */
   wrapWebRoute?: (route: WebRoute) => WebRoute;
+  /**
+   * Serve a recording (`simulate --recording`, simulators/pbx/recording/replay.ts): the data
+   * endpoint and the XML-RPC data queries answer with its bytes; the state machine stays the
+   * simulator's. Give the recording's imported state as `scenario`.
+   */
+  replay?: ReplayBinding;
 }
 
 export interface PbxUrls {
@@ -179,7 +206,11 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
   const cache = new SnapshotCache(store);
   const ownWaits = options.durationClock ? undefined : durationClock();
   const waits: Clock = options.durationClock ?? (ownWaits as VirtualClock);
-  const endpoint = new MonitoringEndpoint(store, cache, { durationClock: waits });
+  const replay = options.replay?.(store, snapshotMonitoringData(store, cache));
+  const endpoint = new MonitoringEndpoint(store, cache, {
+    durationClock: waits,
+    ...(replay ? { answerOverride: (request) => replay.endpointAnswer(request) } : {}),
+  });
   const maintenance = createMaintenance(store);
   // Faces that keep records outside the state (tokens, queued commands) drop them on reset.
   store.on('reset', () => maintenance.reset());
@@ -200,7 +231,10 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
       host,
       port: options.webPort ?? 0,
       routes: [
-        { prefix: '/xml-rpc', handle: createXmlRpcHandler(store, cache) },
+        {
+          prefix: '/xml-rpc',
+          handle: createXmlRpcHandler(store, cache, replay ? { data: replay.xmlrpcData } : {}),
+        },
         { prefix: MAINTENANCE_BASE_PATH, handle: maintenance.handler },
         { prefix: MODULE_DOWNLOAD_PREFIX, handle: createPackageDownloadHandler(() => store.read().modules) },
       ].map((route) => options.wrapWebRoute?.(route) ?? route),

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { loadScenarioFile, type PbxState } from '../../simulators/pbx/index.ts';
+import { recordingStartOptions } from '../record/recording-start.ts';
 import { checkRun, type RunCheck } from './check-run.ts';
 import { displayCommand, fillPlaceholders, type PlaceholderValues, redactSecrets } from './command-line.ts';
 import type { Expectations } from './expectations.ts';
@@ -52,6 +53,8 @@ export interface CertifyInput {
   scenarios: CatalogScenario[];
   /** `--scenario-file`: one more scenario from a file (a shrunk failure to replay). */
   scenarioFile?: { name: string; description: string; path: string };
+  /** `--recording`: recordings (`pbx-conformance record`) certified beside the catalog, each replayed byte for byte. */
+  recordings?: { name: string; description: string; path: string }[];
   runs: number;
   seed?: number;
   timeoutMs: number;
@@ -93,6 +96,26 @@ export async function certifyPlugin(input: CertifyInput): Promise<CertifyResult>
         () => ({
           state: loadScenarioFile(file.path, Date.now()),
         }),
+      ),
+    );
+  }
+  for (const recording of input.recordings ?? []) {
+    input.progress?.(`${recording.name} (${recording.path}) …`);
+    verdicts.push(
+      await certifyScenario(
+        input,
+        recording.name,
+        recording.description,
+        { kind: 'named', scenario: recording.name },
+        () => {
+          const { scenario, replay } = recordingStartOptions(
+            recording.path,
+            input.cwd,
+            'recorded',
+            Date.now(),
+          );
+          return { state: scenario, replay };
+        },
       ),
     );
   }

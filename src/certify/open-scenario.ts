@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { type PbxHandle, type PbxState, start } from '../../simulators/pbx/index.ts';
+import { type PbxHandle, type PbxState, type ReplayBinding, start } from '../../simulators/pbx/index.ts';
 import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { AnswerProxy, fetchRaw } from './answer-proxy.ts';
@@ -23,8 +23,11 @@ export interface OpenScenario {
   close(): Promise<void>;
 }
 
-/** What the simulator starts from: a named scenario or a complete state (scenario files, generated states). */
-export type ScenarioBase = { scenario: string } | { state: PbxState };
+/**
+ * What the simulator starts from: a named scenario or a complete state (scenario files, generated
+ * states), or a recording's imported state with its replay (`certify-plugin --recording`).
+ */
+export type ScenarioBase = { scenario: string } | { state: PbxState; replay?: ReplayBinding };
 
 /**
  * Starts a fresh simulator (frozen clock, ephemeral ports, 127.0.0.1) for `setup` through the
@@ -40,7 +43,14 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
       : 'state' in base
         ? base.state
         : base.scenario;
-  const handle = await start({ scenario, host: CERTIFY_HOST, monitoringPort: 0, clock: { mode: 'frozen' } });
+  const replay = base !== undefined && 'replay' in base ? base.replay : undefined;
+  const handle = await start({
+    scenario,
+    host: CERTIFY_HOST,
+    monitoringPort: 0,
+    clock: { mode: 'frozen' },
+    ...(replay ? { replay } : {}),
+  });
   const notes: Record<string, unknown> = {};
   let proxy: AnswerProxy | null = null;
   let refusing: HeldPort | null = null;

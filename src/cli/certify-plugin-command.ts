@@ -15,6 +15,7 @@ export interface CertifyPluginOptions {
   expectations?: string;
   scenario?: string[];
   scenarioFile?: string;
+  recording?: string[];
   runs?: number;
   seed?: number;
   timeout?: number;
@@ -72,6 +73,11 @@ export function registerCertifyPlugin(program: Command, io: CliIo, done: (exitCo
     )
     .option('--scenario <name>', 'run only this catalog scenario (repeatable)', collect)
     .option('--scenario-file <file>', 'run a scenario file (e.g. a shrunk failure) instead of the catalog')
+    .option(
+      '--recording <file>',
+      'also certify against a recording (pbx-conformance record), replayed byte for byte, as scenario recording-<file name> (repeatable)',
+      collect,
+    )
     .option(
       '--runs <n>',
       'also run the plug-in on this many generated PBX states (fast-check)',
@@ -136,7 +142,22 @@ export async function certifyPluginCommand(
   if (options.scenarioFile !== undefined) {
     scenarioFile = await readScenarioFile(resolve(io.cwd, options.scenarioFile), options.scenarioFile);
   }
-  const known = new Set([...catalog.map((s) => s.name), ...(scenarioFile ? [scenarioFile.name] : [])]);
+  const recordings: { name: string; description: string; path: string }[] = [];
+  if (options.recording?.length) {
+    const { describeRecording } = await import('../record/recording-start.ts');
+    for (const file of options.recording) {
+      try {
+        recordings.push(describeRecording(resolve(io.cwd, file), file));
+      } catch (error) {
+        throw new HarnessError(oneLineMessage(error));
+      }
+    }
+  }
+  const known = new Set([
+    ...catalog.map((s) => s.name),
+    ...(scenarioFile ? [scenarioFile.name] : []),
+    ...recordings.map((r) => r.name),
+  ]);
   for (const name of expectations?.scenarios.keys() ?? []) {
     if (!known.has(name))
       throw new HarnessError(
@@ -171,6 +192,7 @@ export async function certifyPluginCommand(
     expectations,
     scenarios,
     ...(scenarioFile ? { scenarioFile } : {}),
+    ...(recordings.length > 0 ? { recordings } : {}),
     runs: options.runs ?? 0,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     timeoutMs: Math.round(timeoutS * 1000),

@@ -7,6 +7,7 @@ import type { CliIo } from './cli-io.ts';
 import { registerEndpoint } from './endpoint-command.ts';
 import { registerFuzz } from './fuzz-command.ts';
 import { parsePercent, parsePort, parseRepeat, parseWorkerCount } from './parse-options.ts';
+import { registerRecord } from './record-command.ts';
 import { registerResolverCheck } from './resolver-check-command.ts';
 import {
   DEFAULT_PBX_COUNT,
@@ -35,6 +36,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       'print the CLI version, the clause catalog and the spec revisions it judges',
     )
     .exitOverride()
+    // `record --out` and `record import --out` are different options: each command reads its own.
+    .enablePositionalOptions()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
@@ -114,6 +117,15 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     .option('--no-fleet', 'run the PBX alone, without a fleet controller')
     .option('--data <dir>', "keep the fleet controller's state in this directory (default: in memory)")
     .option(
+      '--recording <file>',
+      'serve a recording (pbx-conformance record) byte for byte; the control plane still switches tile, licence and hosts',
+    )
+    .addOption(
+      new Option('--timing <mode>', 'replay the recorded delays, or none')
+        .choices(['recorded', 'none'])
+        .default('recorded'),
+    )
+    .option(
       '--target-file <file>',
       'write the target description here once every face listens (stale one removed first, written whole, removed at the stop)',
     )
@@ -135,6 +147,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     exitCode = code;
   });
   registerCertifyPlugin(program, io, (code) => {
+    exitCode = code;
+  });
+  registerRecord(program, io, (code) => {
     exitCode = code;
   });
 

@@ -32,6 +32,10 @@ export interface SimulateOptions {
   pbxCount?: number;
   /** Keep the controller's state in this directory (relative to `io.cwd`). */
   data?: string;
+  /** Serve a recording (`record`): its bytes on the data endpoint and XML-RPC, its state behind the control plane. */
+  recording?: string;
+  /** `none`: replay the recording without its recorded delays. */
+  timing?: 'recorded' | 'none';
   /**
    * Write the target description to this file (relative to `io.cwd`) once every face listens:
    * a stale file is removed first, the new one appears whole (written aside, then renamed) and is
@@ -69,7 +73,24 @@ export async function simulateCommand(
   if (targetFile !== undefined) await removeStale(targetFile);
   if (options.fleet === false && (options.data !== undefined || options.pbxCount !== undefined))
     throw new HarnessError('--data and --pbx-count belong to the fleet; they cannot go with --no-fleet');
-  const scenario = await resolveScenarioOption(options.scenario, io.cwd);
+  if (options.recording !== undefined && options.scenario !== undefined)
+    throw new HarnessError('--recording and --scenario exclude each other: a recording brings its own state');
+  const replayed =
+    options.recording === undefined
+      ? undefined
+      : await import('../record/recording-start.ts').then(({ recordingStartOptions }) => {
+          try {
+            return recordingStartOptions(
+              options.recording!,
+              io.cwd,
+              options.timing ?? 'recorded',
+              Date.now(),
+            );
+          } catch (error) {
+            throw new HarnessError(oneLineMessage(error));
+          }
+        });
+  const scenario = replayed?.scenario ?? (await resolveScenarioOption(options.scenario, io.cwd));
   const controlHost = options.controlHost ?? '127.0.0.1';
   // Issue 12, defect 7: a control plane beyond loopback always has a token.
   const generatedToken =
@@ -84,6 +105,7 @@ export async function simulateCommand(
     ...(options.port === undefined ? {} : { monitoringPort: options.port }),
     ...(options.webPort === undefined ? {} : { webPort: options.webPort }),
     ...(options.controlPort === undefined ? {} : { controlPort: options.controlPort }),
+    ...(replayed ? { replay: replayed.replay } : {}),
   };
   // Loaded on demand: `verify` against a remote target never needs the simulator.
   const { MAINTENANCE_BASE_PATH, start } = await import('../../simulators/pbx/index.ts');
@@ -320,7 +342,7 @@ function formatBanner(target: TargetDescription, options: SimulateOptions, statu
         ? `inactive (ports ${status.configuredPort} and ${status.configuredPort + 1} busy)`
         : 'stopped (tile off or no module licence)';
   return [
-    `PBX simulator running (scenario ${options.scenario ?? 'healthy'}, clock ${options.clock})`,
+    `PBX simulator running (${options.recording === undefined ? `scenario ${options.scenario ?? 'healthy'}` : `recording ${options.recording}, timing ${options.timing ?? 'recorded'}`}, clock ${options.clock})`,
     `  web (base_url):  ${pbx.webUrl}`,
     `  XML-RPC:         ${pbx.webUrl}${pbx.xmlrpc.path}  (methods ${pbx.xmlrpc.instanceName}.*)`,
     `  XML-RPC login:   ${pbx.xmlrpc.login} / ${pbx.xmlrpc.password}  (URL parameter ${pbx.xmlrpc.authParam})`,

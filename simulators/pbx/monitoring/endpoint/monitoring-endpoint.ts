@@ -6,17 +6,23 @@ import type { SnapshotCache } from '../../snapshot/snapshot.ts';
 import { isPbxRestarting } from '../../state/pbx-restarting.ts';
 import type { PbxStore } from '../../state/store.ts';
 import type { PbxState, SnapshotFormat } from '../../state/types.ts';
-import { answerRequest, type Rendering } from './answer-request.ts';
+import { answerRequest, type EndpointRequest, type Rendering } from './answer-request.ts';
 import { DEFAULT_ENDPOINT_LIMITS, type EndpointLimits } from './endpoint-limits.ts';
 import type { EndpointStatus } from './endpoint-status.ts';
 import { activeRanges, isAllowed, rangeText } from './host-allow-list.ts';
-import { serveConnection } from './serve-connection.ts';
+import { serveConnection, type TimedAnswer } from './serve-connection.ts';
 
 export interface MonitoringEndpointOptions {
   /** Overrides of the connection bounds (tests shorten the timeouts). */
   limits?: Partial<EndpointLimits>;
   /** The PBX's duration clock, for the raw-mode grace (serve-connection.ts); default real time. */
   durationClock?: Clock;
+  /**
+   * Answers a request in place of the renderers, or returns `undefined` to let them answer: a
+   * replayed recording (simulators/pbx/recording/replay.ts). Listening, the monitoring-hosts check
+   * and the bounds stay the endpoint's.
+   */
+  answerOverride?: (request: EndpointRequest) => TimedAnswer | undefined;
 }
 
 export interface ApplyOptions {
@@ -54,6 +60,7 @@ export class EndpointConfigError extends Error {
 export class MonitoringEndpoint {
   private readonly limits: EndpointLimits;
   private readonly durationClock: Clock;
+  private readonly answerOverride: MonitoringEndpointOptions['answerOverride'];
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   /** Open connections per peer address (entries at 0 are removed). */
@@ -84,6 +91,7 @@ export class MonitoringEndpoint {
   ) {
     this.limits = { ...DEFAULT_ENDPOINT_LIMITS, ...options.limits };
     this.durationClock = options.durationClock ?? durationClock();
+    this.answerOverride = options.answerOverride;
     const { host, port } = store.read().monitoring;
     this.current = { state: 'stopped', port: null, host, configuredPort: port };
     store.on('change', this.onChange);
@@ -317,6 +325,7 @@ export class MonitoringEndpoint {
         return allowed;
       },
       answer: (request) =>
+        this.answerOverride?.(request) ??
         answerRequest(request, {
           defaultFormat: this.store.read().monitoring.defaultFormat,
           render: (format) => this.render(format),

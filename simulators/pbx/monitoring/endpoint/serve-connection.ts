@@ -16,8 +16,17 @@ export interface ConnectionContext {
   durationClock: Clock;
   /** Whether the peer is listed (MON-AUTH-UNLISTED-CLOSED); asked once per connection. */
   isAllowed(remoteAddress: string | undefined): boolean;
-  /** The bytes to write for a request; must not throw. */
-  answer(request: EndpointRequest): Buffer[];
+  /** The bytes to write for a request, at once or timed (a replayed recording); must not throw. */
+  answer(request: EndpointRequest): Buffer[] | TimedAnswer;
+}
+
+/**
+ * An answer written chunk by chunk, each after its delay (real timers), then ended (`end`) or
+ * reset (`reset`): how `simulate --recording` replays a recorded PBX's timing and close.
+ */
+export interface TimedAnswer {
+  chunks: { delayMs: number; bytes: Buffer }[];
+  close: 'end' | 'reset';
 }
 
 /**
@@ -68,17 +77,40 @@ export function serveConnection(socket: Socket, context: ConnectionContext): voi
     clearTimers();
     received = Buffer.alloc(0);
     if (socket.destroyed) return;
-    let chunks: Buffer[];
+    let chunks: Buffer[] | TimedAnswer;
     try {
       chunks = context.answer(request);
     } catch {
       socket.destroy();
       return;
     }
+    if (!Array.isArray(chunks)) return writeTimed(chunks);
     socket.cork();
     for (const chunk of chunks) socket.write(chunk);
     socket.end();
     after(answerTimeoutMs, () => socket.destroy());
+  };
+
+  const writeTimed = (answer: TimedAnswer) => {
+    const next = (index: number) => {
+      if (socket.destroyed) return;
+      const chunk = answer.chunks[index];
+      if (!chunk) {
+        if (answer.close === 'reset') socket.resetAndDestroy();
+        else {
+          socket.end();
+          after(answerTimeoutMs, () => socket.destroy());
+        }
+        return;
+      }
+      const write = () => {
+        socket.write(chunk.bytes);
+        next(index + 1);
+      };
+      if (chunk.delayMs > 0) after(chunk.delayMs, write);
+      else write();
+    };
+    next(0);
   };
 
   const decide = (verdict: HeadVerdict) => {
