@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
 import { closeServer, listen } from '../shared/http/listen.ts';
+import { boundSlowClients, HTTP_SERVER_OPTIONS } from '../shared/http/slow-clients.ts';
 import { createApiCore, type RequestLogger } from './api/api-core.ts';
 import { answerAfterHalfClose, toNodeHandler } from './api/http-adapter.ts';
 import { startControlServer } from './control/control-server.ts';
@@ -103,14 +104,12 @@ export async function start(options: FleetStartOptions = {}): Promise<FleetHandl
     const authenticator = new Authenticator(state);
     const api = toNodeHandler(createApiCore(state, authenticator, log));
     const mcp = createMcpHandler(state, authenticator, log);
-    const apiServer = createServer((req, res) => {
+    const apiServer = createServer(HTTP_SERVER_OPTIONS, (req, res) => {
       const path = (req.url ?? '/').split('?')[0];
       void (path === MCP_PATH ? mcp(req, res) : api(req, res));
     });
     answerAfterHalfClose(apiServer);
-    apiServer.headersTimeout = 10_000;
-    apiServer.requestTimeout = 30_000;
-    apiServer.keepAliveTimeout = 5_000;
+    boundSlowClients(apiServer);
     servers.push(apiServer);
     const { port: apiPort } = await listen(apiServer, { port: options.apiPort ?? 0, host });
     const ingestServer = await startIngestServer(state, { host, port: options.ingestPort ?? 0, log });

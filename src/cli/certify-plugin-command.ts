@@ -8,6 +8,7 @@ import type { Expectations } from '../certify/expectations.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
 import { TOOL_VERSION } from '../core/tool-version.ts';
+import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import { CLI } from '../report/reproduce.ts';
 import type { CliIo } from './cli-io.ts';
 
@@ -158,15 +159,24 @@ export async function certifyPluginCommand(
     ...(scenarioFile ? [scenarioFile.name] : []),
     ...recordings.map((r) => r.name),
   ]);
+  // Loaded here: it brings the schema validator, which --help need not load.
+  const { nearestKey } = await import('../core/strict-schema.ts');
   for (const name of expectations?.scenarios.keys() ?? []) {
-    if (!known.has(name))
-      throw new HarnessError(
-        `expectations file ${options.expectations}: unknown scenario '${name}' (see certify-plugin --list-scenarios)`,
-      );
+    if (known.has(name)) continue;
+    const nearest = nearestKey(name, [...known]);
+    throw new HarnessError(
+      `expectations file ${options.expectations}: unknown scenario '${name}'${nearest ? ` (did you mean '${nearest}'?)` : ''} (see certify-plugin --list-scenarios)`,
+    );
   }
   for (const name of options.scenario ?? []) {
-    if (!catalog.some((s) => s.name === name))
-      throw new HarnessError(`unknown scenario '${name}' (see certify-plugin --list-scenarios)`);
+    if (catalog.some((s) => s.name === name)) continue;
+    const nearest = nearestKey(
+      name,
+      catalog.map((s) => s.name),
+    );
+    throw new HarnessError(
+      `unknown scenario '${name}'${nearest ? ` (did you mean '${nearest}'?)` : ''} (see certify-plugin --list-scenarios)`,
+    );
   }
   const wanted = new Set(options.scenario ?? (scenarioFile ? [] : catalog.map((s) => s.name)));
   // A scenario with a plain twin needs the twin's state to compare with.
@@ -174,6 +184,10 @@ export async function certifyPluginCommand(
   const scenarios = catalog.filter((s) => wanted.has(s.name));
 
   const reportsDir = options.reports === undefined ? DEFAULT_REPORTS_DIR : resolve(io.cwd, options.reports);
+  // Before any plug-in run: an unwritable folder is a harness error at once (issue 20, item 13).
+  await ensureWritableDir(reportsDir).catch((error: unknown) => {
+    throw new HarnessError(oneLineMessage(error));
+  });
   const timeoutS = options.timeout ?? expectations?.timeoutSeconds ?? DEFAULT_TIMEOUT_S;
   const plugin = options.name ?? expectations?.plugin ?? defaultPluginName(argv);
   const template = argv.map(shellQuote).join(' ');

@@ -7,6 +7,7 @@ import type { EndpointStatus, PbxHandle, PbxStartOptions } from '../../simulator
 import { generateControlToken, isLoopbackHost } from '../../simulators/shared/control-token.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
+import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import type { CliIo } from './cli-io.ts';
 import { type DemoFleet, fleetTargetFixtures, MAX_PBX_COUNT, startDemoFleet } from './demo-fleet.ts';
 import { resolveScenarioOption } from './resolve-scenario-option.ts';
@@ -73,6 +74,11 @@ export async function simulateCommand(
   if (targetFile !== undefined) await removeStale(targetFile);
   if (options.fleet === false && (options.data !== undefined || options.pbxCount !== undefined))
     throw new HarnessError('--data and --pbx-count belong to the fleet; they cannot go with --no-fleet');
+  // Before anything listens: a folder that cannot be made is a harness error at once (issue 20, item 13).
+  if (options.data !== undefined)
+    await ensureWritableDir(resolve(io.cwd, options.data), '--data folder').catch((error: unknown) => {
+      throw new HarnessError(oneLineMessage(error));
+    });
   if (options.recording !== undefined && options.scenario !== undefined)
     throw new HarnessError('--recording and --scenario exclude each other: a recording brings its own state');
   const replayed =

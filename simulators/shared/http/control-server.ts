@@ -9,6 +9,7 @@ import {
 import type { ControlRoute } from './control-route.ts';
 import { httpUrl, listen } from './listen.ts';
 import { isBodyTooLarge, readBody } from './read-body.ts';
+import { boundSlowClients, HTTP_SERVER_OPTIONS } from './slow-clients.ts';
 
 /** Request bodies beyond this size get 413 (a state overlay or a user list is a few KiB). */
 export const MAX_CONTROL_BODY_BYTES = 1024 * 1024;
@@ -70,7 +71,7 @@ export async function startControlServer(
     }
     return send(res, await dispatch({ method: req.method ?? 'GET', url: req.url ?? '/', body }));
   };
-  const server = createServer((req, res) => {
+  const server = createServer(HTTP_SERVER_OPTIONS, (req, res) => {
     req.on('error', () => res.destroy());
     handle(req, res).then(
       (status) => {
@@ -79,9 +80,7 @@ export async function startControlServer(
       () => res.destroy(),
     );
   });
-  server.headersTimeout = 10_000;
-  server.requestTimeout = requestTimeoutMs;
-  server.keepAliveTimeout = 5_000;
+  boundSlowClients(server, requestTimeoutMs);
   server.maxHeadersCount = 100;
   const { port } = await listen(server, { port: options.port, host: options.host });
   return {

@@ -18,6 +18,8 @@ export interface ConnectionContext {
   isAllowed(remoteAddress: string | undefined): boolean;
   /** The bytes to write for a request, at once or timed (a replayed recording); must not throw. */
   answer(request: EndpointRequest): Buffer[] | TimedAnswer;
+  /** Called once, when the answer has been queued (the connection then only drains and closes). */
+  onAnswered?(): void;
 }
 
 /**
@@ -27,6 +29,18 @@ export interface ConnectionContext {
 export interface TimedAnswer {
   chunks: { delayMs: number; bytes: Buffer }[];
   close: 'end' | 'reset';
+}
+
+/**
+ * How far a connection has come, which decides what the endpoint closes first when its table is
+ * full (monitoring-endpoint.ts): `silent` has sent nothing yet, `receiving` has sent part of a
+ * request head, `answered` has its answer queued and only waits for the client to close.
+ */
+export type ConnectionPhase = 'silent' | 'receiving' | 'answered';
+
+/** What the endpoint may ask of a connection being served. */
+export interface ServedConnection {
+  phase(): ConnectionPhase;
 }
 
 /**
@@ -42,11 +56,11 @@ export interface TimedAnswer {
  * clock, the transport timeouts on real timers. Socket errors (resets, broken pipes) only end this
  * connection.
  */
-export function serveConnection(socket: Socket, context: ConnectionContext): void {
+export function serveConnection(socket: Socket, context: ConnectionContext): ServedConnection {
   socket.on('error', () => socket.destroy());
   if (!context.isAllowed(socket.remoteAddress)) {
     socket.destroy();
-    return;
+    return { phase: () => 'answered' };
   }
   const { maxHeadBytes, headTimeoutMs, answerTimeoutMs } = context.limits;
   let received: Buffer = Buffer.alloc(0);
@@ -76,6 +90,7 @@ export function serveConnection(socket: Socket, context: ConnectionContext): voi
     answered = true;
     clearTimers();
     received = Buffer.alloc(0);
+    context.onAnswered?.();
     if (socket.destroyed) return;
     let chunks: Buffer[] | TimedAnswer;
     try {
@@ -141,4 +156,7 @@ export function serveConnection(socket: Socket, context: ConnectionContext): voi
     clearTimers();
     received = Buffer.alloc(0);
   });
+  return {
+    phase: () => (answered ? 'answered' : received.length === 0 ? 'silent' : 'receiving'),
+  };
 }
