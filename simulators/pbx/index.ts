@@ -1,27 +1,28 @@
 import type { Server } from 'node:http';
 import { type Clock, durationClock, VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
+import { controlClient, injectTransport } from '../shared/control/control-client.ts';
+import { serveOperations } from '../shared/control/serve-operations.ts';
+import { createControlDispatcher } from '../shared/http/control-dispatch.ts';
 import type { ControlRoute } from '../shared/http/control-route.ts';
+import { startControlServer } from '../shared/http/control-server.ts';
 import { closeServer } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
 import type { WebRoute } from '../shared/http/web-route.ts';
 import { activityControlRoutes } from './activity/activity-control-routes.ts';
 import { FieldActivity } from './activity/field-activity.ts';
-import type { PbxControl } from './control/control-api.ts';
-import { controlRoutes } from './control/control-routes.ts';
-import { createControlServer } from './control/control-server.ts';
-import { InProcessPbxControl } from './control/in-process-control.ts';
-import { attentionControlRoutes } from './events/attention-control-routes.ts';
+import { stateEffects } from './control/state-effects.ts';
+import { attentionEffects } from './events/attention-effects.ts';
 import { AttentionForwarder } from './events/attention-forwarder.ts';
 import type { ControllerSettings } from './events/controller-link.ts';
 import { resolveScenario } from './load-scenario.ts';
 import { createMaintenance, type MaintenanceFace } from './maintenance/create-maintenance.ts';
 import { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
-import { maintenanceControlRoutes } from './maintenance/maintenance-control-routes.ts';
 import { createPackageDownloadHandler, MODULE_DOWNLOAD_PREFIX } from './mkp/package-download.ts';
 import { MonitoringEndpoint } from './monitoring/endpoint/monitoring-endpoint.ts';
+import { PBX_CONTROL_OPERATIONS, type PbxControl } from './pbx-control.ts';
 import type { ReplayBinding } from './recording/replay.ts';
 import { Resolver, type ResolverOptions } from './resolver/resolver.ts';
-import { resolverControlRoutes } from './resolver/resolver-control-routes.ts';
+import { resolverEffects } from './resolver/resolver-effects.ts';
 import { SnapshotCache } from './snapshot/snapshot.ts';
 import { isPbxRestarting } from './state/pbx-restarting.ts';
 import { PbxStore } from './state/store.ts';
@@ -34,18 +35,24 @@ export type { WebRoute } from '../shared/http/web-route.ts';
 export type { FieldActivityOptions, FieldActivityStatus } from './activity/field-activity.ts';
 // The front door: everything outside simulators/pbx/ imports the PBX from this file only
 // (test/architecture/import-graph.test.ts). Named exports, grouped by face.
-export type { EndpointStatus, MonitoringHostEntry, PbxControl } from './control/control-api.ts';
-export { ControlPlaneError } from './control/control-plane-error.ts';
-export { HttpPbxControl } from './control/http-control-client.ts';
+export type { EndpointStatus, MonitoringHostEntry } from './control/control-api.ts';
+export { STATE_OPERATIONS } from './control/state-operations.ts';
+export type { AttentionEvent } from './events/attention-event.ts';
+export { ATTENTION_OPERATIONS } from './events/attention-operations.ts';
 export type { ControllerSettings } from './events/controller-link.ts';
 export { pbxInventory } from './events/pbx-inventory.ts';
 export { listScenarios, loadScenarioFile, resolveScenario } from './load-scenario.ts';
 export type { CompletionEvent } from './maintenance/completion-event.ts';
-export { HttpMaintenanceControl } from './maintenance/http-maintenance-control.ts';
 export { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
-export type { MaintenanceControl } from './maintenance/maintenance-control.ts';
+export { MAINTENANCE_CONTROL_OPERATIONS } from './maintenance/maintenance-operations.ts';
 export type { CreatedToken, TokenInfo } from './maintenance/token-store.ts';
 export { unpackTar } from './mkp/tar-archive.ts';
+export {
+  httpPbxControl,
+  PBX_CONTROL_OPERATIONS,
+  type PbxControl,
+  type PbxControlEffects,
+} from './pbx-control.ts';
 export {
   fetchBody,
   RECORDING_FORMAT,
@@ -68,8 +75,17 @@ export { type ReplayBinding, type ReplayOptions, replayRecording } from './recor
 export { type RegexNote, readJavaRegex } from './resolver/java-regex-check.ts';
 export { numberForms } from './resolver/number-format.ts';
 export { ProviderConfigError, validateProvider } from './resolver/provider-validation.ts';
+export type { ResolutionTrigger } from './resolver/resolve-number.ts';
 export { type ResolutionResult, resolveNumber } from './resolver/resolve-number.ts';
 export type { ResolverLimits } from './resolver/resolver-limits.ts';
+export {
+  type ParserHitView,
+  type ProviderAttemptView,
+  RESOLVER_OPERATIONS,
+  type ResolutionAnswer,
+  type ResolutionState,
+  type ResolverSettingsView,
+} from './resolver/resolver-operations.ts';
 export { SecretMasker } from './resolver/secret-mask.ts';
 export { renderAgentText } from './snapshot/render/agent-text.ts';
 export { renderJsonSnapshot } from './snapshot/render/json-snapshot.ts';
@@ -246,25 +262,27 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
       },
     });
     servers.push(web.server);
-    const control = new InProcessPbxControl(store, cache, endpoint);
-    const extraRoutes = [
-      ...maintenanceControlRoutes(maintenance.control),
-      ...attentionControlRoutes(events, store),
-      ...resolverControlRoutes(resolver),
-      ...activityControlRoutes(activity),
-    ];
+    const effects = {
+      ...stateEffects(store, cache, endpoint),
+      ...resolverEffects(resolver),
+      ...maintenance.effects,
+      ...attentionEffects(events, store),
+    };
+    // The declared operations, and beside them the field-activity switch (issue 22; a route group,
+    // not yet a declared operation).
+    const routes = [...serveOperations(PBX_CONTROL_OPERATIONS, effects), ...activityControlRoutes(activity)];
+    const client = controlClient(PBX_CONTROL_OPERATIONS, injectTransport(createControlDispatcher(routes)));
     let controlPlane: { url: string; routes: readonly ControlRoute[] };
     if (options.controlMountedAt === undefined) {
-      const controlServer = await createControlServer(control, {
+      const controlServer = await startControlServer(routes, {
         host: options.controlHost ?? '127.0.0.1',
         port: options.controlPort ?? 0,
         ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
-        extraRoutes,
       });
       servers.push(controlServer.server);
       controlPlane = controlServer;
     } else {
-      controlPlane = { url: options.controlMountedAt, routes: [...controlRoutes(control), ...extraRoutes] };
+      controlPlane = { url: options.controlMountedAt, routes };
     }
     const urls: PbxUrls = {
       web: web.url,
@@ -276,7 +294,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
     };
     return {
       urls,
-      control,
+      control: client,
       internals: {
         store,
         clock,

@@ -73,7 +73,7 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
       case 'named':
         break;
       case 'endpoint-down':
-        await handle.control.setTile(false);
+        await handle.control.setTile({ on: false });
         refusing ??= await holdRefusingPort(handle.urls.web);
         address = { host: CERTIFY_HOST, port: refusing.port };
         notes['endpoint'] = 'stopped (tile off); {port} refuses connections';
@@ -92,7 +92,7 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
         notes['extension'] = 'unknown sections and extra key value lines (agentExtensions)';
         break;
       case 'render-error':
-        await handle.control.injectFault('render-error');
+        await handle.control.injectFault({ name: 'render-error' });
         notes['fault'] = 'render-error';
         break;
       case 'non-ascii-names':

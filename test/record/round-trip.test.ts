@@ -93,7 +93,7 @@ test('a time series plays in order on the virtual clock', async () => {
         every: 60_000,
         sleep: async (ms) => {
           step += 1;
-          await original.handle.control.advanceClock(ms);
+          await original.handle.control.advanceClock({ ms });
           await original.handle.control.patchState({ sip: { onlinePhones: phones[step] } });
           await original.handle.control.invalidateSnapshot();
         },
@@ -113,13 +113,13 @@ test('a time series plays in order on the virtual clock', async () => {
       return (await captureTcp({ host: url.hostname, port: Number(url.port) })).bytes.toString('utf8');
     };
     assert.match(await data(), /online_phones 139\n/);
-    await replayed.control.advanceClock(59_000);
+    await replayed.control.advanceClock({ ms: 59_000 });
     assert.match(await data(), /online_phones 139\n/);
-    await replayed.control.advanceClock(1_000);
+    await replayed.control.advanceClock({ ms: 1_000 });
     assert.match(await data(), /online_phones 120\n/);
-    await replayed.control.advanceClock(60_000);
+    await replayed.control.advanceClock({ ms: 60_000 });
     assert.match(await data(), /online_phones 98\n/);
-    await replayed.control.advanceClock(600_000);
+    await replayed.control.advanceClock({ ms: 600_000 });
     assert.match(await data(), /online_phones 98\n/, 'the last sample stays');
   } finally {
     await original.handle.close();

@@ -56,7 +56,7 @@ export async function startTestPbx(
     },
   };
   if (maintenanceToken) {
-    const created = await handle.internals.maintenance.control.createToken({ label: 'record' }, 'admin');
+    const created = await handle.control.createToken({ label: 'record', actor: 'admin' });
     target['maintenance'] = { token: created.secret };
   }
   return { handle, host, target };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { test } from 'node:test';
 import { request } from 'undici';
-import { HttpPbxControl } from '../../../simulators/pbx/index.ts';
+import { httpPbxControl, type PbxControl } from '../../../simulators/pbx/index.ts';
 import { type DemoFleet, startDemoFleet } from '../../../src/cli/demo-fleet.ts';
 import { addressAt } from '../../../src/fleet/address-pool.ts';
 import { randomPool } from './random-pool.ts';
@@ -49,8 +49,8 @@ function readDataEndpoint(host: string, port: number): Promise<string> {
   });
 }
 
-async function siteControl(fleet: DemoFleet, siteId: string): Promise<HttpPbxControl> {
-  return new HttpPbxControl(`${fleet.controller.urls.control}/pbx/${encodeURIComponent(siteId)}`);
+async function siteControl(fleet: DemoFleet, siteId: string): Promise<PbxControl> {
+  return httpPbxControl(`${fleet.controller.urls.control}/pbx/${encodeURIComponent(siteId)}`);
 }
 
 test('a pooled fleet puts each PBX on its own address on the same ports, and one control plane reaches each by site id', async (t) => {
@@ -93,7 +93,7 @@ async function fieldRun(picked: Picked, seed: string) {
     const sites = fleet.registrations.map((r) => r.siteId);
     const controls = await Promise.all(sites.map((siteId) => siteControl(fleet, siteId)));
     for (let hour = 0; hour < 26; hour++) {
-      for (const control of controls) await control.advanceClock(3_600_000);
+      for (const control of controls) await control.advanceClock({ ms: 3_600_000 });
       for (const siteId of sites) {
         const waited = await request(`${fleet.controller.urls.control}/pbx/${siteId}/events/wait-delivered`, {
           method: 'POST',
@@ -174,7 +174,7 @@ test('a frozen clock stops field activity: nothing changes until the clock moves
     ).body.json()) as { ticks: number; eventsRaised: number; on: boolean };
   assert.deepEqual(await control.getState(), before);
   assert.equal((await status()).ticks, 0);
-  await control.advanceClock(60_000);
+  await control.advanceClock({ ms: 60_000 });
   const after = await status();
   assert.equal(after.ticks, 1);
   assert.equal(after.on, true);

@@ -1,18 +1,13 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { parse } from 'yaml';
-import { ControlPlaneError } from '../../../../simulators/pbx/control/control-plane-error.ts';
-import { HttpMaintenanceControl } from '../../../../simulators/pbx/maintenance/http-maintenance-control.ts';
-import {
-  InProcessMaintenanceControl,
-  type MaintenanceControl,
-} from '../../../../simulators/pbx/maintenance/maintenance-control.ts';
-import { maintenanceControlRoutes } from '../../../../simulators/pbx/maintenance/maintenance-control-routes.ts';
+import { maintenanceEffects } from '../../../../simulators/pbx/maintenance/maintenance-effects.ts';
+import { MAINTENANCE_CONTROL_OPERATIONS } from '../../../../simulators/pbx/maintenance/maintenance-operations.ts';
+import { controlClient, httpTransport } from '../../../../simulators/shared/control/control-client.ts';
+import { ControlError } from '../../../../simulators/shared/control/control-error.ts';
+import { inProcessClient } from '../../../../simulators/shared/control/in-process-client.ts';
+import { serveOperations } from '../../../../simulators/shared/control/serve-operations.ts';
+import { startControlPlane } from '../../../../simulators/shared/control/start-control-plane.ts';
 import { createControlDispatcher } from '../../../../simulators/shared/http/control-dispatch.ts';
-import { closeServer } from '../../../../simulators/shared/http/listen.ts';
 import { createFixture, type MaintenanceFixture } from './maintenance-fixture.ts';
 import { validatorFor } from './schema-validator.ts';
 
@@ -24,7 +19,7 @@ async function withDispatcher(
     await run(
       f,
       createControlDispatcher(
-        maintenanceControlRoutes(new InProcessMaintenanceControl(f.tokens, f.executor)),
+        serveOperations(MAINTENANCE_CONTROL_OPERATIONS, maintenanceEffects(f.tokens, f.executor)),
       ),
     );
   } finally {
@@ -101,61 +96,32 @@ test('GET /maintenance/events lists completion events since a sequence number', 
   });
 });
 
-test('HttpMaintenanceControl and InProcessMaintenanceControl behave alike', async () => {
+test('the in-process and HTTP clients behave alike', async () => {
   const f = createFixture();
-  const inProcess = new InProcessMaintenanceControl(f.tokens, f.executor);
-  const dispatch = createControlDispatcher(maintenanceControlRoutes(inProcess));
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      void dispatch({ method: req.method ?? 'GET', url: req.url ?? '/', body: Buffer.concat(chunks) }).then(
-        (answer) => {
-          res.writeHead(answer.status, answer.headers).end(answer.body);
-        },
-      );
-    });
+  const effects = maintenanceEffects(f.tokens, f.executor);
+  const plane = await startControlPlane(MAINTENANCE_CONTROL_OPERATIONS, effects, {
+    host: '127.0.0.1',
+    port: 0,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    const http = new HttpMaintenanceControl(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    for (const control of [inProcess, http] as MaintenanceControl[]) {
-      const created = await control.createToken({ label: 'same' }, 'admin');
+    const http = controlClient(MAINTENANCE_CONTROL_OPERATIONS, httpTransport(plane.url));
+    for (const control of [inProcessClient(MAINTENANCE_CONTROL_OPERATIONS, effects), http]) {
+      const created = await control.createToken({ label: 'same', actor: 'admin' });
       assert.equal(created.expiresAt, null);
-      assert.ok((await control.listTokens('admin')).some((t) => t.id === created.id));
-      await control.deleteToken(created.id, 'admin');
-      assert.ok(!(await control.listTokens('admin')).some((t) => t.id === created.id));
+      assert.ok((await control.listTokens({ actor: 'admin' })).some((t) => t.id === created.id));
+      await control.deleteToken({ id: created.id, actor: 'admin' });
+      assert.ok(!(await control.listTokens({ actor: 'admin' })).some((t) => t.id === created.id));
       f.post('DeleteFaxes');
       assert.deepEqual(await control.waitIdle(), { pending: 0 });
       assert.ok((await control.completionEvents()).length > 0);
+      await assert.rejects(
+        control.listTokens({ actor: '123' }),
+        (error: unknown) =>
+          error instanceof ControlError && error.status === 403 && error.code === 'forbidden',
+      );
     }
-    await assert.rejects(
-      http.listTokens('123'),
-      (error: unknown) =>
-        error instanceof ControlPlaneError && error.status === 403 && error.code === 'forbidden',
-    );
   } finally {
-    await closeServer(server);
+    await plane.close();
     f.close();
   }
-});
-
-test('every control route is documented in schemas/maintenance-api.openapi.yaml', () => {
-  const document = parse(
-    readFileSync(new URL('../../../../schemas/maintenance-api.openapi.yaml', import.meta.url), 'utf8'),
-  ) as {
-    paths: Record<string, Record<string, unknown>>;
-  };
-  const documented = Object.entries(document.paths)
-    .filter(([path]) => path.startsWith('/maintenance/'))
-    .flatMap(([path, item]) =>
-      ['get', 'post', 'put', 'patch', 'delete']
-        .filter((m) => m in item)
-        .map((m) => `${m.toUpperCase()} ${path}`),
-    )
-    .sort();
-  const served = maintenanceControlRoutes({} as MaintenanceControl)
-    .map((route) => `${route.method} ${route.path}`)
-    .sort();
-  assert.deepEqual(documented, served);
 });

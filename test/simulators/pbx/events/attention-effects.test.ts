@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { attentionControlRoutes } from '../../../../simulators/pbx/events/attention-control-routes.ts';
+import { attentionEffects } from '../../../../simulators/pbx/events/attention-effects.ts';
 import { AttentionForwarder } from '../../../../simulators/pbx/events/attention-forwarder.ts';
+import { ATTENTION_OPERATIONS } from '../../../../simulators/pbx/events/attention-operations.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';
+import { serveOperations } from '../../../../simulators/shared/control/serve-operations.ts';
 import { createControlDispatcher } from '../../../../simulators/shared/http/control-dispatch.ts';
 import { FakeChannel } from './fake-channel.ts';
 
@@ -19,7 +21,9 @@ function rig() {
       return channels.at(-1)!;
     },
   });
-  const dispatch = createControlDispatcher(attentionControlRoutes(forwarder, store));
+  const dispatch = createControlDispatcher(
+    serveOperations(ATTENTION_OPERATIONS, attentionEffects(forwarder, store)),
+  );
   const call = async (method: string, url: string, body?: unknown) => {
     const res = await dispatch({
       method,
