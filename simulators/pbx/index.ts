@@ -89,7 +89,7 @@ export {
 export { SecretMasker } from './resolver/secret-mask.ts';
 export { renderAgentText } from './snapshot/render/agent-text.ts';
 export { renderJsonSnapshot } from './snapshot/render/json-snapshot.ts';
-export { sectionKeys } from './snapshot/render/pbx-section-keys.ts';
+export { PBX_SECTION_NAMES, sectionKeys } from './snapshot/render/pbx-section-keys.ts';
 export { renderFormat } from './snapshot/render/render-format.ts';
 export { SnapshotCache } from './snapshot/snapshot.ts';
 export {

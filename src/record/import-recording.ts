@@ -1,5 +1,6 @@
 import {
   fetchBody,
+  PBX_SECTION_NAMES,
   type Recording,
   type RecordingSample,
   sectionKeys,
@@ -31,20 +32,10 @@ export interface ImportOptions {
 export const MODELLED_PBX_KEYS: ReadonlySet<string> = new Set(sectionKeys('pbx'));
 
 /** Sections the simulator renders; the Linux ones are the agent script's (MON-UNSPEC-LINUX-SECTIONS). */
-export const MODELLED_SECTIONS = new Set([
+export const MODELLED_SECTIONS: ReadonlySet<string> = new Set([
   'monitor_agent',
   'labels',
-  'pbx',
-  'pbx_backups',
-  'pbx_channels',
-  'pbx_calls',
-  'pbx_accounts',
-  'pbx_peers',
-  'pbx_sip_provider',
-  'pbx_modules',
-  'pbx_database',
-  'pbx_db_connections',
-  'pbx_java',
+  ...PBX_SECTION_NAMES,
   'local',
 ]);
 
