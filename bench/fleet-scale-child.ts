@@ -41,6 +41,9 @@ const rssAfterGc = () => {
 const cpuMs = (used: NodeJS.CpuUsage) => (used.user + used.system) / 1000;
 const send = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 const pool = parseAddressPool(poolSpec);
+// Every mode loads both simulators before its first RSS reading: what follows is the PBXs' alone.
+await import('../simulators/pbx/index.ts');
+await import('../simulators/fleet-controller/index.ts');
 const closers: (() => Promise<unknown> | unknown)[] = [];
 
 /** What the PBXs of this process are, for `events`. */

@@ -19,6 +19,8 @@ import { fmt } from './load.ts';
 
 /** Fleet sizes measured, smallest first (BENCH_FLEET_SCALE_COUNTS=100,1000 to shorten). */
 const COUNTS = (process.env.BENCH_FLEET_SCALE_COUNTS ?? '100,1000,10000').split(',').map(Number);
+/** Sizes also measured as a controller with shards (BENCH_FLEET_SCALE_SHARDED=1000); a size that does not fit in one process always is. */
+const SHARDED = (process.env.BENCH_FLEET_SCALE_SHARDED ?? '').split(',').filter(Boolean).map(Number);
 /** How long the Checkmk-like poller runs per size. */
 const POLL_WINDOW_MS = Number(process.env.BENCH_FLEET_SCALE_WINDOW_MS ?? 15_000);
 /** The poller fetches every PBX once per this period, spread evenly (Checkmk's default check interval). */
@@ -429,6 +431,9 @@ export async function benchFleetScale(): Promise<void> {
     if (largest > (runs.at(-1)?.count ?? 0)) runs.push({ count: largest, layout: 'whole' });
     runs.push({ count, layout: 'sharded' });
   }
+  for (const count of SHARDED)
+    if (!runs.some((run) => run.count === count && run.layout === 'sharded'))
+      runs.push({ count, layout: 'sharded' });
   for (const { count, layout } of runs) {
     const result = await measure(count, layout);
     if (typeof result === 'string') {

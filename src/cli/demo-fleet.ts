@@ -135,7 +135,7 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
       key,
       ...dial,
     }));
-    const { start: startPbx } = await import('../../simulators/pbx/index.ts');
+    const { start: startPbx, resolveScenario } = await import('../../simulators/pbx/index.ts');
     const controlUrl = connectableHttp(controller.urls.control);
     const pbxOptions = (index: number): Partial<PbxStartOptions> => {
       const settings = registrations[index];
@@ -163,7 +163,16 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
       siteControl,
       pbxOptions,
       started,
-      async startPeers(base) {
+      async startPeers(options) {
+        // A pooled fleet's PBXs start from one state, resolved once (not read, validated and
+        // merged thousands of times); each PBX still gets its own copy.
+        const base =
+          pool && typeof options.scenario !== 'object'
+            ? {
+                ...options,
+                scenario: resolveScenario(options.scenario ?? 'healthy', options.clock?.start ?? Date.now()),
+              }
+            : options;
         const rest = registrations.slice(1).map((settings, i) => ({ settings, index: i + 1 }));
         const slots = new Array<PbxHandle | undefined>(rest.length);
         let next = 0;

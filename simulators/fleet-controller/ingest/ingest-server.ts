@@ -62,9 +62,24 @@ export async function startIngestServer(
   const port = ingestPortOf(state);
   const log = options.log ?? (() => {});
 
+  /** The connections that said hello for each site: counts and cuts look at a site's alone, not at all N. */
+  const bySite = new Map<string, Set<Connection>>();
+  const index = (connection: Connection) => {
+    const { siteId } = connection.session;
+    if (siteId === null) return;
+    let own = bySite.get(siteId);
+    if (!own) bySite.set(siteId, (own = new Set()));
+    own.add(connection);
+  };
+  const unindex = (connection: Connection) => {
+    const { siteId } = connection.session;
+    const own = siteId === null ? undefined : bySite.get(siteId);
+    own?.delete(connection);
+    if (own?.size === 0) bySite.delete(siteId!);
+  };
   const count = (siteId: string) => {
     let live = 0;
-    for (const c of connections) if (c.session.connectedTo(siteId)) live++;
+    for (const c of bySite.get(siteId) ?? []) if (c.session.connectedTo(siteId)) live++;
     return live;
   };
   const recount = (siteId: string) => state.ingest.setConnections(siteId, count(siteId));
@@ -92,6 +107,7 @@ export async function startIngestServer(
     const { session } = connection;
     if (session.closed) connection.ending = true;
     else if (session.siteId !== null) connection.socket.setTimeout(0);
+    if (siteBefore === null && session.siteId !== null) index(connection);
     const siteId = session.siteId ?? siteBefore;
     if (siteId !== null && (session.closed || siteBefore === null)) recount(siteId);
     if (held) held.add(connection);
@@ -99,7 +115,7 @@ export async function startIngestServer(
   };
 
   const onCut = (siteId: string) => {
-    for (const c of connections) if (c.session.siteId === siteId) answer(c, c.session.cut(), siteId);
+    for (const c of [...(bySite.get(siteId) ?? [])]) answer(c, c.session.cut(), siteId);
   };
   state.on('link-cut', onCut);
 
@@ -155,6 +171,7 @@ export async function startIngestServer(
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
       connections.delete(connection);
+      unindex(connection);
       if (connection.session.siteId !== null) recount(connection.session.siteId);
     });
   };
