@@ -67,9 +67,9 @@ export async function startIngestServer(
   const index = (connection: Connection) => {
     const { siteId } = connection.session;
     if (siteId === null) return;
-    let own = bySite.get(siteId);
-    if (!own) bySite.set(siteId, (own = new Set()));
+    const own = bySite.get(siteId) ?? new Set<Connection>();
     own.add(connection);
+    bySite.set(siteId, own);
   };
   const unindex = (connection: Connection) => {
     const { siteId } = connection.session;
