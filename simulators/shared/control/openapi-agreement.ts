@@ -39,7 +39,8 @@ function declaredJson(schema: z.ZodType): Json {
 /** Where a documented property and its declaration differ in type, enumeration or range. */
 function propertyDisagreements(where: string, documented: Json, declared: Json): string[] {
   const problems: string[] = [];
-  const type = (s: Json) => (s['type'] === 'integer' ? 'integer' : s['type']);
+  const type = (s: Json) =>
+    Array.isArray(s['type']) ? [...(s['type'] as unknown[])].map(String).sort().join() : s['type'];
   if (
     documented['type'] !== undefined &&
     declared['type'] !== undefined &&
@@ -125,7 +126,12 @@ export function openApiDisagreements(
         const a = Object.keys(documentedProperties).sort().join();
         const b = (inBody ?? []).sort().join();
         if (a !== b) problems.push(`${key}: documented body fields ${a}, declared ${b}`);
-        const required = (s: unknown) => [...((s as string[] | undefined) ?? [])].sort().join();
+        // Path and query parameters are required by the template, not by the body.
+        const required = (s: unknown) =>
+          ((s as string[] | undefined) ?? [])
+            .filter((f) => inBody?.includes(f))
+            .sort()
+            .join();
         if (required(schema?.['required']) !== required(json['required']))
           problems.push(
             `${key}: documented required ${required(schema?.['required'])}, declared ${required(json['required'])}`,
