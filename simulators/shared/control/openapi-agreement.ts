@@ -92,13 +92,16 @@ export function openApiDisagreements(
     }
     if (documented['operationId'] !== name)
       problems.push(`${key}: documented operationId ${String(documented['operationId'])}, declared ${name}`);
-    const parameters = ((documented['parameters'] as unknown[] | undefined) ?? []).map(
-      (p) => resolve(document, p) ?? {},
-    );
+    // Parameters of the path item hold for each of its operations, beside the operation's own.
+    const parameters = [
+      ...((document.paths[operation.path]?.['parameters'] as unknown[] | undefined) ?? []),
+      ...((documented['parameters'] as unknown[] | undefined) ?? []),
+    ].map((p) => resolve(document, p) ?? {});
     const named = (where: string) =>
       parameters
         .filter((p) => p['in'] === where)
         .map((p) => String(p['name']))
+        .filter((name, i, all) => all.indexOf(name) === i)
         .sort()
         .join();
     if (named('path') !== [...pathParameters(operation.path)].sort().join())
