@@ -1,5 +1,4 @@
-import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
-import type { AgentExtensions } from '../../simulators/pbx/state/types.ts';
+import type { AgentExtensions, PbxControl } from './pbx.ts';
 
 /**
  * The extension scenario's content: what a newer PBX module may add to the agent text without

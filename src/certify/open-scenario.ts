@@ -1,19 +1,18 @@
 import { connect } from 'node:net';
-import { type PbxHandle, start } from '../../simulators/pbx/index.ts';
-import type { PbxState } from '../../simulators/pbx/state/types.ts';
-import { xmlrpcAuthValue } from '../../simulators/pbx/xmlrpc/auth.ts';
+import { request } from 'undici';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../cli/default-credentials.ts';
 import { AnswerProxy, fetchRaw } from './answer-proxy.ts';
 import type { PlaceholderValues } from './command-line.ts';
 import { applyAgentExtension } from './extension-overlay.ts';
+import { type PbxHandle, type PbxState, start, xmlrpcAuthValue } from './pbx.ts';
 import type { ScenarioSetup } from './scenario-catalog.ts';
 
-/** Where every listener of a certification run binds. */
+/** Where a scenario's listeners bind when no address of its own is given. */
 export const CERTIFY_HOST = '127.0.0.1';
 
 /** A scenario set up on its own fresh simulator, ready for one plug-in run. */
 export interface OpenScenario {
-  values: PlaceholderValues;
+  values: Omit<PlaceholderValues, 'timeout'>;
   /** What the scenario did that the evidence should show (proxy, extension mode, …). */
   notes: Record<string, unknown>;
   /**
@@ -21,6 +20,8 @@ export interface OpenScenario {
    * (`null`: connection refused). Same clock, same state: the text the plug-in was served.
    */
   servedText(): Promise<string | null>;
+  /** The JSON snapshot the data endpoint serves (`GET /json`), or `null` when it serves none. */
+  servedJson(): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -32,7 +33,11 @@ export type ScenarioBase = { scenario: string } | { state: PbxState };
  * TypeScript API, applies the scenario's field situation through its control plane (or a proxy
  * where the simulator has no switch for it), and tells the placeholder values.
  */
-export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): Promise<OpenScenario> {
+export async function openScenario(
+  setup: ScenarioSetup,
+  base?: ScenarioBase,
+  host: string = CERTIFY_HOST,
+): Promise<OpenScenario> {
   const scenario =
     base === undefined
       ? setup.kind === 'named'
@@ -41,7 +46,7 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
       : 'state' in base
         ? base.state
         : base.scenario;
-  const handle = await start({ scenario, host: CERTIFY_HOST, monitoringPort: 0, clock: { mode: 'frozen' } });
+  const handle = await start({ scenario, host, monitoringPort: 0, clock: { mode: 'frozen' } });
   const notes: Record<string, unknown> = {};
   let proxy: AnswerProxy | null = null;
   let refusing: HeldPort | null = null;
@@ -53,20 +58,20 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
     // A scenario that leaves the endpoint stopped (e.g. `unlicensed`: no module licence) gets a
     // port that refuses connections, as a stopped endpoint's port does.
     if (!listening) {
-      refusing = await holdRefusingPort(handle.urls.web);
+      refusing = await holdRefusingPort(handle.urls.web, host);
       notes['endpoint'] = 'not listening in this scenario; {port} refuses connections';
     }
     const endpoint = listening
       ? { host: listening[1] as string, port: Number(listening[2]) }
-      : { host: CERTIFY_HOST, port: (refusing as HeldPort).port };
+      : { host, port: (refusing as HeldPort).port };
     let address = endpoint;
     switch (setup.kind) {
       case 'named':
         break;
       case 'endpoint-down':
         await handle.control.setTile(false);
-        refusing ??= await holdRefusingPort(handle.urls.web);
-        address = { host: CERTIFY_HOST, port: refusing.port };
+        refusing ??= await holdRefusingPort(handle.urls.web, host);
+        address = { host, port: refusing.port };
         notes['endpoint'] = 'stopped (tile off); {port} refuses connections';
         break;
       case 'host-unlisted':
@@ -74,7 +79,7 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
         notes['monitoringHosts'] = ['192.0.2.10/32'];
         break;
       case 'slow-answer':
-        proxy = new AnswerProxy({ upstream: endpoint, host: CERTIFY_HOST, delayMs: setup.delayMs });
+        proxy = new AnswerProxy({ upstream: endpoint, host, delayMs: setup.delayMs });
         address = await proxy.start();
         notes['proxy'] = `holds the answer back ${setup.delayMs} ms`;
         break;
@@ -92,7 +97,7 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
         break;
     }
     const web = new URL(handle.urls.web).origin;
-    const values: PlaceholderValues = {
+    const values: Omit<PlaceholderValues, 'timeout'> = {
       host: address.host,
       port: String(address.port),
       web,
@@ -111,6 +116,7 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
       values,
       notes,
       servedText: served,
+      servedJson: () => fetchJson(source),
       close: async () => {
         held?.release();
         await opened?.close();
@@ -131,15 +137,15 @@ interface HeldPort {
 }
 
 /**
- * A port on 127.0.0.1 that refuses connections for as long as it is held: the local port of a
+ * A port on the scenario's address that refuses connections for as long as it is held: the local port of a
  * connection the harness keeps open to the simulator's web server. Nothing listens on it, so a
  * connect is refused; and while that connection holds the port, the kernel does not hand it to
  * another listener, unlike a port that was merely freed (a stopped endpoint's port can be taken by
  * any other process on a busy machine before the plug-in connects).
  */
-async function holdRefusingPort(web: string): Promise<HeldPort> {
+async function holdRefusingPort(web: string, localAddress: string): Promise<HeldPort> {
   const url = new URL(web);
-  const socket = connect({ host: url.hostname, port: Number(url.port) });
+  const socket = connect({ host: url.hostname, port: Number(url.port), localAddress });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('error', reject);
@@ -176,4 +182,18 @@ async function patchNonAsciiNames(handle: PbxHandle): Promise<void> {
       name: index % 2 === 0 ? `${pick(index).replace(/ /g, '-')}-${index}` : peer.name,
     })),
   });
+}
+
+/** `GET /json` on the data endpoint (its HTTP mode); `null` when it answers no JSON. */
+async function fetchJson(address: { host: string; port: number }): Promise<string | null> {
+  try {
+    const { statusCode, body } = await request(`http://${address.host}:${address.port}/json`, {
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+    });
+    const text = await body.text();
+    return statusCode === 200 ? text : null;
+  } catch {
+    return null;
+  }
 }
