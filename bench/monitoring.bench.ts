@@ -1,11 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer as createNetServer, type Server } from 'node:net';
 import { request } from 'undici';
-import { start } from '../simulators/pbx/index.ts';
-import { renderFormat } from '../simulators/pbx/monitoring/render/render-format.ts';
-import { SnapshotCache } from '../simulators/pbx/monitoring/snapshot.ts';
-import { resolveScenario } from '../simulators/pbx/state/scenarios.ts';
-import { PbxStore } from '../simulators/pbx/state/store.ts';
+import { PbxStore, renderFormat, resolveScenario, SnapshotCache, start } from '../simulators/pbx/index.ts';
 import { VirtualClock } from '../simulators/shared/clock.ts';
 import { openEmbeddedTarget } from '../steps/support/embedded-target.ts';
 import { fmt } from './load.ts';

@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../src/catalog/project-paths.ts';
+import { PROJECT_ROOT } from '../src/core/project-paths.ts';
 
 const CLAUSES = ['MON-STATE-PORT-FALLBACK', 'MON-STATE-BOTH-PORTS-BUSY'];
 const runs = Number(process.argv[2] ?? 20);

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../src/catalog/project-paths.ts';
+import { PACKAGE_ROOT } from '../src/core/project-paths.ts';
 import { childEnv, install, pack, runProcess } from '../test/package/packed-install.ts';
 import { fmt } from './load.ts';
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../src/catalog/project-paths.ts';
+import { PROJECT_ROOT } from '../src/core/project-paths.ts';
 import { REAL_WAITS_ENV } from '../steps/support/embedded-target.ts';
 
 /**

@@ -18,6 +18,19 @@ import { PlanWriter } from './plan-writer.ts';
 import { MAX_RECORDED_BODY_BYTES, type RecordedRequest } from './recorded-request.ts';
 import { RequestRecorder } from './request-recorder.ts';
 
+// The front door: everything outside simulators/customer-endpoint/ imports the endpoint from this
+// file only (test/architecture/import-graph.test.ts).
+export { parseDigestAuthorization } from './digest-server.ts';
+export type {
+  Compression,
+  DigestAlgorithm,
+  EndpointBehaviour,
+  EndpointConfig,
+} from './endpoint-behaviour.ts';
+export { HttpEndpointControl } from './http-endpoint-control.ts';
+export { type RecordedRequest, recordedHeader } from './recorded-request.ts';
+export { parseWireConfig } from './wire-config.ts';
+
 export interface CustomerEndpointOptions {
   /** Default 127.0.0.1. */
   host?: string;

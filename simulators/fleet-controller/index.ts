@@ -14,9 +14,13 @@ import { FleetState } from './model/fleet-state.ts';
 import type { ScryptCost } from './model/password-hash.ts';
 import { type FleetDatabase, openFleetDatabase } from './persistence/fleet-database.ts';
 
+// The front door: everything outside simulators/fleet-controller/ imports the controller from this
+// file only (test/architecture/import-graph.test.ts).
 export type { FleetControl } from './control/fleet-control.ts';
 export { HttpFleetControl } from './control/http-control.ts';
+export { evaluateFindings } from './model/findings.ts';
 export { defaultFixture, emptyFixture, type FleetFixture } from './model/fleet-fixture.ts';
+export type { ScryptCost } from './model/password-hash.ts';
 export { DataDirInUseError } from './persistence/data-dir-lock.ts';
 export { DataFormatError, type FleetDatabase } from './persistence/fleet-database.ts';
 

@@ -3,26 +3,81 @@ import { type Clock, durationClock, VirtualClock, type VirtualClockOptions } fro
 import type { ControlRoute } from '../shared/http/control-route.ts';
 import { closeServer } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
+import type { WebRoute } from '../shared/http/web-route.ts';
 import type { PbxControl } from './control/control-api.ts';
 import { createControlServer } from './control/control-server.ts';
 import { InProcessPbxControl } from './control/in-process-control.ts';
 import { attentionControlRoutes } from './events/attention-control-routes.ts';
 import { AttentionForwarder } from './events/attention-forwarder.ts';
 import type { ControllerSettings } from './events/controller-link.ts';
+import { resolveScenario } from './load-scenario.ts';
 import { createMaintenance, type MaintenanceFace } from './maintenance/create-maintenance.ts';
 import { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
 import { maintenanceControlRoutes } from './maintenance/maintenance-control-routes.ts';
-import { isPbxRestarting } from './maintenance/pbx-restart.ts';
 import { createPackageDownloadHandler, MODULE_DOWNLOAD_PREFIX } from './mkp/package-download.ts';
 import { MonitoringEndpoint } from './monitoring/endpoint/monitoring-endpoint.ts';
-import { SnapshotCache } from './monitoring/snapshot.ts';
 import { Resolver, type ResolverOptions } from './resolver/resolver.ts';
 import { resolverControlRoutes } from './resolver/resolver-control-routes.ts';
-import { resolveScenario } from './state/scenarios.ts';
+import { SnapshotCache } from './snapshot/snapshot.ts';
+import { isPbxRestarting } from './state/pbx-restarting.ts';
 import { PbxStore } from './state/store.ts';
 import type { PbxState } from './state/types.ts';
-import { startWebServer, type WebRoute } from './web/web-server.ts';
+import { startWebServer } from './web/web-server.ts';
 import { createXmlRpcHandler } from './xmlrpc/xmlrpc-handler.ts';
+
+export type { WebRoute } from '../shared/http/web-route.ts';
+// The front door: everything outside simulators/pbx/ imports the PBX from this file only
+// (test/architecture/import-graph.test.ts). Named exports, grouped by face.
+export type { EndpointStatus, MonitoringHostEntry, PbxControl } from './control/control-api.ts';
+export { ControlPlaneError } from './control/control-plane-error.ts';
+export { HttpPbxControl } from './control/http-control-client.ts';
+export type { ControllerSettings } from './events/controller-link.ts';
+export { pbxInventory } from './events/pbx-inventory.ts';
+export { listScenarios, loadScenarioFile, resolveScenario } from './load-scenario.ts';
+export type { CompletionEvent } from './maintenance/completion-event.ts';
+export { HttpMaintenanceControl } from './maintenance/http-maintenance-control.ts';
+export { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
+export type { MaintenanceControl } from './maintenance/maintenance-control.ts';
+export type { CreatedToken, TokenInfo } from './maintenance/token-store.ts';
+export { unpackTar } from './mkp/tar-archive.ts';
+export { type RegexNote, readJavaRegex } from './resolver/java-regex-check.ts';
+export { numberForms } from './resolver/number-format.ts';
+export { ProviderConfigError, validateProvider } from './resolver/provider-validation.ts';
+export { type ResolutionResult, resolveNumber } from './resolver/resolve-number.ts';
+export type { ResolverLimits } from './resolver/resolver-limits.ts';
+export { SecretMasker } from './resolver/secret-mask.ts';
+export { renderAgentText } from './snapshot/render/agent-text.ts';
+export { renderJsonSnapshot } from './snapshot/render/json-snapshot.ts';
+export { sectionKeys } from './snapshot/render/pbx-section-keys.ts';
+export { renderFormat } from './snapshot/render/render-format.ts';
+export { SnapshotCache } from './snapshot/snapshot.ts';
+export {
+  AUTH_METHODS,
+  type AuthMethod,
+  HTTP_METHODS,
+  NUMBER_FORMATS,
+  type NumberFormat,
+  normaliseProvider,
+  type ProviderField,
+  providerSecrets,
+  type ResolverProvider,
+} from './state/provider-config.ts';
+export type {
+  AddressBookEntry,
+  CallerIdResult,
+  ResolvedName,
+  SearchLogEntry,
+  SearchLogLevel,
+  SearchStep,
+} from './state/resolver-state.ts';
+export { type ModuleLogEntry, PbxStore } from './state/store.ts';
+export type {
+  AgentExtensions,
+  BackupState,
+  PbxState,
+  SipProviderState,
+  SnapshotFormat,
+} from './state/types.ts';
 
 export interface PbxStartOptions {
   /** A scenario name from simulators/pbx/scenarios/ (default `healthy`) or a complete state. */

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
+import { DEFAULT_CATALOG_PATH } from '../core/project-paths.ts';
 import {
   type Catalog,
   CHECK_KINDS,
@@ -9,7 +10,6 @@ import {
   type ClauseLevel,
   type UnspecifiedEntry,
 } from './catalog.ts';
-import { DEFAULT_CATALOG_PATH } from './project-paths.ts';
 
 /** Reads and validates the clause catalog; throws an Error naming the first defect. */
 export async function loadCatalog(path: string = DEFAULT_CATALOG_PATH): Promise<Catalog> {

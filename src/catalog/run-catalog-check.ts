@@ -1,17 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
-import { catalogPrefixes } from './catalog.ts';
-import { checkCatalog } from './check-catalog.ts';
-import { formatCatalogCheck } from './format-catalog-check.ts';
-import { parseCatalog } from './load-catalog.ts';
-import { loadCoverageGoals } from './load-coverage-goals.ts';
 import {
   COVERAGE_GOALS_PATH,
   DEFAULT_CATALOG_PATH,
   FEATURES_DIR,
   PROJECT_ROOT,
   SHARED_CATALOG_PATH,
-} from './project-paths.ts';
+} from '../core/project-paths.ts';
+import { catalogPrefixes } from './catalog.ts';
+import { checkCatalog } from './check-catalog.ts';
+import { formatCatalogCheck } from './format-catalog-check.ts';
+import { parseCatalog } from './load-catalog.ts';
+import { loadCoverageGoals } from './load-coverage-goals.ts';
 import { scanCitations } from './scan-citations.ts';
 import { scanFeatureTags } from './scan-feature-tags.ts';
 

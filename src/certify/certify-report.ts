@@ -54,6 +54,7 @@ export function certifyReport(input: CertifyReportInput): CompatibilityReport {
   return {
     reportVersion: 1,
     metadata: {
+      command: 'certify-plugin',
       target: `${input.plugin} (certify-plugin)`,
       targetFile: input.expectationsFile,
       startedAt: result.startedAt.toISOString(),

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { PROJECT_ROOT } from '../catalog/project-paths.ts';
-import { joinProblems, strictValidator } from '../runner/strict-schema.ts';
+import { PROJECT_ROOT } from '../core/project-paths.ts';
+import { joinProblems, strictValidator } from '../core/strict-schema.ts';
 import { STATE_NAMES, type StateName } from './plugin-output.ts';
 
 export const EXPECTATIONS_SCHEMA_PATH = join(PROJECT_ROOT, 'schemas', 'plugin-expectations.schema.json');
@@ -35,7 +35,7 @@ interface ExpectationsFile {
 /**
  * Reads and validates an expectations file (schemas/plugin-expectations.schema.json) strictly:
  * unknown keys are named with the nearest valid one and every problem is listed
- * (src/runner/strict-schema.ts). Throws an `Error` with a one-line reason naming the file.
+ * (src/core/strict-schema.ts). Throws an `Error` with a one-line reason naming the file.
  */
 export async function loadExpectations(path: string, label = path): Promise<Expectations> {
   let source: string;

@@ -1,10 +1,11 @@
 import { connect } from 'node:net';
 import { request } from 'undici';
-import { DEFAULT_XMLRPC_CREDENTIALS } from '../cli/default-credentials.ts';
+import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { AnswerProxy, fetchRaw } from './answer-proxy.ts';
 import type { PlaceholderValues } from './command-line.ts';
 import { applyAgentExtension } from './extension-overlay.ts';
-import { type PbxHandle, type PbxState, start, xmlrpcAuthValue } from './pbx.ts';
+import { type PbxHandle, type PbxState, start } from './pbx.ts';
+import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
 import type { ScenarioSetup } from './scenario-catalog.ts';
 
 /** Where a scenario's listeners bind when no address of its own is given. */
@@ -103,7 +104,7 @@ export async function openScenario(
       web,
       xmlrpc: `${web}/xml-rpc`,
       login: DEFAULT_XMLRPC_CREDENTIALS.login,
-      auth: xmlrpcAuthValue(DEFAULT_XMLRPC_CREDENTIALS.login, DEFAULT_XMLRPC_CREDENTIALS.password),
+      auth: xmlRpcAuthValue(DEFAULT_XMLRPC_CREDENTIALS.login, DEFAULT_XMLRPC_CREDENTIALS.password),
     };
     const source = refusing && address.port === refusing.port ? address : endpoint;
     const served = async () => {

@@ -1,15 +1,17 @@
 /**
- * What certification uses of the PBX simulator, in one place: start a simulator, its state and
- * control types, the named scenarios and scenario files, and the XML-RPC credentials value.
+ * What certification uses of the PBX simulator, through its front door: start a simulator, its
+ * state and control types, the named scenarios and scenario files.
  */
-import { loadScenarioFile } from '../../simulators/pbx/state/scenarios.ts';
-import type { PbxState } from '../../simulators/pbx/state/types.ts';
+import { loadScenarioFile, type PbxState } from '../../simulators/pbx/index.ts';
 
-export type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
-export { type PbxHandle, start } from '../../simulators/pbx/index.ts';
-export { listScenarios } from '../../simulators/pbx/state/scenarios.ts';
-export type { AgentExtensions, PbxState } from '../../simulators/pbx/state/types.ts';
-export { xmlrpcAuthValue } from '../../simulators/pbx/xmlrpc/auth.ts';
+export {
+  type AgentExtensions,
+  listScenarios,
+  type PbxControl,
+  type PbxHandle,
+  type PbxState,
+  start,
+} from '../../simulators/pbx/index.ts';
 
 /** The complete state a scenario file describes (schemas/pbx-scenario.schema.json), as of now. */
 export function scenarioFileState(path: string): PbxState {

@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_REPORTS_DIR } from '../catalog/project-paths.ts';
 import type { CertifyResult } from '../certify/certify.ts';
 import { shellQuote, splitCommandLine, unknownPlaceholders } from '../certify/command-line.ts';
 import type { Expectations } from '../certify/expectations.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
+import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
+import { TOOL_VERSION } from '../core/tool-version.ts';
 import type { CliIo } from './cli-io.ts';
-import { HarnessError, oneLineMessage } from './harness-error.ts';
-import { TOOL_VERSION } from './tool-version.ts';
 
 export interface CertifyPluginOptions {
   expectations?: string;
@@ -222,7 +222,7 @@ async function readScenarioFile(
   label: string,
 ): Promise<{ name: string; description: string; path: string }> {
   if (!existsSync(path)) throw new HarnessError(`scenario file ${label} not found`);
-  const { loadScenarioFile } = await import('../../simulators/pbx/state/scenarios.ts');
+  const { loadScenarioFile } = await import('../../simulators/pbx/index.ts');
   try {
     loadScenarioFile(path, Date.now());
   } catch (error) {

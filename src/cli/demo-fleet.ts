@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { FleetHandle } from '../../simulators/fleet-controller/index.ts';
-import type { FleetFixture } from '../../simulators/fleet-controller/model/fleet-fixture.ts';
-import type { ControllerSettings } from '../../simulators/pbx/events/controller-link.ts';
-import type { PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
-import { HarnessError, oneLineMessage } from './harness-error.ts';
+import type { FleetFixture, FleetHandle } from '../../simulators/fleet-controller/index.ts';
+import type { ControllerSettings, PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import type { FleetTargetAccount, FleetTargetUrls } from './target-description.ts';
 
 /** Upper bound of `--pbx-count`: each PBX is four listeners in this one process. */

@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { EndpointConfig } from '../../simulators/customer-endpoint/endpoint-behaviour.ts';
-import type { CustomerEndpointHandle } from '../../simulators/customer-endpoint/index.ts';
+import type { CustomerEndpointHandle, EndpointConfig } from '../../simulators/customer-endpoint/index.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import type { CliIo } from './cli-io.ts';
-import { HarnessError, oneLineMessage } from './harness-error.ts';
 import { parsePort } from './parse-options.ts';
 import { stopRequested } from './stop-requested.ts';
 
@@ -93,7 +92,7 @@ async function readConfig(path: string): Promise<EndpointConfig> {
       `cannot read the configuration ${path}: ${(error as NodeJS.ErrnoException).code ?? oneLineMessage(error)}`,
     );
   }
-  const { parseWireConfig } = await import('../../simulators/customer-endpoint/wire-config.ts');
+  const { parseWireConfig } = await import('../../simulators/customer-endpoint/index.ts');
   try {
     return parseWireConfig(JSON.parse(text));
   } catch (error) {

@@ -2,7 +2,9 @@ import { randomInt } from 'node:crypto';
 import { relative, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { loadCatalog } from '../catalog/load-catalog.ts';
-import { DEFAULT_REPORTS_DIR } from '../catalog/project-paths.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
+import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
+import { TOOL_VERSION } from '../core/tool-version.ts';
 import { failureText, fuzzReport } from '../fuzz/fuzz-report.ts';
 import { type FuzzTarget, startEmbeddedTarget, targetFromFile } from '../fuzz/fuzz-target.ts';
 import { type FuzzResult, runFuzz } from '../fuzz/run-fuzz.ts';
@@ -10,8 +12,6 @@ import { FACES, type FaceName } from '../fuzz/types.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { loadTarget } from '../runner/load-target.ts';
 import type { CliIo } from './cli-io.ts';
-import { HarnessError, oneLineMessage } from './harness-error.ts';
-import { TOOL_VERSION } from './tool-version.ts';
 
 export interface FuzzOptions {
   target?: string;

@@ -1,6 +1,6 @@
 import { extname, resolve } from 'node:path';
-import type { PbxState } from '../../simulators/pbx/state/types.ts';
-import { HarnessError, oneLineMessage } from './harness-error.ts';
+import type { PbxState } from '../../simulators/pbx/index.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 
 /**
  * `--scenario NAME|FILE`: a value with a path separator or a `.json` extension is a scenario file
@@ -14,7 +14,7 @@ export async function resolveScenarioOption(
   if (value === undefined) return undefined;
   if (!/[\\/]/.test(value) && extname(value) !== '.json') return value;
   // Loaded on demand, like the simulator itself: `verify` never needs it.
-  const { loadScenarioFile } = await import('../../simulators/pbx/state/scenarios.ts');
+  const { loadScenarioFile } = await import('../../simulators/pbx/index.ts');
   try {
     return loadScenarioFile(resolve(cwd, value), Date.now());
   } catch (error) {

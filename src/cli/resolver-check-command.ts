@@ -34,7 +34,8 @@ export function registerResolverCheck(program: Command, io: CliIo, done: (exitCo
     .option('--country-code <cc>', "the PBX's country code (default 49)")
     .option('--number <n>', 'number to resolve (repeatable)', collect)
     .option('--no-compare-formats', 'do not try the other two number formats')
-    .option('--json', 'print the report as JSON (schemas/resolver-check-report.schema.json)')
+    .option('--json', 'print the report as JSON (schemas/compatibility-report.schema.json)')
+    .option('--reports <dir>', 'also write compatibility.json, compatibility.html and junit.xml here')
     .action(async (options: ResolverCheckOptions) => {
       // Loaded on demand, so `--help` and the other commands start without the resolver client.
       const { runResolverCheck } = await import('../resolver-check/run-resolver-check.ts');

@@ -1,9 +1,11 @@
 import { Command, CommanderError, Option } from 'commander';
+import { EXIT_CODES_HELP, EXIT_HARNESS_ERROR } from '../core/exit-codes.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
+import { versionText } from '../core/tool-version.ts';
 import { registerCertifyPlugin } from './certify-plugin-command.ts';
 import type { CliIo } from './cli-io.ts';
 import { registerEndpoint } from './endpoint-command.ts';
 import { registerFuzz } from './fuzz-command.ts';
-import { EXIT_CODES_HELP, EXIT_HARNESS_ERROR, HarnessError, oneLineMessage } from './harness-error.ts';
 import { parsePercent, parsePort, parseRepeat, parseWorkerCount } from './parse-options.ts';
 import { registerResolverCheck } from './resolver-check-command.ts';
 import {
@@ -12,7 +14,6 @@ import {
   type SimulateOptions,
   simulateCommand,
 } from './simulate-command.ts';
-import { versionText } from './tool-version.ts';
 import type { VerifyOptions } from './verify-command.ts';
 
 /** Exit code of usage errors (unknown command or option, bad option value). */

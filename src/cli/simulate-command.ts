@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import type { EndpointStatus } from '../../simulators/pbx/control/control-api.ts';
-import type { PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
+import type { EndpointStatus, PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
 import { generateControlToken, isLoopbackHost } from '../../simulators/shared/control-token.ts';
+import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import type { CliIo } from './cli-io.ts';
-import { DEFAULT_XMLRPC_CREDENTIALS } from './default-credentials.ts';
 import { type DemoFleet, fleetTargetFixtures, MAX_PBX_COUNT, startDemoFleet } from './demo-fleet.ts';
-import { HarnessError, oneLineMessage } from './harness-error.ts';
 import { resolveScenarioOption } from './resolve-scenario-option.ts';
 import { prepareResolverFixtures, type ResolverFixtures } from './resolver-fixtures.ts';
 import { stopRequested } from './stop-requested.ts';
@@ -73,8 +72,7 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
     ...(options.controlPort === undefined ? {} : { controlPort: options.controlPort }),
   };
   // Loaded on demand: `verify` against a remote target never needs the simulator.
-  const { start } = await import('../../simulators/pbx/index.ts');
-  const { MAINTENANCE_BASE_PATH } = await import('../../simulators/pbx/maintenance/maintenance-api.ts');
+  const { MAINTENANCE_BASE_PATH, start } = await import('../../simulators/pbx/index.ts');
   if (typeof scenario === 'string') await requireKnownScenario(scenario);
   const fleet =
     options.fleet === false
@@ -150,7 +148,7 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
 }
 
 async function requireKnownScenario(name: string): Promise<void> {
-  const { listScenarios } = await import('../../simulators/pbx/state/scenarios.ts');
+  const { listScenarios } = await import('../../simulators/pbx/index.ts');
   const known = listScenarios().map((info) => info.name);
   if (!known.includes(name))
     throw new HarnessError(`unknown scenario '${name}' (known: ${known.join(', ')})`);

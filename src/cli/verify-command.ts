@@ -1,8 +1,11 @@
 import { isAbsolute, resolve } from 'node:path';
 import { type Catalog, catalogPrefixes } from '../catalog/catalog.ts';
 import { loadCatalog } from '../catalog/load-catalog.ts';
-import { DEFAULT_REPORTS_DIR, EXPECTED_FAILURES_DIR, FEATURES_DIR } from '../catalog/project-paths.ts';
 import { scanFeatureTags } from '../catalog/scan-feature-tags.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
+import { DEFAULT_REPORTS_DIR, EXPECTED_FAILURES_DIR, FEATURES_DIR } from '../core/project-paths.ts';
+import type { TargetFile } from '../core/target-file.ts';
+import { TOOL_VERSION } from '../core/tool-version.ts';
 import { buildModel, matchesPrefix } from '../report/build-model.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import {
@@ -22,13 +25,10 @@ import { preflight } from '../runner/preflight.ts';
 import { EMBEDDED_TARGET_NAME } from '../runner/read-target-name.ts';
 import { type RunSuiteOptions, runSuite, type SuiteRun } from '../runner/run-suite.ts';
 import { targetEndpoints } from '../runner/target-endpoints.ts';
-import type { TargetFile } from '../runner/target-file.ts';
 import { targetInterfaces } from '../runner/target-interfaces.ts';
 import { type Probe, tcpProbe } from '../runner/tcp-probe.ts';
 import type { CliIo } from './cli-io.ts';
 import { formatSummary } from './format-summary.ts';
-import { HarnessError, oneLineMessage } from './harness-error.ts';
-import { TOOL_VERSION } from './tool-version.ts';
 
 export interface VerifyOptions {
   target?: string;
@@ -94,7 +94,9 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
     const run: SuiteRun = await harness(
       runSuite({
         ...options.suite,
-        ...(targetFile === undefined ? {} : { targetFile }),
+        ...(targetFile === undefined || target === undefined
+          ? {}
+          : { target: { file: targetFile, description: target } }),
         ...(options.tags === undefined ? {} : { tags: options.tags }),
         stdout: io.stdout,
         stderr: io.stderr,

@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { xmlrpcAuthValue } from '../../simulators/pbx/xmlrpc/auth.ts';
-import { PROJECT_ROOT } from '../catalog/project-paths.ts';
+import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
+import { PROJECT_ROOT } from '../core/project-paths.ts';
 import type { FuzzTargetInfo } from './types.ts';
 
 /** A target ready to fuzz: where its faces are, and how to watch and end it. */
@@ -70,7 +70,7 @@ export async function describeFuzzTarget(
       path: x.path ?? '/xml-rpc',
       instanceName: x.instanceName ?? 'Monitoring',
       authParam: x.authParam ?? 'de.vendor.pbx.auth',
-      authValue: xmlrpcAuthValue(x.login, x.password),
+      authValue: xmlRpcAuthValue(x.login, x.password),
     };
   }
   let maintenanceCommands: string[] = [];

@@ -1,7 +1,6 @@
-import { start as startFleet } from '../../simulators/fleet-controller/index.ts';
-import type { ScryptCost } from '../../simulators/fleet-controller/model/password-hash.ts';
-import type { WebRoute } from '../../simulators/pbx/web/web-server.ts';
-import { DEFAULT_XMLRPC_CREDENTIALS } from '../cli/default-credentials.ts';
+import { type ScryptCost, start as startFleet } from '../../simulators/fleet-controller/index.ts';
+import type { WebRoute } from '../../simulators/pbx/index.ts';
+import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { describeFuzzTarget, type FuzzTarget } from './fuzz-target.ts';
 
 export interface InProcessOptions {
@@ -19,8 +18,7 @@ export interface InProcessOptions {
  * tests (fast, and a deviation can be injected). The memory read is this process's.
  */
 export async function startInProcessTarget(options: InProcessOptions = {}): Promise<FuzzTarget> {
-  const { start: startPbx } = await import('../../simulators/pbx/index.ts');
-  const { MAINTENANCE_BASE_PATH } = await import('../../simulators/pbx/maintenance/maintenance-api.ts');
+  const { MAINTENANCE_BASE_PATH, start: startPbx } = await import('../../simulators/pbx/index.ts');
   const pbx = await startPbx({
     monitoringPort: 0,
     clock: { mode: 'frozen' },

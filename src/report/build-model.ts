@@ -15,13 +15,13 @@ import {
   type UntracedScenario,
   type Verdict,
 } from './model.ts';
-import { collectScenarioResults } from './scenario-results.ts';
+import { collectScenarioResults, type TaggedScenarioResult } from './scenario-results.ts';
 
-export interface BuildModelInput {
-  envelopes: readonly Envelope[];
+export interface BuildReportInput {
+  /** One result per scenario that ran, with the clause tags it carries (`@MON-…`). */
+  scenarios: readonly TaggedScenarioResult[];
   catalog: Catalog;
-  /** Everything but `cucumberVersion`, which is read from the `meta` message. */
-  metadata: Omit<RunMetadata, 'cucumberVersion'>;
+  metadata: RunMetadata;
   expectedFailures: ExpectedFailures;
   /**
    * Clause ids that scenarios in the feature files cite, whether or not they ran: a clause in it
@@ -29,12 +29,21 @@ export interface BuildModelInput {
    */
   provedInFeatures?: ReadonlySet<string>;
   /**
-   * The message streams of each round of `verify --repeat N` (N > 1); `envelopes` then holds them
-   * all. Each clause gets its verdict per round and a stability: stable pass, stable fail or flaky.
+   * The scenarios of each round of `verify --repeat N` (N > 1); `scenarios` then holds them all.
+   * Each clause gets its verdict per round and a stability: stable pass, stable fail or flaky.
    */
-  repeatedRuns?: ReadonlyArray<readonly Envelope[]>;
+  repeatedRuns?: ReadonlyArray<readonly TaggedScenarioResult[]>;
   /** Coverage gates of the run (`verify --require`, `--fail-under`, the interfaces the target names). */
   gates?: CoverageGates;
+}
+
+/** `verify`'s input: Cucumber's message streams instead of scenario results. */
+export interface BuildModelInput extends Omit<BuildReportInput, 'scenarios' | 'repeatedRuns' | 'metadata'> {
+  envelopes: readonly Envelope[];
+  /** Everything but `cucumberVersion`, which is read from the `meta` message; `command` is `verify`. */
+  metadata: Omit<RunMetadata, 'cucumberVersion' | 'command'>;
+  /** The message streams of each round of `verify --repeat N` (N > 1); `envelopes` then holds them all. */
+  repeatedRuns?: ReadonlyArray<readonly Envelope[]>;
 }
 
 /**
@@ -51,14 +60,25 @@ export interface CoverageGates {
   failUnder?: number;
 }
 
-/**
- * Builds the compatibility report from Cucumber's messages and the catalog: a verdict per clause
- * (see {@link clauseVerdict}), a score per interface, the baseline comparison and the run outcome.
- * Pure: the same envelopes give the same report.
- */
+/** The compatibility report of a `verify` run, from Cucumber's messages (see {@link buildReport}). */
 export function buildModel(input: BuildModelInput): CompatibilityReport {
-  const { catalog } = input;
-  const scenarios = collectScenarioResults(input.envelopes);
+  const { envelopes, repeatedRuns, metadata, ...rest } = input;
+  return buildReport({
+    ...rest,
+    scenarios: collectScenarioResults(envelopes),
+    metadata: { ...metadata, command: 'verify', cucumberVersion: cucumberVersion(envelopes) },
+    ...(repeatedRuns ? { repeatedRuns: repeatedRuns.map((round) => collectScenarioResults(round)) } : {}),
+  });
+}
+
+/**
+ * Builds the compatibility report of any command (`verify`, `certify-plugin`, `fuzz`,
+ * `resolver-check`) from its scenario results and the catalog: a verdict per clause (see
+ * {@link clauseVerdict}), a score per interface, the baseline comparison and the run outcome.
+ * Pure: the same scenarios give the same report.
+ */
+export function buildReport(input: BuildReportInput): CompatibilityReport {
+  const { catalog, scenarios } = input;
   const byClause = new Map<string, ScenarioResult[]>(catalog.clauses.map((clause) => [clause.id, []]));
   const untracedScenarios: UntracedScenario[] = [];
   const scenarioCounts: ScenarioCounts = { total: 0, passed: 0, failed: 0, skipped: 0, other: 0 };
@@ -106,10 +126,10 @@ export function buildModel(input: BuildModelInput): CompatibilityReport {
 
   const flaky: string[] = [];
   if (input.repeatedRuns && input.repeatedRuns.length > 1) {
-    const rounds = input.repeatedRuns.map((envelopes) => {
+    const rounds = input.repeatedRuns.map((round) => {
       const { repeatedRuns: _, gates: __, ...single } = input;
       const verdicts = new Map<string, Verdict>();
-      for (const face of buildModel({ ...single, envelopes }).interfaces) {
+      for (const face of buildReport({ ...single, scenarios: round }).interfaces) {
         for (const clause of face.clauses) verdicts.set(clause.id, clause.verdict);
       }
       return verdicts;
@@ -189,7 +209,7 @@ export function buildModel(input: BuildModelInput): CompatibilityReport {
 
   return {
     reportVersion: 1,
-    metadata: { ...input.metadata, cucumberVersion: cucumberVersion(input.envelopes) },
+    metadata: input.metadata,
     scenarios: scenarioCounts,
     clauses: clauseCounts,
     interfaces,

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { PROJECT_ROOT } from '../catalog/project-paths.ts';
-import { joinProblems, strictValidator } from '../runner/strict-schema.ts';
+import { PROJECT_ROOT } from '../core/project-paths.ts';
+import { joinProblems, strictValidator } from '../core/strict-schema.ts';
 
 /** One known gap of a target: a clause expected to fail there, and why; optionally only until a day. */
 export interface ExpectedFailure {

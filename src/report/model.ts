@@ -100,7 +100,12 @@ export interface InterfaceResult {
   clauses: ClauseResult[];
 }
 
+/** The commands that report through this model. */
+export type ReportCommand = 'verify' | 'certify-plugin' | 'fuzz' | 'resolver-check';
+
 export interface RunMetadata {
+  /** The command whose run this is. */
+  command: ReportCommand;
   /** `embedded` for the built-in simulator, else the `name` of the target file. */
   target: string;
   targetFile: string | null;
@@ -108,6 +113,7 @@ export interface RunMetadata {
   finishedAt: string;
   toolVersion: string;
   catalogVersion: number;
+  /** The version of Cucumber that ran the scenarios; `null` for a command that runs none (fuzz). */
   cucumberVersion: string | null;
   tagExpression: string | null;
   /** `{base_url}` of a remote target's PBX web server, for the reproduce commands of failures. */

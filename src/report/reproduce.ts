@@ -2,7 +2,9 @@ import type { EvidenceAttachment } from './attachments.ts';
 import type { RunMetadata } from './model.ts';
 
 /**
- * The commands that reproduce one failing clause against the same target: always
+ * The commands that reproduce one failing clause against the same target. Commands other than
+ * `verify` (fuzz, resolver-check) give the replay lines their evidence carries (`details.replay`,
+ * e.g. a shrunk fuzz input); `verify` gives
  * `pbx-conformance verify [--target FILE] --tags @ID`, and for a remote target (whose addresses
  * outlive the run) an `nc` line for each raw-TCP exchange and a `curl` line for each HTTP
  * exchange of the evidence. Shell words are single-quoted; secrets are never in evidence, so
@@ -10,9 +12,13 @@ import type { RunMetadata } from './model.ts';
  */
 export function reproduceCommands(
   clauseId: string,
-  metadata: Pick<RunMetadata, 'targetFile' | 'webUrl'>,
+  metadata: Pick<RunMetadata, 'targetFile' | 'webUrl'> & Partial<Pick<RunMetadata, 'command'>>,
   evidence: readonly EvidenceAttachment[],
 ): string[] {
+  if (metadata.command !== undefined && metadata.command !== 'verify') {
+    const replays = evidence.map((item) => item.details?.['replay']).filter((r) => typeof r === 'string');
+    return [...new Set(replays)].slice(0, 4);
+  }
   const verify = ['pbx-conformance', 'verify'];
   if (metadata.targetFile) verify.push('--target', quote(metadata.targetFile));
   verify.push('--tags', `@${clauseId}`);

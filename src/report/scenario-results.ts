@@ -1,11 +1,11 @@
 import type { Envelope, Pickle, TestStepResult, Timestamp } from '@cucumber/messages';
+import { FIXTURE_ERROR_NAME } from '../core/fixture-error-name.ts';
 import {
   EVIDENCE_MEDIA_TYPE,
   type EvidenceAttachment,
   MAX_EVIDENCE_CHARS,
   NOT_VERIFIABLE_MEDIA_TYPE,
 } from './attachments.ts';
-import { FIXTURE_ERROR_NAME } from './fixture-error-name.ts';
 import type { ScenarioFailure, ScenarioResult, ScenarioStatus } from './model.ts';
 
 /** A scenario's final attempt together with the tags it carries (for mapping onto clauses). */

@@ -1,4 +1,4 @@
-import { readJavaRegex } from '../../simulators/pbx/resolver/java-regex-check.ts';
+import { readJavaRegex } from '../../simulators/pbx/index.ts';
 import type { CheckedProvider, Finding, NumberCheck } from './resolver-check-report.ts';
 
 /**

@@ -6,11 +6,13 @@ import {
   HTTP_METHODS,
   NUMBER_FORMATS,
   type NumberFormat,
+  ProviderConfigError,
   type ProviderField,
   type ResolverProvider,
-} from '../../simulators/pbx/resolver/provider-config.ts';
-import { ProviderConfigError, validateProvider } from '../../simulators/pbx/resolver/provider-validation.ts';
-import { HarnessError } from '../cli/harness-error.ts';
+  validateProvider,
+} from '../../simulators/pbx/index.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
+import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 
 /**
  * Options of `pbx-conformance resolver-check` (as commander hands them over). Flags override the
@@ -43,7 +45,10 @@ export interface ResolverCheckOptions {
   number?: string[];
   /** Default true; `--no-compare-formats` sets false. */
   compareFormats?: boolean;
+  /** Print the report (the one result model) as JSON instead of text. */
   json?: boolean;
+  /** Also write compatibility.json, compatibility.html and junit.xml into this folder. */
+  reports?: string;
 }
 
 export interface CheckInput {
@@ -53,6 +58,8 @@ export interface CheckInput {
   trustedCa: string[];
   compareFormats: boolean;
   json: boolean;
+  /** The reports folder (checked writable before any request), or null. */
+  reports: string | null;
 }
 
 /** Field ids given with `--field` that are masked like passwords (an API key in the URL). */
@@ -187,5 +194,18 @@ export async function checkInput(
     trustedCa,
     compareFormats: options.compareFormats ?? true,
     json: options.json ?? false,
+    reports: await reportsDir(options.reports, io.cwd),
   };
+}
+
+/** The `--reports` folder resolved against `cwd`, checked writable before any request is sent. */
+async function reportsDir(reports: string | undefined, cwd: string): Promise<string | null> {
+  if (reports === undefined) return null;
+  const dir = resolve(cwd, reports);
+  try {
+    await ensureWritableDir(dir);
+  } catch (error) {
+    throw new HarnessError(`the reports folder ${reports} cannot be written: ${oneLineMessage(error)}`);
+  }
+  return dir;
 }

@@ -1,14 +1,14 @@
-import type { RegexNote } from '../../simulators/pbx/resolver/java-regex-check.ts';
-import type { NumberFormat } from '../../simulators/pbx/resolver/provider-config.ts';
 import type {
+  NumberFormat,
+  RegexNote,
   ResolvedName,
   SearchLogLevel,
   SearchStep,
-} from '../../simulators/pbx/resolver/resolver-state.ts';
+} from '../../simulators/pbx/index.ts';
 
 /**
- * The result model of `pbx-conformance resolver-check` (schemas/resolver-check-report.schema.json).
- * The text and JSON renderings are both made from it.
+ * The diagnosis of one `pbx-conformance resolver-check` run: what the text rendering shows. Its
+ * JSON, HTML and JUnit go through the one result model (resolver-check-result.ts).
  */
 export interface ResolverCheckReport {
   tool: 'pbx-conformance resolver-check';

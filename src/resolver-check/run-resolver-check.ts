@@ -1,18 +1,27 @@
+import { relative } from 'node:path';
 import type { Writable } from 'node:stream';
-import { numberForms } from '../../simulators/pbx/resolver/number-format.ts';
 import {
   NUMBER_FORMATS,
   normaliseProvider,
+  numberForms,
   providerSecrets,
+  type ResolutionResult,
+  type ResolverLimits,
   type ResolverProvider,
-} from '../../simulators/pbx/resolver/provider-config.ts';
-import { type ResolutionResult, resolveNumber } from '../../simulators/pbx/resolver/resolve-number.ts';
-import type { ResolverLimits } from '../../simulators/pbx/resolver/resolver-limits.ts';
-import { SecretMasker } from '../../simulators/pbx/resolver/secret-mask.ts';
+  resolveNumber,
+  SecretMasker,
+} from '../../simulators/pbx/index.ts';
+import { loadCatalog } from '../catalog/load-catalog.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
+import { TOOL_VERSION } from '../core/tool-version.ts';
+import type { CompatibilityReport } from '../report/model.ts';
+import { renderJson } from '../report/render-json.ts';
+import { writeReports } from '../report/write-reports.ts';
 import { numberFindings, providerFindings } from './find-pitfalls.ts';
 import { renderCheckText } from './render-check-text.ts';
 import { type CheckInput, checkInput, type ResolverCheckOptions } from './resolver-check-options.ts';
 import type { CheckedProvider, NumberCheck, ResolverCheckReport } from './resolver-check-report.ts';
+import { resolverCheckResult } from './resolver-check-result.ts';
 
 export interface ResolverCheckIo {
   cwd: string;
@@ -120,7 +129,8 @@ function numberCheck(result: ResolutionResult, input: CheckInput): NumberCheck {
  * endpoint exactly as the simulated PBX's settings test would (RESOLVER-TRIGGER-SETTINGS-TEST),
  * with the expert search log, timings, charset and compression, every parser hit and the
  * composed name, then compares the three number formats and lists the pitfalls. Writes the text
- * rendering (or JSON with `json`) to `io.stdout`.
+ * rendering to `io.stdout`, or with `json` the run in the one result model (resolver-check-result.ts,
+ * schemas/compatibility-report.schema.json); with `reports` also its JSON, HTML and JUnit files.
  *
  * Exit code: 0 when every number resolved and no finding has severity `error`; 1 otherwise.
  * Unusable options throw `HarnessError` (the CLI's usage exit code 2).
@@ -129,8 +139,10 @@ export async function runResolverCheck(
   options: ResolverCheckOptions,
   io: ResolverCheckIo,
   limits?: Partial<ResolverLimits>,
-): Promise<{ exitCode: 0 | 1; report: ResolverCheckReport }> {
+): Promise<{ exitCode: 0 | 1; report: ResolverCheckReport; result: CompatibilityReport }> {
   const input = await checkInput(options, io);
+  const catalog = await loadCatalog();
+  const startedAt = new Date().toISOString();
   const provider = normaliseProvider(input.provider);
   const masker = new SecretMasker(providerSecrets(provider), {
     username: provider.fields['username']?.value ?? '',
@@ -186,6 +198,20 @@ export async function runResolverCheck(
       exitCode,
     },
   });
-  io.stdout.write(input.json ? `${JSON.stringify(report, null, 2)}\n` : renderCheckText(report));
-  return { exitCode, report };
+  const result = resolverCheckResult(report, catalog, {
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    toolVersion: TOOL_VERSION,
+  });
+  io.stdout.write(input.json ? renderJson(result) : renderCheckText(report));
+  if (input.reports !== null) {
+    const paths = await writeReports(result, input.reports).catch((error: unknown) => {
+      throw new HarnessError(`the reports cannot be written: ${oneLineMessage(error)}`);
+    });
+    if (!input.json)
+      io.stdout.write(
+        `reports: ${[paths.json, paths.html, paths.junit].map((p) => relative(io.cwd, p) || p).join(', ')}\n`,
+      );
+  }
+  return { exitCode, report, result };
 }

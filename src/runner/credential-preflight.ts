@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
 import { callXmlRpc, type XmlRpcOutcome } from '../clients/xmlrpc-call.ts';
-import type { TargetFile } from './target-file.ts';
+import type { TargetFile } from '../core/target-file.ts';
 
 /** Real-time limit of one preflight request. */
 export const CREDENTIAL_CHECK_TIMEOUT_MS = 5_000;

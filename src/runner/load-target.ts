@@ -1,9 +1,9 @@
+import { loadTargetFile, type TargetFile, TargetFileError } from '../core/target-file.ts';
 import { readTargetName } from './read-target-name.ts';
-import { loadTargetFile, type TargetFile, TargetFileError } from './target-file.ts';
 
 /**
  * Reads a target description file and validates it fully, with the same strict validator the
- * steps use (src/runner/target-file.ts), before any scenario runs: an invalid file is a
+ * steps use (src/core/target-file.ts), before any scenario runs: an invalid file is a
  * harness error, never a run of failed scenarios. Throws an Error whose one-line message names
  * the file and every schema problem, unknown keys with the nearest valid one.
  */

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { Envelope, Pickle, TestStepResult } from '@cucumber/messages';
-import { FIXTURE_ERROR_NAME } from '../report/fixture-error-name.ts';
+import { FIXTURE_ERROR_NAME } from '../core/fixture-error-name.ts';
 
 /** How often a line is written without a terminal (CI logs). */
 export const CI_LINE_INTERVAL_MS = 5_000;

@@ -1,17 +1,19 @@
 import { Writable } from 'node:stream';
 import {
+  type IConfiguration,
   type ISupportCodeLibrary,
   loadConfiguration,
   loadSupport,
   runCucumber,
 } from '@cucumber/cucumber/api';
 import type { Envelope } from '@cucumber/messages';
-import { PROJECT_ROOT, RUNNING_COMPILED, STEP_DEFINITION_PATHS } from '../catalog/project-paths.ts';
+import { PROJECT_ROOT, RUNNING_COMPILED, STEP_DEFINITION_PATHS } from '../core/project-paths.ts';
+import type { ParsedTarget } from '../core/target-file.ts';
 import { Progress } from './progress.ts';
 
 export interface RunSuiteOptions {
-  /** Target description file handed to the steps; absent = the embedded simulator. */
-  targetFile?: string;
+  /** The parsed target handed to the steps; absent = the embedded simulator. */
+  target?: ParsedTarget;
   /** Cucumber tag expression, e.g. `@MON-TEXT-AGENT-SECTION or @XMLRPC`. */
   tags?: string;
   /** Feature paths or globs relative to `cwd`; default `features/**\/*.feature`. */
@@ -50,14 +52,16 @@ export interface SuiteRun {
 
 /**
  * Runs the Gherkin suite through Cucumber's programmatic API and collects its message stream.
- * Steps receive `worldParameters.targetFile`. Throws only when Cucumber cannot start (support
+ * Steps receive the parsed target as `worldParameters.target`. Throws only when Cucumber cannot start (support
  * code fails to load, bad tag expression): those are harness errors.
  */
 export async function runSuite(options: RunSuiteOptions = {}): Promise<SuiteRun> {
   const cwd = options.cwd ?? PROJECT_ROOT;
   const parallel = options.parallel ?? 0;
-  const worldParameters: Record<string, string> = {};
-  if (options.targetFile !== undefined) worldParameters['targetFile'] = options.targetFile;
+  // Cucumber takes world parameters as JSON (they cross into parallel workers); the target file
+  // was JSON when it was read, so the round trip changes nothing but the static type.
+  const worldParameters: IConfiguration['worldParameters'] =
+    options.target === undefined ? {} : JSON.parse(JSON.stringify({ target: options.target }));
   const out = options.stdout ?? process.stdout;
   const progress = options.quiet
     ? undefined

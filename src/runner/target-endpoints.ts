@@ -1,4 +1,4 @@
-import type { TargetFile } from './target-file.ts';
+import type { TargetFile } from '../core/target-file.ts';
 
 /** One TCP endpoint a target file names, with the fields that name it. */
 export interface TargetEndpoint {

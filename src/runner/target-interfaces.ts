@@ -1,4 +1,4 @@
-import type { TargetFile } from './target-file.ts';
+import type { TargetFile } from '../core/target-file.ts';
 
 /**
  * The clause prefixes (interfaces) a target file names: the `pbx` section stands for the data

@@ -3,7 +3,7 @@
  * (or the PBX) does; on a target without a control plane it reports *not verifiable*.
  */
 import { Given, When } from '@cucumber/cucumber';
-import type { SnapshotFormat } from '../../simulators/pbx/state/types.ts';
+import type { SnapshotFormat } from '../../simulators/pbx/index.ts';
 import {
   activeChannels,
   BACKUP_FAILED,
@@ -13,6 +13,7 @@ import {
   EXACT_RAM_TOTAL,
   sipTrunks,
 } from '../support/fixtures.ts';
+import { BACKUP_TARGETS, CHANGED_ACCOUNTS_TOTAL } from '../support/shared-memory-keys.ts';
 import { changeState, withControl } from '../support/with-control.ts';
 import type { PbxWorld } from '../support/world.ts';
 
@@ -158,7 +159,7 @@ When('the PBX state changes while the snapshot is cached', function (this: PbxWo
     'change the PBX state',
     (state) => {
       const total = state.accounts.total + 1000;
-      this.memory.set('changedAccountsTotal', total);
+      this.memory.set(CHANGED_ACCOUNTS_TOTAL, total);
       return { accounts: { total } };
     },
     { invalidate: false },
@@ -199,7 +200,7 @@ Given(
           result: BACKUP_MOUNT_FAILED,
         },
       ];
-      this.memory.set('backupTargets', targets);
+      this.memory.set(BACKUP_TARGETS, targets);
       const backups = targets.map((t) =>
         backupTarget('SMB', t.location, t.message, [
           { time: t.time - 86_400_000, result: BACKUP_SUCCESSFUL },

@@ -5,8 +5,10 @@
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
+import type { PbxControl } from '../../simulators/pbx/index.ts';
 import { xmlRpcAuthValue } from '../../src/clients/xmlrpc-auth-value.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
+import { memoryKey } from '../support/scenario-memory.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { assertCommandList, assertErrorAnswer, assertExactAnswer } from './support/api-answers.ts';
 import type { ApiAuth, ApiRequest } from './support/api-exchange.ts';
@@ -16,6 +18,9 @@ import { neverIssuedToken } from './support/maintenance-arbitraries.ts';
 import { sendApiRequest } from './support/maintenance-client.ts';
 import { neverIssuedTokenExample } from './support/never-issued-token.ts';
 import { assertTokenAccepted, INVALID_TOKEN_MESSAGE, quietCall } from './support/token-checks.ts';
+
+const SECURITY = memoryKey<Awaited<ReturnType<PbxControl['getState']>>['security']>('security');
+const WARNINGS = memoryKey<string[]>('warnings');
 
 /** The fixture PBX user's credentials, or a session, in a form other than a valid Bearer token. */
 /** A request that carries a PBX user's login instead of an API token, or why the target cannot make one. */
@@ -163,8 +168,8 @@ Then(
 
 Given("the operator notes the PBX's security figures and module UI warnings", function (this: PbxWorld) {
   return withMaintenanceControl(this, 'read the security figures', async ({ control }) => {
-    this.memory.set('security', (await control.getState()).security);
-    this.memory.set('warnings', await control.warnings());
+    this.memory.set(SECURITY, (await control.getState()).security);
+    this.memory.set(WARNINGS, await control.warnings());
   });
 });
 
@@ -172,9 +177,9 @@ Then("the PBX's security figures and module UI warnings are as noted", function 
   return withMaintenanceControl(this, 'read the security figures', async ({ control }) => {
     assert.deepStrictEqual(
       (await control.getState()).security,
-      this.memory.get('security'),
+      this.memory.get(SECURITY),
       'security figures',
     );
-    assert.deepStrictEqual(await control.warnings(), this.memory.get('warnings'), 'module UI warnings');
+    assert.deepStrictEqual(await control.warnings(), this.memory.get(WARNINGS), 'module UI warnings');
   });
 });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { type DataTable, Given, Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
 import { assertLiveProperty } from '../support/bounded-property.ts';
+import { memoryKey } from '../support/scenario-memory.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { assertCommandList, assertExactAnswer } from './support/api-answers.ts';
 import type { ApiExchange } from './support/api-exchange.ts';
@@ -30,6 +31,8 @@ import { type MaintenanceControls, withMaintenanceControl } from './support/main
 import { invalidJsonText, unknownFields } from './support/maintenance-arbitraries.ts';
 import { lastExchange, maintenanceContext } from './support/maintenance-context.ts';
 
+const POSTED_EVERY_COMMAND = memoryKey<ApiExchange[]>('postedEveryCommand');
+
 Then('the command list contains the names', function (this: PbxWorld, table: DataTable) {
   const names = assertCommandList(lastExchange(this));
   for (const [expected] of table.raw()) {
@@ -49,7 +52,7 @@ When(
     ];
     const exchanges: ApiExchange[] = [];
     for (const name of ordered) exchanges.push(await postCommand(this, name, auth, '{}'));
-    this.memory.set('postedEveryCommand', exchanges);
+    this.memory.set(POSTED_EVERY_COMMAND, exchanges);
     return undefined;
   },
 );
@@ -57,7 +60,7 @@ When(
 Then(
   'every one of them is answered {int} with the JSON body {string}',
   function (this: PbxWorld, status: number, body: string) {
-    const exchanges = this.memory.get('postedEveryCommand') as ApiExchange[] | undefined;
+    const exchanges = this.memory.get(POSTED_EVERY_COMMAND);
     assert.ok(exchanges && exchanges.length > 0, 'no command was posted');
     for (const exchange of exchanges) assertExactAnswer(exchange, status, JSON.parse(body));
   },

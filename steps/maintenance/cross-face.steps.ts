@@ -6,12 +6,17 @@ import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
 import { sectionsNamed } from '../support/agent-text-view.ts';
 import { latestAgentView, latestJson, latestXmlRoot } from '../support/latest-snapshots.ts';
+import { memoryKey } from '../support/scenario-memory.ts';
 import { findJsonFields, jsonField } from '../support/snapshot-values.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { childNamed, childrenNamed, parseXmlDocument, type XmlElement } from '../support/xml-document.ts';
 import { stringMember } from '../support/xmlrpc-answers.ts';
 import { settle } from './support/completion-watch.ts';
 import { withMaintenanceControl } from './support/maintenance-access.ts';
+
+const CHANNELS_BEFORE = memoryKey<string[]>('channelsBefore');
+const BACKUP_TIMES_BEFORE = memoryKey<number[]>('backupTimesBefore');
+const jsonBeforeOf = (name: string) => memoryKey<number>(`jsonBefore:${name}`);
 
 When('the command has run and the snapshot cache has expired', function (this: PbxWorld) {
   return withMaintenanceControl(this, 'advance the PBX clock past the snapshot cache', async (controls) => {
@@ -30,7 +35,7 @@ function activeChannelList(world: PbxWorld): string[] {
 Then('the JSON snapshot lists {int} active channels', function (this: PbxWorld, count: number) {
   const channels = activeChannelList(this);
   assert.equal(channels.length, count, 'active channels');
-  this.memory.set('channelsBefore', channels);
+  this.memory.set(CHANNELS_BEFORE, channels);
 });
 
 Then('the JSON snapshot lists no active channels', function (this: PbxWorld) {
@@ -45,7 +50,7 @@ Then("the XML snapshot's channels element has no channel", function (this: PbxWo
 
 Then('the agent text from XML-RPC names none of the channels that were active', function (this: PbxWorld) {
   const text = stringMember(this, 'data');
-  const before = this.memory.get('channelsBefore') as string[];
+  const before = this.memory.require(CHANNELS_BEFORE);
   assert.ok(before.length > 0, 'no channels were noted');
   assert.ok(text.includes('<<<'), 'the XML-RPC data is no agent text');
   for (const channel of before) assert.ok(!text.includes(channel), `the agent text still names ${channel}`);
@@ -64,7 +69,7 @@ function backupTimes(world: PbxWorld): number[] {
 }
 
 function timesBefore(world: PbxWorld): number[] {
-  const times = world.memory.get('backupTimesBefore') as number[] | undefined;
+  const times = world.memory.get(BACKUP_TIMES_BEFORE);
   assert.ok(times && times.length > 0, 'no backup times were noted');
   return times;
 }
@@ -77,7 +82,7 @@ function timeForms(time: number): string[] {
 Then('the JSON snapshot shows backup times', function (this: PbxWorld) {
   const times = backupTimes(this);
   assert.ok(times.length > 0, 'the JSON snapshot shows no backup time');
-  this.memory.set('backupTimesBefore', times);
+  this.memory.set(BACKUP_TIMES_BEFORE, times);
 });
 
 Then("the JSON snapshot's backups show none of the backup times seen before", function (this: PbxWorld) {
@@ -162,11 +167,11 @@ function numericField(world: PbxWorld, name: string): number {
 Then('the JSON field {string} is above {int}', function (this: PbxWorld, name: string, floor: number) {
   const value = numericField(this, name);
   assert.ok(value > floor, `JSON field "${name}" is ${value}`);
-  this.memory.set(`jsonBefore:${name}`, value);
+  this.memory.set(jsonBeforeOf(name), value);
 });
 
 Then('the JSON field {string} is below its earlier value', function (this: PbxWorld, name: string) {
-  const before = this.memory.get(`jsonBefore:${name}`) as number;
+  const before = this.memory.require(jsonBeforeOf(name));
   const value = numericField(this, name);
   assert.ok(value < before, `JSON field "${name}" is ${value}, was ${before}`);
 });

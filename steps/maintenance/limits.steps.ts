@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
 import { assertLiveProperty } from '../support/bounded-property.ts';
+import { memoryKey } from '../support/scenario-memory.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { assertAccepted, assertBodyTooLarge, assertCommandList } from './support/api-answers.ts';
 import type { ApiAuth, ApiExchange } from './support/api-exchange.ts';
@@ -14,6 +15,8 @@ import {
   markBeforeCommand,
 } from './support/api-requests.ts';
 import { LARGE_BODY_TIMEOUT_MS, sendApiRequest } from './support/maintenance-client.ts';
+
+const RAPID_ANSWERS = memoryKey<ApiExchange[]>('rapidAnswers');
 
 /** 1 MiB: the largest body interface A takes (MAINT-POST-BODY-UP-TO-1MIB). */
 const LIMIT = 1_048_576;
@@ -137,7 +140,7 @@ When(
       }
     };
     await Promise.all(Array.from({ length: clients }, client));
-    this.memory.set('rapidAnswers', answers);
+    this.memory.set(RAPID_ANSWERS, answers);
     const statuses: Record<string, number> = {};
     for (const answer of answers)
       statuses[String(answer.status ?? answer.error)] =
@@ -148,7 +151,7 @@ When(
 );
 
 Then('every one of those calls was answered 200 and none 429', function (this: PbxWorld) {
-  const answers = this.memory.get('rapidAnswers') as ApiExchange[] | undefined;
+  const answers = this.memory.get(RAPID_ANSWERS);
   assert.ok(answers && answers.length > 0, 'no calls were made');
   for (const answer of answers) {
     assert.notEqual(answer.status, 429, 'a call was refused for its rate');

@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { Given, Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
-import type { TokenInfo } from '../../simulators/pbx/maintenance/token-store.ts';
+import type { TokenInfo } from '../../simulators/pbx/index.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
+import { memoryKey } from '../support/scenario-memory.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { assertMatchesSchema } from './support/api-answers.ts';
 import { settle } from './support/completion-watch.ts';
@@ -31,6 +32,10 @@ import {
   listAsAdmin,
 } from './support/token-checks.ts';
 
+const requestedExpiryOf = (id: string) => memoryKey<number | null>(`requestedExpiry:${id}`);
+const createdAtOf = (id: string) => memoryKey<{ from: number; to: number }>(`createdAt:${id}`);
+const TOKENS_BEFORE_ATTEMPT = memoryKey<TokenInfo[]>('tokensBeforeAttempt');
+
 /** Runs a token operation that may be refused, keeping the refusal for `Then the attempt is refused`. */
 async function attempt(world: PbxWorld, operation: () => Promise<unknown>): Promise<void> {
   const context = maintenanceContext(world);
@@ -47,7 +52,7 @@ async function create(world: PbxWorld, label: string, expiresInMs: number | null
     const now = await controls.control.now();
     const expiresAt = expiresInMs === null ? null : now + expiresInMs;
     const created = await createTokenAsAdmin(controls, world, { label, expiresAt });
-    world.memory.set(`requestedExpiry:${created.id}`, expiresAt);
+    world.memory.set(requestedExpiryOf(created.id), expiresAt);
     // Base64url padding is not stated (MAINT-UNSPEC-BASE64URL-PADDING): validate the rest of the
     // schema on the unpadded secret.
     assertMatchesSchema(
@@ -56,7 +61,7 @@ async function create(world: PbxWorld, label: string, expiresInMs: number | null
       'the creation result',
     );
     // A running clock moves during the creation: its time lies between these two readings.
-    world.memory.set(`createdAt:${created.id}`, { from: now, to: await controls.control.now() });
+    world.memory.set(createdAtOf(created.id), { from: now, to: await controls.control.now() });
   });
 }
 
@@ -93,7 +98,7 @@ When(
   /^an administrator tries to create an API token (without a label|with an empty label)$/,
   function (this: PbxWorld, how: string) {
     return withMaintenanceControl(this, 'create an API token', async (controls) => {
-      this.memory.set('tokensBeforeAttempt', await listAsAdmin(controls));
+      this.memory.set(TOKENS_BEFORE_ATTEMPT, await listAsAdmin(controls));
       await attempt(this, () =>
         createTokenAsAdmin(controls, this, how === 'with an empty label' ? { label: '' } : {}),
       );
@@ -115,7 +120,7 @@ Then('the attempt is refused', function (this: PbxWorld) {
 
 Then('the token list is as before the attempt', function (this: PbxWorld) {
   return withMaintenanceControl(this, 'list the API tokens', async (controls) => {
-    const before = this.memory.get('tokensBeforeAttempt') as TokenInfo[];
+    const before = this.memory.require(TOKENS_BEFORE_ATTEMPT);
     assert.deepEqual(
       (await listAsAdmin(controls)).map((token) => token.id),
       before.map((token) => token.id),
@@ -229,12 +234,12 @@ Then(
     const created = lastCreated(this);
     return withMaintenanceControl(this, 'list the API tokens', async (controls) => {
       const entry = entryOf(await listAsAdmin(controls), created.id);
-      const { from, to } = this.memory.get(`createdAt:${created.id}`) as { from: number; to: number };
+      const { from, to } = this.memory.require(createdAtOf(created.id));
       assert.ok(
         entry.createdAt >= from && entry.createdAt <= to,
         `created time ${entry.createdAt}: not the time of the creation (between ${from} and ${to})`,
       );
-      const requested = this.memory.get(`requestedExpiry:${created.id}`) as number | null;
+      const requested = this.memory.require(requestedExpiryOf(created.id));
       if (requested === null) assert.equal(entry.expiresAt, null, 'expiry of a token made without one');
       else
         assert.ok(

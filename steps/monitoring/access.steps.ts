@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { Given, Then } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
-import type { MonitoringHostEntry } from '../../simulators/pbx/control/control-api.ts';
+import type { MonitoringHostEntry } from '../../simulators/pbx/index.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { entryContains, foreignRange, numberToIpv4, rangeAround } from '../support/ipv4.ts';
 import { classifySnapshot } from '../support/snapshot-format.ts';

@@ -5,10 +5,14 @@ import { pbxSection, sectionNameOf, sectionText } from '../support/agent-section
 import { type AgentTextView, blockOf, blockSequence, viewAgentText } from '../support/agent-text-view.ts';
 import { latestAgentText, latestAgentView, latestJson, latestXmlRoot } from '../support/latest-snapshots.ts';
 import { hasOwnRun, lineMentions, valuesWithoutOwnLine } from '../support/line-matching.ts';
+import { memoryKey } from '../support/scenario-memory.ts';
+import { BACKUP_TARGETS } from '../support/shared-memory-keys.ts';
 import { asNumber, findJsonFields, jsonField, textGives, tokensOf } from '../support/snapshot-values.ts';
 import { type ControlState, withControl } from '../support/with-control.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { childrenNamed } from '../support/xml-document.ts';
+
+const LABEL_VALUES = memoryKey<string[]>('labelValues');
 
 /** The section with exactly this header line, as consumers cut it (test-vectors.md). */
 function section(world: PbxWorld, header: string) {
@@ -105,12 +109,12 @@ Then(
         labels.push(v as string);
       }
     }
-    this.memory.set('labelValues', labels);
+    this.memory.set(LABEL_VALUES, labels);
   },
 );
 
 Then('the labels include the values {names}', function (this: PbxWorld, values: string[]) {
-  const labels = this.memory.get('labelValues') as string[];
+  const labels = this.memory.require(LABEL_VALUES);
   const missing = values.filter((v) => !labels.includes(v));
   assert.deepEqual(missing, [], `label values ${JSON.stringify(labels)}`);
 });
@@ -431,9 +435,7 @@ function lineGivesTime(line: string, time: number): boolean {
 Then(
   'for each backup target the section {string} has a line with its location, its time and its status message',
   function (this: PbxWorld, header: string) {
-    const targets = this.memory.get('backupTargets') as
-      | { location: string; time: number; message: string; result: string }[]
-      | undefined;
+    const targets = this.memory.get(BACKUP_TARGETS);
     assert.ok(targets, 'no backup targets were set');
     const lines = section(this, header).lines;
     for (const t of targets) {

@@ -5,7 +5,7 @@ import { connect, isIPv4 } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { Given, Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
-import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
+import type { PbxControl } from '../../simulators/pbx/index.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { openEmbeddedTarget } from '../support/embedded-target.ts';
 import { FixtureError } from '../support/fixture-error.ts';
@@ -18,9 +18,14 @@ import {
   releasePorts,
   spareLoopbackAddress,
 } from '../support/port-holder.ts';
+import { memoryKey } from '../support/scenario-memory.ts';
 import { describeTcpOutcome, tcpExchange } from '../support/tcp-exchange.ts';
 import { withControl } from '../support/with-control.ts';
 import { NO_DATA_TIMEOUT_MS, type PbxWorld } from '../support/world.ts';
+
+const CONFIGURED_PORT = memoryKey<number>('configuredPort');
+const BUSY_PORT = memoryKey<number>('busyPort');
+const WARNINGS_BEFORE = memoryKey<string[]>('warningsBefore');
 
 /** The factory default port of the data endpoint (MON-PORT-DEFAULT). */
 const DEFAULT_PORT = 6556;
@@ -90,7 +95,7 @@ Given('the operator configures a free port for the data endpoint', async functio
   return onPbxHost(this, (host) =>
     withControl(this, 'configure the data endpoint port', async (control) => {
       const port = await freePort(host);
-      this.memory.set('configuredPort', port);
+      this.memory.set(CONFIGURED_PORT, port);
       this.portChanged = true;
       await control.setMonitoringPort(port);
     }),
@@ -104,7 +109,7 @@ When('the module starts', function (this: PbxWorld) {
 Then('the data endpoint listens on the configured port', function (this: PbxWorld) {
   return withControl(this, 'read the endpoint status', async (control) => {
     const status = await control.endpointStatus();
-    const configured = this.memory.get('configuredPort');
+    const configured = this.memory.get(CONFIGURED_PORT);
     assert.equal(status.state, 'listening', `endpoint status ${JSON.stringify(status)}`);
     assert.equal(
       status.port,
@@ -117,7 +122,7 @@ Then('the data endpoint listens on the configured port', function (this: PbxWorl
 When(
   'a monitoring host connects to the configured port without sending a request',
   async function (this: PbxWorld) {
-    const port = this.memory.get('configuredPort') as number;
+    const port = this.memory.require(CONFIGURED_PORT);
     await this.connectToEndpoint(undefined, { address: { host: monitoringHost(this), port } });
   },
 );
@@ -145,7 +150,7 @@ async function holdBusyPorts(world: PbxWorld, count: number): Promise<'skipped' 
     const host = (await spareLoopbackAddress()) ?? '127.0.0.1';
     const held = await holdConsecutivePorts(host, count, 1);
     world.heldPorts.push(...held);
-    world.memory.set('busyPort', held[0]!.port);
+    world.memory.set(BUSY_PORT, held[0]!.port);
     try {
       world.replaceTarget(await openEmbeddedTarget({ host }));
     } catch (error) {
@@ -156,23 +161,23 @@ async function holdBusyPorts(world: PbxWorld, count: number): Promise<'skipped' 
   const outcome = await onPbxHost(world, async (host) => {
     const held = await holdConsecutivePorts(host, count, 1);
     world.heldPorts.push(...held);
-    world.memory.set('busyPort', held[0]!.port);
+    world.memory.set(BUSY_PORT, held[0]!.port);
   });
   return outcome === 'skipped' ? 'skipped' : undefined;
 }
 
 When('the operator configures that busy port for the data endpoint', function (this: PbxWorld) {
   return withControl(this, 'configure the data endpoint port', async (control) => {
-    this.memory.set('warningsBefore', await control.warnings());
+    this.memory.set(WARNINGS_BEFORE, await control.warnings());
     this.portChanged = true;
-    await control.setMonitoringPort(this.memory.get('busyPort') as number);
+    await control.setMonitoringPort(this.memory.require(BUSY_PORT));
   });
 });
 
 Then('the data endpoint listens on a port other than the busy one', function (this: PbxWorld) {
   return withControl(this, 'read the endpoint status', async (control) => {
     const status = await control.endpointStatus();
-    const spare = (this.memory.get('busyPort') as number) + 1;
+    const spare = this.memory.require(BUSY_PORT) + 1;
     if (status.state !== 'listening' && !(await isPortFree(monitoringHost(this), spare))) {
       // The fixture checked this port free; another program took it since, so the endpoint
       // rightly found both ports busy. The harness lost its fixture; the target did nothing wrong.
@@ -182,7 +187,7 @@ Then('the data endpoint listens on a port other than the busy one', function (th
     }
     assert.equal(status.state, 'listening', `endpoint status ${JSON.stringify(status)}`);
     assert.ok(
-      status.port !== null && status.port !== this.memory.get('busyPort'),
+      status.port !== null && status.port !== this.memory.get(BUSY_PORT),
       `endpoint status ${JSON.stringify(status)}`,
     );
   });
@@ -190,7 +195,7 @@ Then('the data endpoint listens on a port other than the busy one', function (th
 
 Then('the module UI shows a warning it did not show before', function (this: PbxWorld) {
   return withControl(this, 'read the module UI warnings', async (control) => {
-    const before = new Set(this.memory.get('warningsBefore') as string[]);
+    const before = new Set(this.memory.require(WARNINGS_BEFORE));
     const now = await control.warnings();
     assert.ok(
       now.some((w) => !before.has(w)),
@@ -215,7 +220,7 @@ Then('the data endpoint is inactive and listens on no port', function (this: Pbx
 });
 
 Then('nothing listens on the port after the two busy ones', async function (this: PbxWorld) {
-  const port = (this.memory.get('busyPort') as number) + 2;
+  const port = this.memory.require(BUSY_PORT) + 2;
   const host = monitoringHost(this);
   const outcome = await tcpExchange({ host, port, timeoutMs: NO_DATA_TIMEOUT_MS });
   this.evidence({ exchange: `TCP ${host}:${port}`, details: { outcome: describeTcpOutcome(outcome) } });

@@ -3,12 +3,15 @@ import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { Then, When } from '@cucumber/cucumber';
 import { request } from 'undici';
-import { unpackTar } from '../../simulators/pbx/mkp/tar-archive.ts';
+import { unpackTar } from '../../simulators/pbx/index.ts';
 import { xmlRpcAuthValue } from '../../src/clients/xmlrpc-auth-value.ts';
 import { bytesAsEvidence } from '../support/evidence.ts';
 import { monitoringTargetOptions } from '../support/monitoring-target-options.ts';
+import { memoryKey } from '../support/scenario-memory.ts';
 import { findJsonFields } from '../support/snapshot-values.ts';
 import { type PbxWorld, READ_TIMEOUT_MS, redactAuth } from '../support/world.ts';
+
+const PACKAGE_DOWNLOAD = memoryKey<Download>('packageDownload');
 
 /** Download folder of module files on the PBX web server (MKP-DOWNLOAD). */
 const DOWNLOAD_PREFIX = '/downloads/moduledata';
@@ -72,7 +75,7 @@ async function download(url: string, headers: Record<string, string>): Promise<O
 }
 
 function lastDownload(world: PbxWorld): Download {
-  const d = world.memory.get('packageDownload') as Download | undefined;
+  const d = world.memory.get(PACKAGE_DOWNLOAD);
   assert.ok(d, 'no download yet: a When step must download the package first');
   return d;
 }
@@ -92,7 +95,7 @@ When(
     const query = signIn === 'authParam' ? `?${authParam}=${xmlRpcAuthValue(login, password)}` : '';
     const path = `${DOWNLOAD_PREFIX}/${encodeURIComponent(id)}/${encodeURIComponent(fileName)}${query}`;
     const answer = await download(`${this.pbx.webUrl}${path}`, headers);
-    this.memory.set('packageDownload', { path, ...answer } satisfies Download);
+    this.memory.set(PACKAGE_DOWNLOAD, { path, ...answer } satisfies Download);
     const head = Object.entries(answer.headers)
       .map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : value}`)
       .join('\n');

@@ -2,12 +2,16 @@
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
-import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
+import type { PbxControl } from '../../simulators/pbx/index.ts';
 import { isStruct } from '../../src/clients/xmlrpc-call.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { formatDisagreements } from '../support/format-agreement.ts';
+import { memoryKey } from '../support/scenario-memory.ts';
+import { CHANGED_ACCOUNTS_TOTAL } from '../support/shared-memory-keys.ts';
 import { asNumber, jsonField } from '../support/snapshot-values.ts';
 import type { PbxWorld } from '../support/world.ts';
+
+const ALL_FORMATS = memoryKey<[string, string, string]>('allFormats');
 
 const DEFAULT_LIFETIME_MS = 30_000;
 
@@ -23,14 +27,14 @@ async function fetchAllFormats(world: PbxWorld, evidence = true): Promise<[strin
 When(
   'a monitoring host fetches the agent text, the XML snapshot and the JSON snapshot within one cache lifetime',
   async function (this: PbxWorld) {
-    this.memory.set('allFormats', await fetchAllFormats(this));
+    this.memory.set(ALL_FORMATS, await fetchAllFormats(this));
   },
 );
 
 Then(
   'the three formats agree on account counts, maximum channels and database sizes',
   function (this: PbxWorld) {
-    const [agent, xml, json] = this.memory.get('allFormats') as [string, string, string];
+    const [agent, xml, json] = this.memory.require(ALL_FORMATS);
     assert.deepEqual(formatDisagreements(agent, xml, json), []);
   },
 );
@@ -98,7 +102,7 @@ Then('it receives the same snapshot as the first time', function (this: PbxWorld
 Then('it receives a fresh snapshot that shows the change', function (this: PbxWorld) {
   const last = this.reply;
   assert.ok(last, 'no reply');
-  const expected = this.memory.get('changedAccountsTotal');
+  const expected = this.memory.get(CHANGED_ACCOUNTS_TOTAL);
   assert.equal(accountsTotal(last.body), expected, 'the snapshot does not show the change: it is not fresh');
 });
 

@@ -7,7 +7,7 @@ import type {
   Compression,
   DigestAlgorithm,
   EndpointBehaviour,
-} from '../../simulators/customer-endpoint/endpoint-behaviour.ts';
+} from '../../simulators/customer-endpoint/index.ts';
 import { openEmbeddedTarget } from '../support/embedded-target.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { DEFAULT_BODY } from './support/provider-draft.ts';

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { Then } from '@cucumber/cucumber';
-import type { RecordedRequest } from '../../simulators/customer-endpoint/recorded-request.ts';
+import type { RecordedRequest } from '../../simulators/customer-endpoint/index.ts';
 import type { PbxWorld } from '../support/world.ts';
 import {
   acceptLanguageProblems,

@@ -1,7 +1,10 @@
-import { HttpPbxControl } from '../../simulators/pbx/control/http-control-client.ts';
-import { type PbxHandle, start } from '../../simulators/pbx/index.ts';
-import { HttpMaintenanceControl } from '../../simulators/pbx/maintenance/http-maintenance-control.ts';
-import { MAINTENANCE_BASE_PATH } from '../../simulators/pbx/maintenance/maintenance-api.ts';
+import {
+  HttpMaintenanceControl,
+  HttpPbxControl,
+  MAINTENANCE_BASE_PATH,
+  type PbxHandle,
+  start,
+} from '../../simulators/pbx/index.ts';
 import { durationClock, type VirtualClock } from '../../simulators/shared/clock.ts';
 import { freePortBelowEphemeral } from './port-holder.ts';
 import type { MonitoringAddress, OpenedTarget } from './target.ts';

@@ -1,4 +1,4 @@
-import { FIXTURE_ERROR_NAME } from '../../src/report/fixture-error-name.ts';
+import { FIXTURE_ERROR_NAME } from '../../src/core/fixture-error-name.ts';
 
 /**
  * The harness could not set up a fixture of its own (a port, an address, a temporary file, a

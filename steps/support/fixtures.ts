@@ -1,4 +1,4 @@
-import type { BackupState, SipProviderState } from '../../simulators/pbx/state/types.ts';
+import type { BackupState, SipProviderState } from '../../simulators/pbx/index.ts';
 
 /** A backup target as the control plane's state takes it, with one or more runs. */
 export function backupTarget(

@@ -1,5 +1,4 @@
 import { After, Before, setDefaultTimeout, setWorldConstructor } from '@cucumber/cucumber';
-import { loadTargetFile, type TargetFile } from '../../src/runner/target-file.ts';
 import { openEmbeddedTarget } from './embedded-target.ts';
 import { FixtureError } from './fixture-error.ts';
 import { releasePorts } from './port-holder.ts';
@@ -11,21 +10,9 @@ setWorldConstructor(PbxWorld);
 /** Property steps make up to a few dozen exchanges; every single exchange has its own real-time limit. */
 setDefaultTimeout(120_000);
 
-/** One parse per process: every scenario of a run uses the same target file. */
-const targetFiles = new Map<string, TargetFile>();
-
-function targetFile(path: string): TargetFile {
-  let file = targetFiles.get(path);
-  if (!file) {
-    file = loadTargetFile(path);
-    targetFiles.set(path, file);
-  }
-  return file;
-}
-
 Before(async function (this: PbxWorld) {
-  const path = this.parameters.targetFile;
-  if (path === undefined) {
+  const target = this.parameters.target;
+  if (target === undefined) {
     try {
       this.opened = await openEmbeddedTarget();
     } catch (error) {
@@ -35,7 +22,7 @@ Before(async function (this: PbxWorld) {
     }
     return;
   }
-  this.opened = openRemoteTarget(targetFile(path));
+  this.opened = openRemoteTarget(target.description);
   await this.control?.reset();
 });
 

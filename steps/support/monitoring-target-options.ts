@@ -4,7 +4,6 @@
  * renderings (MON-UNSPEC-NEUTRAL-NAMES) and how the monitoring package is fetched
  * (MKP-UNSPEC-PACKAGE). The embedded simulator uses the neutral names and the defaults.
  */
-import { loadTargetFile } from '../../src/runner/target-file.ts';
 import type { PbxWorld } from './world.ts';
 
 /** The spec's neutral names that a target file may map to the target's original identifiers. */
@@ -63,8 +62,7 @@ export function monitoringOptionsOf(pbx: unknown): MonitoringTargetOptions {
 
 /** The options of the scenario's target: its target file's, or the defaults (embedded simulator). */
 export function monitoringTargetOptions(world: PbxWorld): MonitoringTargetOptions {
-  const file = world.parameters.targetFile;
-  return monitoringOptionsOf(file === undefined ? undefined : loadTargetFile(file).pbx);
+  return monitoringOptionsOf(world.parameters.target?.description.pbx);
 }
 
 /** The name the target uses where the spec writes the neutral `name`. */

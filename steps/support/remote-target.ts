@@ -1,6 +1,5 @@
-import { HttpPbxControl } from '../../simulators/pbx/control/http-control-client.ts';
-import { HttpMaintenanceControl } from '../../simulators/pbx/maintenance/http-maintenance-control.ts';
-import type { TargetFile } from '../../src/runner/target-file.ts';
+import { HttpMaintenanceControl, HttpPbxControl } from '../../simulators/pbx/index.ts';
+import type { TargetFile } from '../../src/core/target-file.ts';
 import type { MaintenanceTarget, OpenedTarget } from './target.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
-import { compileSchemaFile } from '../../src/runner/compile-schema.ts';
+import { compileSchemaFile } from '../../src/core/compile-schema.ts';
 
 /** The verdict of validating one value: `ok`, or the errors in ajv's text form. */
 export type SchemaVerdict = { ok: true } | { ok: false; errors: string };

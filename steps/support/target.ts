@@ -1,5 +1,4 @@
-import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
-import type { MaintenanceControl } from '../../simulators/pbx/maintenance/maintenance-control.ts';
+import type { MaintenanceControl, PbxControl } from '../../simulators/pbx/index.ts';
 import type { VirtualClock } from '../../simulators/shared/clock.ts';
 
 /** Where XML-RPC lives on the PBX web server and whom it signs in as. */

@@ -1,4 +1,4 @@
-import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
+import type { PbxControl } from '../../simulators/pbx/index.ts';
 
 /** The state as the control plane shows it. */
 export type ControlState = Awaited<ReturnType<PbxControl['getState']>>;

@@ -1,9 +1,10 @@
+import type { ParsedTarget } from '../../src/core/target-file.ts';
 import type { EvidenceAttachment } from '../../src/report/attachments.ts';
 import type { PbxTarget } from './target.ts';
 
-/** `worldParameters` of the suite: a target file, or nothing for the embedded simulator. */
+/** `worldParameters` of the suite: the target parsed once by `verify`, or nothing for the embedded simulator. */
 export interface PbxWorldParameters {
-  targetFile?: string;
+  target?: ParsedTarget;
 }
 
 /**

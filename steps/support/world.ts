@@ -1,5 +1,5 @@
 import { World } from '@cucumber/cucumber';
-import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
+import type { PbxControl } from '../../simulators/pbx/index.ts';
 import { xmlRpcAuthValue } from '../../src/clients/xmlrpc-auth-value.ts';
 import { callXmlRpc, type XmlRpcOutcome } from '../../src/clients/xmlrpc-call.ts';
 import {
@@ -13,10 +13,14 @@ import type { ResolverScenario } from '../resolver/support/resolver-scenario.ts'
 import { boundedEvidence, bytesAsEvidence } from './evidence.ts';
 import { buildHttpRequest, parseHttpResponse, type RawHttpResponse } from './http-message.ts';
 import type { HeldPort } from './port-holder.ts';
+import { memoryKey, ScenarioMemory } from './scenario-memory.ts';
 import { classifySnapshot, type SnapshotKind } from './snapshot-format.ts';
 import type { MonitoringAddress, OpenedTarget, PbxTarget, Target } from './target.ts';
 import { describeTcpOutcome, type TcpOutcome, tcpExchange } from './tcp-exchange.ts';
 import type { PbxWorldParameters, WorldPort } from './world-port.ts';
+
+/** Where the data endpoint was last reached (it may move during the scenario). */
+const LAST_MONITORING_ADDRESS = memoryKey<MonitoringAddress>('lastMonitoringAddress');
 
 /** How long a monitoring fetcher reads before giving up (test-vectors.md: about 8 s). */
 export const READ_TIMEOUT_MS = 8_000;
@@ -82,7 +86,7 @@ export class PbxWorld extends World<PbxWorldParameters> implements WorldPort {
   /** When set, each XML-RPC call first notes where the module log stands (control plane). */
   watchModuleLog = false;
   /** Values a scenario keeps between steps (earlier bodies, counts, ports). */
-  readonly memory = new Map<string, unknown>();
+  readonly memory = new ScenarioMemory();
   /** Set by steps that move the data endpoint to another port during the scenario. */
   portChanged = false;
   /** The last body of each snapshot format received from the data endpoint, as text. */
@@ -144,7 +148,7 @@ export class PbxWorld extends World<PbxWorldParameters> implements WorldPort {
         const host = configured?.host ?? status.host;
         return { host, port: status.port };
       }
-      const last = this.memory.get('lastMonitoringAddress') as MonitoringAddress | undefined;
+      const last = this.memory.get(LAST_MONITORING_ADDRESS);
       if (last) return last;
     }
     if (!configured) throw new Error(`target "${this.target.name}" has no data endpoint address`);
@@ -154,7 +158,7 @@ export class PbxWorld extends World<PbxWorldParameters> implements WorldPort {
   /** Connects from `localAddress` (default: the listed client address), sends `send`, reads to EOF. */
   async connectToEndpoint(send: string | undefined, options: ExchangeOptions = {}): Promise<EndpointReply> {
     const address = options.address ?? (await this.monitoringAddress());
-    if (!options.address) this.memory.set('lastMonitoringAddress', address);
+    if (!options.address) this.memory.set(LAST_MONITORING_ADDRESS, address);
     const localAddress =
       options.family === 6 ? undefined : (options.localAddress ?? this.pbx.listedClientAddress);
     // Against the embedded simulator a silent client does not sleep through the raw-mode grace
@@ -202,7 +206,7 @@ export class PbxWorld extends World<PbxWorldParameters> implements WorldPort {
     options: ExchangeOptions = {},
   ): Promise<EndpointReply> {
     const address = options.address ?? (await this.monitoringAddress());
-    if (!options.address) this.memory.set('lastMonitoringAddress', address);
+    if (!options.address) this.memory.set(LAST_MONITORING_ADDRESS, address);
     const host = address.host.includes(':') ? `[${address.host}]` : address.host;
     return this.connectToEndpoint(buildHttpRequest(method, requestTarget, `${host}:${address.port}`), {
       ...options,

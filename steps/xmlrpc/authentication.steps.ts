@@ -2,16 +2,20 @@
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
-import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
-import type { ModuleLogEntry } from '../../simulators/pbx/state/store.ts';
+import type { ModuleLogEntry, PbxControl } from '../../simulators/pbx/index.ts';
 import { xmlRpcAuthValue } from '../../src/clients/xmlrpc-auth-value.ts';
 import { isStruct, type XmlRpcOutcome } from '../../src/clients/xmlrpc-call.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
+import { memoryKey } from '../support/scenario-memory.ts';
 import { classifySnapshot } from '../support/snapshot-format.ts';
 import { withControl } from '../support/with-control.ts';
 import type { PbxWorld, XmlRpcAuth } from '../support/world.ts';
 import { describeOutcome, isErrorReply, lastExchange } from '../support/xmlrpc-answers.ts';
 import { unknownMethodDeviation, unknownMethodFault } from './support/unknown-method-fault.ts';
+
+const moduleLogOf = (which: string, method: string) =>
+  memoryKey<ModuleLogEntry[]>(`moduleLog:${which}:${method}`);
+const FAILING_HANDLER_KINDS = memoryKey<string[]>('failingHandlerKinds');
 
 function qualified(world: PbxWorld, name: string): string {
   return name.includes('.') ? name : world.methodName(name);
@@ -111,7 +115,7 @@ Given(
           `the refused call of ${method} answered ${describeOutcome(outcome)}`,
         );
       const entries = await entriesOfLastCall(this, control);
-      this.memory.set(`moduleLog:${which}:${method}`, entries);
+      this.memory.set(moduleLogOf(which, method), entries);
       this.evidence({
         exchange: `module log of the ${which} ${method} call`,
         details: { kinds: Object.fromEntries(countKinds(entries)) },
@@ -121,7 +125,7 @@ Given(
 );
 
 function noted(world: PbxWorld, which: 'fault-free' | 'refused', method: string): ModuleLogEntry[] {
-  const entries = world.memory.get(`moduleLog:${which}:${method}`) as ModuleLogEntry[] | undefined;
+  const entries = world.memory.get(moduleLogOf(which, method));
   assert.ok(entries, `the module-log entries of a ${which} ${method} call were not noted`);
   return entries;
 }
@@ -137,7 +141,7 @@ Then('the module log has an entry that the fault-free call did not produce', fun
       `${method} wrote no module-log entry beyond those of the fault-free call: ${describeKinds(now)} against ${describeKinds(baseline)}`,
     );
     // The kinds of entry the module handler writes when collecting fails (XMLRPC-AUTH-BEFORE-HANDLER).
-    this.memory.set('failingHandlerKinds', extra);
+    this.memory.set(FAILING_HANDLER_KINDS, extra);
   });
 });
 
@@ -146,7 +150,7 @@ Then(
   function (this: PbxWorld) {
     const { method } = lastExchange(this);
     return withControl(this, 'read the module log', async (control) => {
-      const kinds = this.memory.get('failingHandlerKinds') as string[] | undefined;
+      const kinds = this.memory.get(FAILING_HANDLER_KINDS);
       assert.ok(kinds, 'the kinds of entry the failing handler writes are not known yet');
       const baseline = countKinds(noted(this, 'refused', method));
       const now = countKinds(await entriesOfLastCall(this, control));

@@ -2,15 +2,19 @@
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
-import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
+import type { PbxControl } from '../../simulators/pbx/index.ts';
 import { isStruct } from '../../src/clients/xmlrpc-call.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { latestJson } from '../support/latest-snapshots.ts';
+import { memoryKey } from '../support/scenario-memory.ts';
 import { asNumber, findJsonFields, jsonField } from '../support/snapshot-values.ts';
 import { withControl } from '../support/with-control.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { childNamed, childrenNamed, parseXmlDocument, type XmlElement } from '../support/xml-document.ts';
 import { describeOutcome } from '../support/xmlrpc-answers.ts';
+
+const LOCAL_DOCUMENT = memoryKey<XmlElement>('localDocument');
+const VERSION_KEYS = memoryKey<string[]>('versionKeys');
 
 /** One `entry` of the local document. */
 interface Entry {
@@ -59,7 +63,7 @@ function entriesOf(root: XmlElement): Entry[] {
 }
 
 function entries(world: PbxWorld): Entry[] {
-  const root = world.memory.get('localDocument') as XmlElement | undefined;
+  const root = world.memory.get(LOCAL_DOCUMENT);
   assert.ok(root, 'the local document was not fetched');
   return entriesOf(root);
 }
@@ -78,7 +82,7 @@ function percentValue(entry: Entry): number {
 }
 
 When('the monitoring client fetches the local document', async function (this: PbxWorld) {
-  this.memory.set('localDocument', await fetchLocalDocument(this));
+  this.memory.set(LOCAL_DOCUMENT, await fetchLocalDocument(this));
 });
 
 Then('the local document has at least one entry', function (this: PbxWorld) {
@@ -88,7 +92,7 @@ Then('the local document has at least one entry', function (this: PbxWorld) {
 Then(
   'every entry has the attribute {string} and the children {names}, with status 0, 1 or 2',
   function (this: PbxWorld, attribute: string, children: string[]) {
-    const root = this.memory.get('localDocument') as XmlElement;
+    const root = this.memory.require(LOCAL_DOCUMENT);
     childrenNamed(root, 'entry').forEach((e, i) => {
       assert.ok(e.attributes[attribute] !== undefined, `entry ${i + 1} has no attribute "${attribute}"`);
       const missing = children.filter((c) => !childNamed(e, c));
@@ -125,14 +129,14 @@ Then('the value of the {string} entry is {string}', function (this: PbxWorld, ke
 Then('there is exactly one entry each for {names}', function (this: PbxWorld, keys: string[]) {
   const list = entries(this);
   for (const key of keys) only(list, key);
-  this.memory.set('versionKeys', keys);
+  this.memory.set(VERSION_KEYS, keys);
 });
 
 Then(
   'their values joined by {string} are the JSON field {string}',
   function (this: PbxWorld, separator: string, field: string) {
     const list = entries(this);
-    const keys = this.memory.get('versionKeys') as string[];
+    const keys = this.memory.require(VERSION_KEYS);
     const joined = keys.map((k) => only(list, k).value).join(separator);
     assert.equal(joined, jsonField(latestJson(this), field));
   },

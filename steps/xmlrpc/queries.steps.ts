@@ -6,12 +6,15 @@ import { request } from 'undici';
 import { isStruct } from '../../src/clients/xmlrpc-call.ts';
 import { blockSequence, viewAgentText } from '../support/agent-text-view.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
+import { memoryKey } from '../support/scenario-memory.ts';
 import { isUtf8, normaliseMediaType } from '../support/snapshot-checks.ts';
 import { classifySnapshot, type SnapshotKind } from '../support/snapshot-format.ts';
 import { type PbxWorld, redactAuth, XMLRPC_TIMEOUT_MS } from '../support/world.ts';
 import { parseXmlDocument } from '../support/xml-document.ts';
 import { answerStruct, describeOutcome, lastExchange, stringMember } from '../support/xmlrpc-answers.ts';
 import { unknownMethodDeviation, unknownMethodFault } from './support/unknown-method-fault.ts';
+
+const HTTP_ANSWER = memoryKey<HttpAnswer>('httpAnswer');
 
 /** `GetMonitoringData` → `<instance>.GetMonitoringData`; a name with a dot is taken as it is. */
 function qualified(world: PbxWorld, name: string): string {
@@ -90,7 +93,7 @@ When(
       contentType: String(response.headers['content-type'] ?? ''),
       bytes,
     };
-    this.memory.set('httpAnswer', answer);
+    this.memory.set(HTTP_ANSWER, answer);
     this.evidence({
       exchange: `HTTP POST ${redactAuth(path, this.pbx.xmlrpc.authParam)}`,
       request: `Content-Type: ${contentType}\n\n${body}`,
@@ -106,7 +109,7 @@ interface HttpAnswer {
 }
 
 Then('the HTTP answer is a methodResponse with a Content-Type of text\\/xml', function (this: PbxWorld) {
-  const answer = this.memory.get('httpAnswer') as HttpAnswer;
+  const answer = this.memory.require(HTTP_ANSWER);
   assert.equal(answer.status, 200, `HTTP status ${answer.status}`);
   assert.equal(
     normaliseMediaType(answer.contentType).split(';')[0],
@@ -128,7 +131,7 @@ function resolveCharacterReferences(text: string): string {
 }
 
 Then('the HTTP answer is valid UTF-8 and contains {string}', function (this: PbxWorld, text: string) {
-  const answer = this.memory.get('httpAnswer') as HttpAnswer;
+  const answer = this.memory.require(HTTP_ANSWER);
   assert.ok(isUtf8(answer.bytes), 'the answer is not valid UTF-8');
   assert.ok(
     resolveCharacterReferences(answer.bytes.toString('utf8')).includes(text),

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
-import { PROJECT_ROOT } from '../../src/catalog/project-paths.ts';
+import { PROJECT_ROOT } from '../../src/core/project-paths.ts';
 
 /** Folders whose TypeScript makes up the product (tests and benches may import anything). */
 const PRODUCT_DIRS = ['src', 'simulators', 'steps'];
@@ -16,10 +16,13 @@ function tsFiles(dir: string): string[] {
   });
 }
 
-/** Every relative import (value or type-only, static or dynamic) of every product file, by project path. */
-function importGraph(): Map<string, string[]> {
+/** Every folder with TypeScript that may import a simulator: the product, its tests and benches. */
+const ALL_DIRS = [...PRODUCT_DIRS, 'test', 'bench', 'scripts'];
+
+/** Every relative import (value or type-only, static or dynamic) of every file in `dirs`, by project path. */
+function importGraph(dirs: readonly string[] = PRODUCT_DIRS): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const file of PRODUCT_DIRS.flatMap((dir) => tsFiles(join(PROJECT_ROOT, dir)))) {
+  for (const file of dirs.flatMap((dir) => tsFiles(join(PROJECT_ROOT, dir)))) {
     const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
     const targets = info.importedFiles
       .map((ref) => ref.fileName)
@@ -50,6 +53,121 @@ test('no simulator imports another simulator; shared plumbing lives in simulator
     }
   }
   assert.deepEqual(crossings, []);
+});
+
+/**
+ * The front-door rule. A simulator's `index.ts` exports what the outside may use; no file outside
+ * `simulators/<name>/` imports anything else of it. The one exception are the unit tests of a
+ * simulator's internals, which mirror its tree under `test/simulators/<name>/` and may import what
+ * they test. `simulators/shared/` is the floor, not a simulator: anyone may import it.
+ */
+test('nothing outside a simulator imports its internals, only its index.ts', () => {
+  const trespasses: string[] = [];
+  for (const [from, targets] of importGraph(ALL_DIRS)) {
+    for (const to of targets) {
+      const sim = simulatorOf(to);
+      if (sim === null || sim === 'shared' || to === `simulators/${sim}/index.ts`) continue;
+      if (from.startsWith(`simulators/${sim}/`) || from.startsWith(`test/simulators/${sim}/`)) continue;
+      trespasses.push(`${from} -> ${to}`);
+    }
+  }
+  assert.deepEqual(trespasses, []);
+});
+
+/** The folder of a PBX file below `simulators/pbx/` (`state`, `xmlrpc`, …), or null for a file at its top. */
+function pbxLayerOf(path: string): string | null {
+  const match = /^simulators\/pbx\/([^/]+)\//.exec(path);
+  return match?.[1] ?? null;
+}
+
+/**
+ * The PBX stands on its state. `state/` (the PbxState, its default, the store) is the floor;
+ * `snapshot/` (the cached monitoring snapshot and its renderings) reads only the state. The faces
+ * stand on those two and never on each other; `control/`, the scenario loader and `index.ts` put
+ * the faces together and may import any of them.
+ */
+const PBX_FLOOR = ['state', 'snapshot'];
+const PBX_FACES = ['monitoring', 'xmlrpc', 'maintenance', 'events', 'resolver', 'mkp', 'web'];
+
+test("the PBX's state/ imports no face, only itself and simulators/shared/", () => {
+  const upward = [...graph].flatMap(([from, targets]) =>
+    pbxLayerOf(from) === 'state'
+      ? targets
+          .filter((to) => to.startsWith('simulators/pbx/') && pbxLayerOf(to) !== 'state')
+          .map((to) => `${from} -> ${to}`)
+      : [],
+  );
+  assert.deepEqual(upward, []);
+});
+
+test("the PBX's snapshot/ imports only the state, and no face imports another face", () => {
+  const crossings: string[] = [];
+  for (const [from, targets] of graph) {
+    const layer = pbxLayerOf(from);
+    const allowed =
+      layer === 'snapshot'
+        ? PBX_FLOOR
+        : layer !== null && PBX_FACES.includes(layer)
+          ? [...PBX_FLOOR, layer]
+          : null;
+    if (allowed === null) continue;
+    for (const to of targets) {
+      const other = pbxLayerOf(to);
+      if (!to.startsWith('simulators/pbx/') || (other !== null && allowed.includes(other))) continue;
+      // The control-plane client error is being merged into one declared client (issue 21 §1).
+      if (to === 'simulators/pbx/control/control-plane-error.ts') continue;
+      crossings.push(`${from} -> ${to}`);
+    }
+  }
+  assert.deepEqual(crossings, []);
+});
+
+/** The folder of a file below `src/` (`core`, `cli`, `report`, …), or null outside `src/`. */
+function srcFolderOf(path: string): string | null {
+  const match = /^src\/([^/]+)\//.exec(path);
+  return match?.[1] ?? null;
+}
+
+test('nothing in src/ but the entry point (src/cli/) imports cli/', () => {
+  const upward = [...graph].flatMap(([from, targets]) =>
+    srcFolderOf(from) !== null && srcFolderOf(from) !== 'cli'
+      ? targets.filter((to) => srcFolderOf(to) === 'cli').map((to) => `${from} -> ${to}`)
+      : [],
+  );
+  assert.deepEqual(upward, []);
+});
+
+test('src/core/ is the floor of src/: it imports no other folder of src/', () => {
+  const upward = [...graph].flatMap(([from, targets]) =>
+    srcFolderOf(from) === 'core'
+      ? targets
+          .filter((to) => srcFolderOf(to) !== null && srcFolderOf(to) !== 'core')
+          .map((to) => `${from} -> ${to}`)
+      : [],
+  );
+  assert.deepEqual(upward, []);
+});
+
+test('the folders of src/ import each other without a circle (runner/ and report/ included)', () => {
+  const folders = new Map<string, Set<string>>();
+  for (const [from, targets] of graph) {
+    const own = srcFolderOf(from);
+    if (own === null) continue;
+    const next = folders.get(own) ?? new Set<string>();
+    folders.set(own, next);
+    for (const to of targets) {
+      const other = srcFolderOf(to);
+      if (other !== null && other !== own) next.add(other);
+    }
+  }
+  const circles: string[] = [];
+  const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
+    [...(folders.get(from) ?? [])].some(
+      (next) => next === to || (!seen.has(next) && reaches(next, to, seen.add(next))),
+    );
+  for (const [own, targets] of folders)
+    for (const other of targets) if (reaches(other, own)) circles.push(`${own} -> ${other} -> … -> ${own}`);
+  assert.deepEqual(circles, []);
 });
 
 test('no import runs from src/ or simulators/ into steps/', () => {

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { loadScenarioFile } from '../../simulators/pbx/state/scenarios.ts';
-import { xmlrpcAuthValue } from '../../simulators/pbx/xmlrpc/auth.ts';
+import { loadScenarioFile } from '../../simulators/pbx/index.ts';
 import { splitCommandLine } from '../../src/certify/command-line.ts';
+import { xmlRpcAuthValue } from '../../src/clients/xmlrpc-auth-value.ts';
 import { certify, pythonPlugin, tempDir, throwawayPlugin, verdictOf } from './support.ts';
 
 /* `certify-plugin` end to end with small throwaway plug-ins (docs/certify-plugin.md). */
@@ -80,7 +80,7 @@ test('a one-string command line is split, and the auth value never reaches a rep
     `${echo} {host} {port} '{login}' "{auth}" {xmlrpc}?de.vendor.pbx.auth={auth}`,
   ]);
   assert.equal(result.code, 0, result.out + result.err);
-  const auth = xmlrpcAuthValue('123', 'Pass123');
+  const auth = xmlRpcAuthValue('123', 'Pass123');
   const secret = auth.slice(auth.indexOf(':') + 1);
   const run = verdictOf(await result.report(), 'healthy').run;
   assert.match(

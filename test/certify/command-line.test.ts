@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { xmlrpcAuthValue } from '../../simulators/pbx/xmlrpc/auth.ts';
 import {
   displayCommand,
   fillPlaceholders,
@@ -9,8 +8,9 @@ import {
   splitCommandLine,
   unknownPlaceholders,
 } from '../../src/certify/command-line.ts';
+import { xmlRpcAuthValue } from '../../src/clients/xmlrpc-auth-value.ts';
 
-const AUTH = xmlrpcAuthValue('123', 'Pass123');
+const AUTH = xmlRpcAuthValue('123', 'Pass123');
 const VALUES: PlaceholderValues = {
   host: '127.0.0.1',
   port: '40123',

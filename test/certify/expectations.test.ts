@@ -3,8 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { PROJECT_ROOT } from '../../src/catalog/project-paths.ts';
 import { loadExpectations } from '../../src/certify/expectations.ts';
+import { PROJECT_ROOT } from '../../src/core/project-paths.ts';
 
 async function load(yaml: string) {
   const dir = await mkdtemp(join(tmpdir(), 'certify-exp-'));

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { type TestContext, test } from 'node:test';
-import type { PbxControl } from '../../simulators/pbx/control/control-api.ts';
-import { start } from '../../simulators/pbx/index.ts';
-import { sectionKeys } from '../../simulators/pbx/monitoring/render/pbx-section-keys.ts';
+import { type PbxControl, sectionKeys, start } from '../../simulators/pbx/index.ts';
 import { AnswerProxy, fetchRaw } from '../../src/certify/answer-proxy.ts';
 import { AGENT_EXTENSION, applyAgentExtension } from '../../src/certify/extension-overlay.ts';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import type { WebRoute } from '../../simulators/pbx/web/web-server.ts';
+import type { WebRoute } from '../../simulators/pbx/index.ts';
 import { loadCatalog } from '../../src/catalog/load-catalog.ts';
 import { fuzzReport } from '../../src/fuzz/fuzz-report.ts';
 import { startInProcessTarget } from '../../src/fuzz/in-process-target.ts';

@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { type TestContext, test } from 'node:test';
-import { PACKAGE_ROOT } from '../../src/catalog/project-paths.ts';
+import { PACKAGE_ROOT } from '../../src/core/project-paths.ts';
 import { childEnv, install, pack, runProcess } from './packed-install.ts';
 
 const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../../src/catalog/project-paths.ts';
+import { PACKAGE_ROOT } from '../../src/core/project-paths.ts';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 

@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { DEFAULT_CATALOG_PATH, PACKAGE_ROOT, SHARED_CATALOG_PATH } from '../../src/catalog/project-paths.ts';
-import { fingerprint, versionInfo, versionText } from '../../src/cli/tool-version.ts';
+import { DEFAULT_CATALOG_PATH, PACKAGE_ROOT, SHARED_CATALOG_PATH } from '../../src/core/project-paths.ts';
+import { fingerprint, versionInfo, versionText } from '../../src/core/tool-version.ts';
 
 const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
   version: string;

@@ -1,6 +1,9 @@
+import type { EndpointStatus } from '../monitoring/endpoint/endpoint-status.ts';
 import type { FaultName, ModuleLogEntry } from '../state/store.ts';
 import type { SnapshotFormat } from '../state/types.ts';
 import type { PublicPbxState } from './public-state.ts';
+
+export type { EndpointStatus };
 
 /** A user as the control plane takes it: the clear password is hashed at once and never kept. */
 export interface PbxUserInput {
@@ -12,22 +15,6 @@ export interface PbxUserInput {
 export interface MonitoringHostEntry {
   entry: string;
   active: boolean;
-}
-
-/** Where the data endpoint is in its state machine (monitoring-endpoint-and-xmlrpc.md, "States and transitions"). */
-export interface EndpointStatus {
-  state: 'listening' | 'stopped' | 'inactive';
-  /** The port it listens on (the configured one, or the next one after a conflict); `null` unless listening. */
-  port: number | null;
-  host: string;
-  configuredPort: number;
-  /**
-   * The networks the module has opened the PBX firewall for on the endpoint's port, as
-   * `a.b.c.d/n` (MON-STATE-FIREWALL): the valid active monitoring-hosts entries while the endpoint
-   * listens, none otherwise. The simulator models the rules the module writes; its own sockets
-   * apply only the application-level check (docs/simulator.md, "Firewall").
-   */
-  firewallOpenFor: string[];
 }
 
 export interface ScenarioInfo {

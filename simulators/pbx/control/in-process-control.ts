@@ -6,8 +6,8 @@ import {
   requireString,
 } from '../../shared/http/control-input.ts';
 import { ControlInputError } from '../../shared/http/control-input-error.ts';
-import type { SnapshotCache } from '../monitoring/snapshot.ts';
-import { listScenarios, resolveScenario } from '../state/scenarios.ts';
+import { listScenarios, resolveScenario } from '../load-scenario.ts';
+import type { SnapshotCache } from '../snapshot/snapshot.ts';
 import { FAULTS, type FaultName, isFaultName, type ModuleLogEntry, type PbxStore } from '../state/store.ts';
 import type { SnapshotFormat } from '../state/types.ts';
 import type {

@@ -1,4 +1,4 @@
-import { maskProvider } from '../resolver/provider-config.ts';
+import { maskProvider } from '../state/provider-config.ts';
 import type { PbxState, PbxUser } from '../state/types.ts';
 
 /** A user as the control plane shows it: no password hash, not even a hash leaves the simulator. */

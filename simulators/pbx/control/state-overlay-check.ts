@@ -1,8 +1,8 @@
 import { deepMerge, UnknownFieldError } from '../../shared/deep-merge.ts';
 import { describeValue, isPlainObject, requireOneOf } from '../../shared/http/control-input.ts';
 import { ControlInputError } from '../../shared/http/control-input-error.ts';
-import { agentExtensionProblems } from '../monitoring/render/agent-extensions.ts';
 import { RESOLVER_OVERLAY_RULES } from '../resolver/resolver-overlay-rules.ts';
+import { agentExtensionProblems } from '../snapshot/render/agent-extensions.ts';
 import { defaultState } from '../state/default-state.ts';
 import {
   type AgentExtensions,

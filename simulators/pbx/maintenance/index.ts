@@ -49,7 +49,7 @@ export { createMaintenanceHandler, type MaintenanceHandlerOptions } from './main
 export { ERROR_MESSAGES, type MaintenanceResponse } from './maintenance-responses.ts';
 export { compareVersions, hasMaintenanceApi, LAST_VERSION_WITHOUT_API } from './module-version-gate.ts';
 export { COMMAND_MODES, LOG_SCOPES } from './parameter-rules.ts';
-export { DEFAULT_RESTART_DURATION_MS, isPbxRestarting } from './pbx-restart.ts';
+export { DEFAULT_RESTART_DURATION_MS } from './pbx-restart.ts';
 export {
   type CreatedToken,
   type TokenErrorCode,

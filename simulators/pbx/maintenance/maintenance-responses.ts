@@ -1,4 +1,4 @@
-import { NOT_FOUND_TEXT } from '../web/web-server.ts';
+import { NOT_FOUND_TEXT } from '../../shared/http/web-route.ts';
 
 /**
  * An answer of interface A as the socket-free core gives it: the exact body text to send. The

@@ -4,15 +4,6 @@ import { hangupAllCalls } from './maintenance-actions.ts';
 /** Restart time when `maintenance.restartDurationMs` is not a finite, non-negative number. */
 export const DEFAULT_RESTART_DURATION_MS = 60_000;
 
-/**
- * Whether the PBX is restarting at `now` (virtual clock) after a `RestartPbx`: the data endpoint
- * and the web faces are unavailable while this is true. A pure function of the state, so it
- * holds even before the clock's end-of-restart timer has fired.
- */
-export function isPbxRestarting(state: Readonly<PbxState>, now: number): boolean {
-  return now < state.maintenance.restartingUntil;
-}
-
 /** Starts a restart: calls drop at once; returns when it ends (virtual epoch ms). */
 export function beginRestart(state: PbxState, now: number): number {
   const configured = state.maintenance.restartDurationMs;

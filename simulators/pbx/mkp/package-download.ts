@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { NOT_FOUND_TEXT } from '../../shared/http/web-route.ts';
 import type { ModuleState } from '../state/types.ts';
-import { NOT_FOUND_TEXT } from '../web/web-server.ts';
 import { type MonitoringPackage, monitoringPackage } from './monitoring-package.ts';
 import { PACKAGE_FILE_NAME } from './package-manifest.ts';
 

@@ -1,10 +1,10 @@
+import type { FieldMappings, ResolverParser } from '../state/provider-config.ts';
+import type { ResolvedName } from '../state/resolver-state.ts';
 import { composeName } from './field-mappings.ts';
 import { applyFormatter } from './formatter.ts';
 import { decodeHtml } from './html-decode.ts';
 import { type RegexNote, readJavaRegex } from './java-regex-check.ts';
 import { MatcherRunner } from './matcher-runner.ts';
-import type { FieldMappings, ResolverParser } from './provider-config.ts';
-import type { ResolvedName } from './resolver-state.ts';
 
 /** Bound on the match excerpt a hit keeps for the log and the report. */
 const EXCERPT_CHARS = 200;

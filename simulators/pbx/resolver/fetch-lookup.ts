@@ -1,4 +1,5 @@
 import type { Clock } from '../../shared/clock.ts';
+import type { AuthMethod, ProviderMethod } from '../state/provider-config.ts';
 import { parseChallenges } from './auth-challenge.ts';
 import {
   BodyDecodeError,
@@ -9,7 +10,6 @@ import {
 } from './body-decoder.ts';
 import { type DigestChallenge, digestAuthorization, selectDigestChallenge } from './digest-auth.ts';
 import { ExchangeError, exchange, type HopResponse, LookupAgent } from './http-exchange.ts';
-import type { AuthMethod, ProviderMethod } from './provider-config.ts';
 import { postBody, requestHeaders } from './request-headers.ts';
 import type { ResolverLimits } from './resolver-limits.ts';
 import type { SearchLogger } from './search-logger.ts';

@@ -1,5 +1,5 @@
-import type { FieldMappings } from './provider-config.ts';
-import type { ResolvedName } from './resolver-state.ts';
+import type { FieldMappings } from '../state/provider-config.ts';
+import type { ResolvedName } from '../state/resolver-state.ts';
 
 /**
  * Fills a field-mapping template with the index variables (RESOLVER-EVAL-FIELD-MAPPINGS):

@@ -1,4 +1,4 @@
-import type { NumberFormat } from './provider-config.ts';
+import type { NumberFormat } from '../state/provider-config.ts';
 
 /**
  * A caller number read with the system's country code (docs/resolver.md, "Number cases";

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { ResolverProvider } from './provider-config.ts';
+import type { ResolverProvider } from '../state/provider-config.ts';
 
 const SCHEMA_PATH = fileURLToPath(new URL('../../../schemas/resolver-provider.schema.json', import.meta.url));
 

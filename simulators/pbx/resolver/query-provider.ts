@@ -1,11 +1,11 @@
 import type { Clock } from '../../shared/clock.ts';
+import { ALWAYS_SECRET_FIELDS, type NormalisedProvider } from '../state/provider-config.ts';
+import type { ResolvedName } from '../state/resolver-state.ts';
 import { clientErrorHint } from './client-error-hint.ts';
 import { type Evaluation, evaluateBody } from './evaluate-body.ts';
 import { type LookupResult, performLookup } from './fetch-lookup.ts';
 import { formatNumber, type ParsedNumber } from './number-format.ts';
-import { ALWAYS_SECRET_FIELDS, type NormalisedProvider } from './provider-config.ts';
 import type { ResolverLimits } from './resolver-limits.ts';
-import type { ResolvedName } from './resolver-state.ts';
 import type { SearchLogger } from './search-logger.ts';
 import { buildUrl, UrlTemplateError } from './url-template.ts';
 

@@ -1,4 +1,4 @@
-import type { ResolvedName } from './resolver-state.ts';
+import type { ResolvedName } from '../state/resolver-state.ts';
 
 /** What the cache keeps of a successful query. */
 export interface CachedResult {

@@ -1,11 +1,11 @@
 import { type Clock, durationClock } from '../../shared/clock.ts';
+import { normaliseProvider, providerSecrets, type ResolverProvider } from '../state/provider-config.ts';
+import type { AddressBookEntry, ResolvedName, SearchLogEntry } from '../state/resolver-state.ts';
 import { displayName } from './field-mappings.ts';
 import { formatNumber, parseNumber } from './number-format.ts';
-import { normaliseProvider, providerSecrets, type ResolverProvider } from './provider-config.ts';
 import { type ProviderOutcome, queryProvider } from './query-provider.ts';
 import { ResolutionCache } from './resolution-cache.ts';
 import { type ResolverLimits, resolveLimits } from './resolver-limits.ts';
-import type { AddressBookEntry, ResolvedName, SearchLogEntry } from './resolver-state.ts';
 import { SearchLogger } from './search-logger.ts';
 import { SecretMasker } from './secret-mask.ts';
 

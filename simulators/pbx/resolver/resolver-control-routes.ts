@@ -7,10 +7,10 @@ import {
 } from '../../shared/http/control-input.ts';
 import { ControlInputError } from '../../shared/http/control-input-error.ts';
 import type { ControlResponse, ControlRoute } from '../../shared/http/control-route.ts';
+import type { AddressBookEntry } from '../state/resolver-state.ts';
 import { ProviderConfigError } from './provider-validation.ts';
 import { UnknownProviderError } from './resolve-number.ts';
 import type { Resolver, ResolverSettings } from './resolver.ts';
-import type { AddressBookEntry } from './resolver-state.ts';
 
 /** Runs an operation; configuration errors become 400, an unknown provider 404. */
 async function guarded(operation: () => Promise<ControlResponse>): Promise<ControlResponse> {

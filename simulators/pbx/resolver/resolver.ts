@@ -1,18 +1,18 @@
 import type { Clock } from '../../shared/clock.ts';
-import type { PbxStore } from '../state/store.ts';
-import { isCountryCode } from './number-format.ts';
-import { maskProvider, type ResolverProvider } from './provider-config.ts';
-import { ProviderConfigError, validateProviders } from './provider-validation.ts';
-import { ResolutionCache } from './resolution-cache.ts';
-import { type ResolutionResult, type ResolutionTrigger, resolveNumber } from './resolve-number.ts';
-import type { ResolverLimits } from './resolver-limits.ts';
+import { maskProvider, type ResolverProvider } from '../state/provider-config.ts';
 import {
   type AddressBookEntry,
   type CallerIdResult,
   MAX_ADDRESS_BOOK_ENTRIES,
   MAX_SEARCH_LOG_ENTRIES,
   type SearchLogEntry,
-} from './resolver-state.ts';
+} from '../state/resolver-state.ts';
+import type { PbxStore } from '../state/store.ts';
+import { isCountryCode } from './number-format.ts';
+import { ProviderConfigError, validateProviders } from './provider-validation.ts';
+import { ResolutionCache } from './resolution-cache.ts';
+import { type ResolutionResult, type ResolutionTrigger, resolveNumber } from './resolve-number.ts';
+import type { ResolverLimits } from './resolver-limits.ts';
 
 export interface ResolverOptions {
   /** PEM certificates the simulated PBX runtime trusts besides Node's roots (RESOLVER-TLS-TRUST-STORE). */

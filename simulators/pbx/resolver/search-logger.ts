@@ -1,4 +1,4 @@
-import type { SearchLogEntry, SearchLogLevel, SearchStep } from './resolver-state.ts';
+import type { SearchLogEntry, SearchLogLevel, SearchStep } from '../state/resolver-state.ts';
 import type { SecretMasker } from './secret-mask.ts';
 
 type LogData = Record<string, string | number | boolean | null>;

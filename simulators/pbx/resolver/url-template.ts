@@ -1,4 +1,4 @@
-import type { ProviderField } from './provider-config.ts';
+import type { ProviderField } from '../state/provider-config.ts';
 
 /** What the template substitution and encoding made of a provider URL. */
 export interface BuiltUrl {

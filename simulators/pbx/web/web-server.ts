@@ -1,12 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { listen } from '../../shared/http/listen.ts';
-
-/** A route of the PBX web server: the first whose prefix matches the path handles the request. */
-export interface WebRoute {
-  prefix: string;
-  handle(req: IncomingMessage, res: ServerResponse): void;
-}
+import { NOT_FOUND_TEXT, type WebRoute } from '../../shared/http/web-route.ts';
 
 export interface WebServerOptions {
   host: string;
@@ -21,9 +16,6 @@ export interface WebServerOptions {
    */
   unavailableFor?: () => number | null;
 }
-
-/** The plain answer for a path no face serves (also what a module without the API answers). */
-export const NOT_FOUND_TEXT = 'not found\n';
 
 /**
  * The PBX's own web server (the `{base_url}` of the specs): XML-RPC at `/xml-rpc`, the maintenance

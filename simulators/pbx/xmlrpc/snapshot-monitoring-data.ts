@@ -1,5 +1,5 @@
-import { renderFormat, renderLocalDocumentCached } from '../monitoring/render/render-format.ts';
-import type { SnapshotCache } from '../monitoring/snapshot.ts';
+import { renderFormat, renderLocalDocumentCached } from '../snapshot/render/render-format.ts';
+import type { SnapshotCache } from '../snapshot/snapshot.ts';
 import type { PbxStore } from '../state/store.ts';
 import type { MonitoringData } from './monitoring-methods.ts';
 

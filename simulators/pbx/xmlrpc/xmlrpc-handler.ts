@@ -1,6 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { streamBody } from '../../shared/http/read-body.ts';
-import type { SnapshotCache } from '../monitoring/snapshot.ts';
+import type { SnapshotCache } from '../snapshot/snapshot.ts';
 import type { PbxStore } from '../state/store.ts';
 import type { MonitoringData } from './monitoring-methods.ts';
 import { snapshotMonitoringData } from './snapshot-monitoring-data.ts';

@@ -1,6 +1,5 @@
 import { HttpFleetControl, start as startController } from '../../../simulators/fleet-controller/index.ts';
-import { HttpPbxControl } from '../../../simulators/pbx/control/http-control-client.ts';
-import { start as startPbx } from '../../../simulators/pbx/index.ts';
+import { HttpPbxControl, start as startPbx } from '../../../simulators/pbx/index.ts';
 import type { FleetTarget, PbxPlane } from './fleet-target.ts';
 import { PbxEventsClient } from './pbx-events-client.ts';
 

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import type { FleetControl } from '../../../simulators/fleet-controller/control/fleet-control.ts';
-import { loadTargetFile } from '../../../src/runner/target-file.ts';
+import type { FleetControl } from '../../../simulators/fleet-controller/index.ts';
 import type { WorldPort } from '../../support/world-port.ts';
 import { openEmbeddedFleet } from './embedded-fleet.ts';
 import { notVerifiable } from './fleet-not-verifiable.ts';
@@ -127,9 +126,9 @@ export class FleetContext {
   }
 
   private async open(): Promise<FleetTarget> {
-    const path = this.world.parameters.targetFile;
-    if (path === undefined) return openEmbeddedFleet();
-    const file = loadTargetFile(path);
+    const parsed = this.world.parameters.target;
+    if (parsed === undefined) return openEmbeddedFleet();
+    const file = parsed.description;
     const section = file['fleet'] as FleetTargetSection | undefined;
     if (!section) notVerifiable(`target "${file.name}" has no fleet section (schemas/target.schema.json)`);
     const target = openRemoteFleet(file.name, section);

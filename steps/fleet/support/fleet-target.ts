@@ -1,5 +1,5 @@
-import type { FleetControl } from '../../../simulators/fleet-controller/control/fleet-control.ts';
-import type { PbxControl } from '../../../simulators/pbx/control/control-api.ts';
+import type { FleetControl } from '../../../simulators/fleet-controller/index.ts';
+import type { PbxControl } from '../../../simulators/pbx/index.ts';
 import type { PbxEventsClient } from './pbx-events-client.ts';
 
 /**

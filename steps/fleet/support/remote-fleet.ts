@@ -1,5 +1,5 @@
-import { HttpFleetControl } from '../../../simulators/fleet-controller/control/http-control.ts';
-import { HttpPbxControl } from '../../../simulators/pbx/control/http-control-client.ts';
+import { HttpFleetControl } from '../../../simulators/fleet-controller/index.ts';
+import { HttpPbxControl } from '../../../simulators/pbx/index.ts';
 import type { FleetAccount, FleetTarget, McpTokenRole, PbxPlane, SiteRole } from './fleet-target.ts';
 import { PbxEventsClient } from './pbx-events-client.ts';
 

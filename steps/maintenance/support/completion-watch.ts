@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import type { CompletionEvent } from '../../../simulators/pbx/maintenance/completion-event.ts';
-import type { ModuleLogEntry } from '../../../simulators/pbx/state/store.ts';
+import type { CompletionEvent, ModuleLogEntry } from '../../../simulators/pbx/index.ts';
 import { pollUntil } from '../../support/eventually.ts';
 import { assertMatchesSchema } from './api-answers.ts';
 import type { MaintenanceControls } from './maintenance-access.ts';

@@ -1,6 +1,4 @@
-import type { PbxControl } from '../../../simulators/pbx/control/control-api.ts';
-import type { MaintenanceControl } from '../../../simulators/pbx/maintenance/maintenance-control.ts';
-import type { CreatedToken } from '../../../simulators/pbx/maintenance/token-store.ts';
+import type { CreatedToken, MaintenanceControl, PbxControl } from '../../../simulators/pbx/index.ts';
 import type { MaintenanceTarget } from '../../support/target.ts';
 import type { PbxWorld } from '../../support/world.ts';
 import { maintenanceContext } from './maintenance-context.ts';

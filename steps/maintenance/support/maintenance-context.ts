@@ -1,5 +1,4 @@
-import type { CompletionEvent } from '../../../simulators/pbx/maintenance/completion-event.ts';
-import type { CreatedToken } from '../../../simulators/pbx/maintenance/token-store.ts';
+import type { CompletionEvent, CreatedToken } from '../../../simulators/pbx/index.ts';
 import type { PbxWorld } from '../../support/world.ts';
 import type { ApiExchange } from './api-exchange.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import type { TokenInfo } from '../../../simulators/pbx/maintenance/token-store.ts';
+import type { TokenInfo } from '../../../simulators/pbx/index.ts';
 import type { PbxWorld } from '../../support/world.ts';
 import {
   assertCommandList,

@@ -1,4 +1,4 @@
-import type { RecordedRequest } from '../../../simulators/customer-endpoint/recorded-request.ts';
+import type { RecordedRequest } from '../../../simulators/customer-endpoint/index.ts';
 
 /**
  * Checks of the browser-style GET header set (RESOLVER-GET-USER-AGENT, RESOLVER-GET-ACCEPT,

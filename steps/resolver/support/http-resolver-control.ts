@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { ControlPlaneError } from '../../../simulators/pbx/control/control-plane-error.ts';
+import { ControlPlaneError } from '../../../simulators/pbx/index.ts';
 import type {
   AddressBookEntry,
   CallerIdResult,

@@ -1,4 +1,4 @@
-import type { RecordedRequest } from '../../../simulators/customer-endpoint/recorded-request.ts';
+import type { RecordedRequest } from '../../../simulators/customer-endpoint/index.ts';
 import { bytesAsEvidence } from '../../support/evidence.ts';
 
 /** Header names whose values are credentials: evidence shows the scheme only. */

@@ -1,5 +1,4 @@
-import type { EndpointBehaviour } from '../../../simulators/customer-endpoint/endpoint-behaviour.ts';
-import type { RecordedRequest } from '../../../simulators/customer-endpoint/recorded-request.ts';
+import type { EndpointBehaviour, RecordedRequest } from '../../../simulators/customer-endpoint/index.ts';
 import type { ProviderDraft } from './provider-draft.ts';
 import type { ResolutionAnswer, ResolutionTrigger, ResolverControl } from './resolver-control.ts';
 import {

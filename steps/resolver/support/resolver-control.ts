@@ -1,10 +1,10 @@
-import type { ResolverProvider } from '../../../simulators/pbx/resolver/provider-config.ts';
 import type {
   AddressBookEntry,
   CallerIdResult,
   ResolvedName,
+  ResolverProvider,
   SearchLogEntry,
-} from '../../../simulators/pbx/resolver/resolver-state.ts';
+} from '../../../simulators/pbx/index.ts';
 
 export type { AddressBookEntry, CallerIdResult, ResolvedName, ResolverProvider, SearchLogEntry };
 

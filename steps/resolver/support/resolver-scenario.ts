@@ -1,6 +1,9 @@
-import type { EndpointConfig } from '../../../simulators/customer-endpoint/endpoint-behaviour.ts';
-import { type CustomerEndpointHandle, start } from '../../../simulators/customer-endpoint/index.ts';
-import type { RecordedRequest } from '../../../simulators/customer-endpoint/recorded-request.ts';
+import {
+  type CustomerEndpointHandle,
+  type EndpointConfig,
+  type RecordedRequest,
+  start,
+} from '../../../simulators/customer-endpoint/index.ts';
 import { truncateEvidence } from '../../support/evidence.ts';
 import type { WorldPort } from '../../support/world-port.ts';
 import { buildProvider, DEFAULT_BODY, defaultDraft, type ProviderDraft } from './provider-draft.ts';

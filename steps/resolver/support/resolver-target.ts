@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import type { VirtualClock } from '../../../simulators/shared/clock.ts';
-import { loadTargetFile, type TargetFile } from '../../../src/runner/target-file.ts';
 import type { WorldPort } from '../../support/world-port.ts';
 import { HttpResolverControl } from './http-resolver-control.ts';
 import type { ResolverControl } from './resolver-control.ts';
@@ -43,17 +42,6 @@ export interface ResolverTarget {
   trusted?: { matching?: TlsPair; otherHost?: TlsPair };
 }
 
-const files = new Map<string, TargetFile>();
-
-function targetFile(path: string): TargetFile {
-  let file = files.get(path);
-  if (!file) {
-    file = loadTargetFile(path);
-    files.set(path, file);
-  }
-  return file;
-}
-
 function readPair(entry: { certFile: string; keyFile: string } | undefined): TlsPair | undefined {
   if (!entry) return undefined;
   return { cert: readFileSync(entry.certFile, 'utf8'), key: readFileSync(entry.keyFile, 'utf8') };
@@ -65,8 +53,8 @@ function readPair(entry: { certFile: string; keyFile: string } | undefined): Tls
  * Returns the reason when the target cannot take part at all (no address for the endpoints).
  */
 export function resolverTargetOf(world: WorldPort): ResolverTarget | string {
-  const path = world.parameters.targetFile;
-  if (path === undefined) {
+  const parsed = world.parameters.target;
+  if (parsed === undefined) {
     const controlUrl = world.pbx.controlUrl;
     return {
       embedded: true,
@@ -78,7 +66,7 @@ export function resolverTargetOf(world: WorldPort): ResolverTarget | string {
         : { unavailable: 'the embedded target reports no control URL' }),
     };
   }
-  const file = targetFile(path);
+  const file = parsed.description;
   const section = file['resolver'] as ResolverTargetSection | undefined;
   if (!section)
     return `target "${file.name}" has no resolver section: the scenarios need endpointHost, an address of this harness that the PBX can reach`;

@@ -7,6 +7,7 @@
  */
 
 import type { XmlRpcOutcome } from '../../../src/clients/xmlrpc-call.ts';
+import { memoryKey } from '../../support/scenario-memory.ts';
 import type { PbxWorld } from '../../support/world.ts';
 
 /** The surely unknown command under the target's instance name. */
@@ -18,14 +19,14 @@ export interface ReferenceFault {
   faultString: unknown;
 }
 
-const MEMORY_KEY = 'unknownMethodFault';
+const MEMORY_KEY = memoryKey<ReferenceFault>('unknownMethodFault');
 
 /**
  * The fault of `<instance>.NoSuchMethod` (the target's configured instance name), called once per
  * scenario with valid credentials like the calls it is compared with.
  */
 export async function unknownMethodFault(world: PbxWorld): Promise<ReferenceFault> {
-  const kept = world.memory.get(MEMORY_KEY) as ReferenceFault | undefined;
+  const kept = world.memory.get(MEMORY_KEY);
   if (kept) return kept;
   const method = world.methodName(NO_SUCH_COMMAND);
   // The reference call is evidence but not the scenario's "last exchange".

@@ -4,9 +4,7 @@ import { test } from 'node:test';
 import { parse } from 'yaml';
 import { FLEET_CONTROL_ROUTES } from '../../../simulators/fleet-controller/control/control-server.ts';
 import { InProcessFleetControl } from '../../../simulators/fleet-controller/control/in-process-control.ts';
-import { attentionControlRoutes } from '../../../simulators/pbx/events/attention-control-routes.ts';
-import type { AttentionForwarder } from '../../../simulators/pbx/events/attention-forwarder.ts';
-import type { PbxStore } from '../../../simulators/pbx/state/store.ts';
+import { start as startPbx } from '../../../simulators/pbx/index.ts';
 import { assertSchema } from './fleet-test-kit.ts';
 
 const SCHEMAS = new URL('../../../schemas/', import.meta.url);
@@ -117,11 +115,13 @@ test('the control-plane document lists every controller route and each operation
   for (const { operationId } of documented) assert.ok(methods.includes(operationId), operationId);
 });
 
-test('the control-plane document lists every PBX attention-event route', () => {
+test('the control-plane document lists every PBX attention-event route', async () => {
   const documented = controlOperations().filter((d) => d.path.startsWith('/events/'));
-  const served = attentionControlRoutes({} as AttentionForwarder, {} as PbxStore).map(
-    (r) => `${r.method} ${r.path}`,
-  );
+  const pbx = await startPbx({ monitoringPort: 0, clock: { mode: 'frozen' } });
+  const served = pbx.internals.controlRoutes
+    .filter((r) => r.path.startsWith('/events/'))
+    .map((r) => `${r.method} ${r.path}`);
+  await pbx.close();
   assert.deepEqual(documented.map((d) => d.key).sort(), served.sort());
   assert.equal(new Set(documented.map((d) => d.operationId)).size, documented.length);
 });

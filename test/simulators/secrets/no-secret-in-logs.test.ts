@@ -2,10 +2,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { start as startFleet } from '../../../simulators/fleet-controller/index.ts';
-import { defaultFixture } from '../../../simulators/fleet-controller/model/fleet-fixture.ts';
-import { start as startPbx } from '../../../simulators/pbx/index.ts';
-import { MAINTENANCE_BASE_PATH } from '../../../simulators/pbx/maintenance/index.ts';
+import { defaultFixture, start as startFleet } from '../../../simulators/fleet-controller/index.ts';
+import { MAINTENANCE_BASE_PATH, start as startPbx } from '../../../simulators/pbx/index.ts';
 import { FAST_SCRYPT } from '../fleet-controller/fleet-test-kit.ts';
 
 // Issue 12, defect 2 (and the house rule on secrets): whatever credentials a client sends, good or

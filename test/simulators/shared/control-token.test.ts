@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HttpFleetControl } from '../../../simulators/fleet-controller/control/http-control.ts';
-import { start as startFleet } from '../../../simulators/fleet-controller/index.ts';
-import { ControlPlaneError } from '../../../simulators/pbx/control/control-plane-error.ts';
-import { HttpPbxControl } from '../../../simulators/pbx/control/http-control-client.ts';
-import { start as startPbx } from '../../../simulators/pbx/index.ts';
+import { HttpFleetControl, start as startFleet } from '../../../simulators/fleet-controller/index.ts';
+import { ControlPlaneError, HttpPbxControl, start as startPbx } from '../../../simulators/pbx/index.ts';
 import {
   ControlTokenCheck,
   ControlTokenRequiredError,
@@ -55,7 +52,7 @@ test('PBX and fleet control planes with a token refuse calls without it; the cli
   const fleet = await startFleet({
     controlToken: token,
     fixture: {
-      ...(await import('../../../simulators/fleet-controller/model/fleet-fixture.ts')).emptyFixture(),
+      ...(await import('../../../simulators/fleet-controller/index.ts')).emptyFixture(),
     },
   });
   try {

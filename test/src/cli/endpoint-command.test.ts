@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { request } from 'undici';
-import { HttpEndpointControl } from '../../../simulators/customer-endpoint/http-endpoint-control.ts';
+import { HttpEndpointControl } from '../../../simulators/customer-endpoint/index.ts';
 import { run } from '../../../src/cli/run.ts';
 import { captureIo } from './capture-io.ts';
 

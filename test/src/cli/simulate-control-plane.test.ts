@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { run } from '../../../src/cli/run.ts';
 import { exposureWarnings } from '../../../src/cli/simulate-command.ts';
-import { strictValidator } from '../../../src/runner/strict-schema.ts';
-import { TARGET_SCHEMA_PATH, type TargetFile } from '../../../src/runner/target-file.ts';
+import { strictValidator } from '../../../src/core/strict-schema.ts';
+import { TARGET_SCHEMA_PATH, type TargetFile } from '../../../src/core/target-file.ts';
 import { openRemoteTarget } from '../../../steps/support/remote-target.ts';
 import { captureIo } from './capture-io.ts';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadCatalog } from '../../../src/catalog/load-catalog.ts';
-import { EXPECTED_FAILURES_DIR } from '../../../src/catalog/project-paths.ts';
+import { EXPECTED_FAILURES_DIR } from '../../../src/core/project-paths.ts';
 import {
   loadBaselineFile,
   loadExpectedFailures,

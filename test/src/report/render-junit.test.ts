@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { PROJECT_ROOT } from '../../../src/catalog/project-paths.ts';
+import { PROJECT_ROOT } from '../../../src/core/project-paths.ts';
+import { strictValidator } from '../../../src/core/strict-schema.ts';
 import { renderJunit } from '../../../src/report/render-junit.ts';
-import { strictValidator } from '../../../src/runner/strict-schema.ts';
 
 const JUNIT_SCHEMA = join(PROJECT_ROOT, 'schemas', 'junit.schema.json');
 

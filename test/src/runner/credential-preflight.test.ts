@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { start } from '../../../simulators/pbx/index.ts';
+import type { TargetFile } from '../../../src/core/target-file.ts';
 import { checkCredentials, rejectedCredentialLines } from '../../../src/runner/credential-preflight.ts';
-import type { TargetFile } from '../../../src/runner/target-file.ts';
 
 function pbxTarget(webUrl: string, password: string, extra: Record<string, unknown> = {}): TargetFile {
   return {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
+import type { ParsedTarget } from '../../../src/core/target-file.ts';
 import { collectScenarioResults } from '../../../src/report/scenario-results.ts';
 import { runSuite } from '../../../src/runner/run-suite.ts';
 import { createThrowawaySuite } from './throwaway-suite.ts';
@@ -13,7 +14,12 @@ test('runs the features, passes the target file to the steps and collects every 
     stdout.on('data', (chunk: Buffer) => {
       progress += chunk.toString('utf8');
     });
-    const run = await runSuite({ cwd: suite.dir, targetFile: '/tmp/target.json', stdout, stderr: stdout });
+    const run = await runSuite({
+      cwd: suite.dir,
+      target: { file: '/tmp/target.json', description: { name: 'lab' } as ParsedTarget['description'] },
+      stdout,
+      stderr: stdout,
+    });
     assert.equal(run.scenariosRun, 3);
     assert.deepEqual(run.parseErrors, []);
     assert.equal(run.cucumberSuccess, false);

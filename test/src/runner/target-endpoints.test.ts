@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { TargetFile } from '../../../src/core/target-file.ts';
 import { targetEndpoints } from '../../../src/runner/target-endpoints.ts';
-import type { TargetFile } from '../../../src/runner/target-file.ts';
 import { sampleTarget } from './loopback-ports.ts';
 
 test('lists every interface of the pbx and fleet sections once per address', () => {

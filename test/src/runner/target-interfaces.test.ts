@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { TargetFile } from '../../../src/runner/target-file.ts';
+import type { TargetFile } from '../../../src/core/target-file.ts';
 import { targetInterfaces } from '../../../src/runner/target-interfaces.ts';
 
 const ALL = ['MAINT', 'MCP', 'FLEET', 'EVENT', 'MON', 'XMLRPC', 'MKP', 'RESOLVER', 'FIELD'];

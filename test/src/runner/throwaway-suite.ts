@@ -33,7 +33,7 @@ const STEPS = `import { Given } from '${CUCUMBER_URL}';
 import { EVIDENCE_MEDIA_TYPE, NOT_VERIFIABLE_MEDIA_TYPE } from '${ATTACHMENTS_URL}';
 
 Given('a passing step', function () {
-  this.attach(JSON.stringify({ exchange: 'TCP raw connect', response: 'ok', details: { target: this.parameters.targetFile ?? null } }), EVIDENCE_MEDIA_TYPE);
+  this.attach(JSON.stringify({ exchange: 'TCP raw connect', response: 'ok', details: { target: this.parameters.target?.file ?? null } }), EVIDENCE_MEDIA_TYPE);
 });
 Given('a failing step', function () {
   throw new Error('expected <agent> text');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { renderAgentText } from '../../../simulators/pbx/monitoring/render/agent-text.ts';
+import { renderAgentText } from '../../../simulators/pbx/index.ts';
 import {
   bareIntegerProblems,
   callsApartProblems,
@@ -15,7 +15,7 @@ import {
   prefixProblems,
   registrationSummaryProblems,
 } from '../../../steps/support/agent-field-lines.ts';
-import { scenarioSnapshot } from '../../simulators/pbx/monitoring/render/snapshot-of.ts';
+import { scenarioSnapshot } from '../../simulators/pbx/snapshot/render/snapshot-of.ts';
 
 const HEALTHY = renderAgentText(scenarioSnapshot('healthy'));
 const RAID = renderAgentText(scenarioSnapshot('raid-degraded'));

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { renderJsonSnapshot } from '../../../simulators/pbx/monitoring/render/json-snapshot.ts';
-import { listScenarios } from '../../../simulators/pbx/state/scenarios.ts';
+import { listScenarios, renderJsonSnapshot } from '../../../simulators/pbx/index.ts';
 import { JSON_SNAPSHOT_FIELDS, jsonSnapshotDeviations } from '../../../steps/support/json-snapshot-spec.ts';
-import { scenarioSnapshot } from '../../simulators/pbx/monitoring/render/snapshot-of.ts';
+import { scenarioSnapshot } from '../../simulators/pbx/snapshot/render/snapshot-of.ts';
 
 function simulatorJson(scenario = 'healthy'): Record<string, unknown> {
   return JSON.parse(renderJsonSnapshot(scenarioSnapshot(scenario))) as Record<string, unknown>;

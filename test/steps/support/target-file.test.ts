@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseTargetFile, TargetFileError } from '../../../src/runner/target-file.ts';
+import { parseTargetFile, TargetFileError } from '../../../src/core/target-file.ts';
 
 const EXAMPLE = {
   name: 'simulator',

@@ -1,5 +1,5 @@
+import { CONTENT_TYPES } from '../../snapshot/snapshot.ts';
 import type { SnapshotFormat } from '../../state/types.ts';
-import { CONTENT_TYPES } from '../snapshot.ts';
 import { httpResponse } from './http-response.ts';
 import { SERVED_METHODS } from './request-head.ts';
 import { selectFormat } from './select-format.ts';

@@ -1,14 +1,14 @@
 import { createServer, isIPv4, type Server, type Socket } from 'node:net';
 import { type Clock, durationClock } from '../../../shared/clock.ts';
 import { listen } from '../../../shared/http/listen.ts';
-import type { EndpointStatus } from '../../control/control-api.ts';
-import { isPbxRestarting } from '../../maintenance/pbx-restart.ts';
+import { renderFormat } from '../../snapshot/render/render-format.ts';
+import type { SnapshotCache } from '../../snapshot/snapshot.ts';
+import { isPbxRestarting } from '../../state/pbx-restarting.ts';
 import type { PbxStore } from '../../state/store.ts';
 import type { PbxState, SnapshotFormat } from '../../state/types.ts';
-import { renderFormat } from '../render/render-format.ts';
-import type { SnapshotCache } from '../snapshot.ts';
 import { answerRequest, type Rendering } from './answer-request.ts';
 import { DEFAULT_ENDPOINT_LIMITS, type EndpointLimits } from './endpoint-limits.ts';
+import type { EndpointStatus } from './endpoint-status.ts';
 import { activeRanges, isAllowed, rangeText } from './host-allow-list.ts';
 import { serveConnection } from './serve-connection.ts';
 

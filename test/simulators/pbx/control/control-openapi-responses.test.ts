@@ -8,7 +8,7 @@ import { start as startEndpoint } from '../../../../simulators/customer-endpoint
 import { createControlServer } from '../../../../simulators/pbx/control/control-server.ts';
 import { InProcessPbxControl } from '../../../../simulators/pbx/control/in-process-control.ts';
 import { start } from '../../../../simulators/pbx/index.ts';
-import { SnapshotCache } from '../../../../simulators/pbx/monitoring/snapshot.ts';
+import { SnapshotCache } from '../../../../simulators/pbx/snapshot/snapshot.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';

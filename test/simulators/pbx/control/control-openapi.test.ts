@@ -8,9 +8,9 @@ import { controlRoutes } from '../../../../simulators/pbx/control/control-routes
 import { HttpPbxControl } from '../../../../simulators/pbx/control/http-control-client.ts';
 import { MONITORING_LIMITS } from '../../../../simulators/pbx/control/monitoring-input.ts';
 import { start } from '../../../../simulators/pbx/index.ts';
-import { SNAPSHOT_FORMATS } from '../../../../simulators/pbx/monitoring/snapshot.ts';
 import { Resolver } from '../../../../simulators/pbx/resolver/resolver.ts';
 import { resolverControlRoutes } from '../../../../simulators/pbx/resolver/resolver-control-routes.ts';
+import { SNAPSHOT_FORMATS } from '../../../../simulators/pbx/snapshot/snapshot.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { FAULTS } from '../../../../simulators/pbx/state/store.ts';
 

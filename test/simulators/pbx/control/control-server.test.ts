@@ -11,9 +11,9 @@ import {
 import { HttpPbxControl } from '../../../../simulators/pbx/control/http-control-client.ts';
 import { InProcessPbxControl } from '../../../../simulators/pbx/control/in-process-control.ts';
 import { sha512Hex } from '../../../../simulators/pbx/control/users-input.ts';
-import { SnapshotCache } from '../../../../simulators/pbx/monitoring/snapshot.ts';
+import { listScenarios } from '../../../../simulators/pbx/load-scenario.ts';
+import { SnapshotCache } from '../../../../simulators/pbx/snapshot/snapshot.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
-import { listScenarios } from '../../../../simulators/pbx/state/scenarios.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';
 import type { ControlRoute } from '../../../../simulators/shared/http/control-route.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { InProcessPbxControl } from '../../../../simulators/pbx/control/in-process-control.ts';
 import { sha512Hex } from '../../../../simulators/pbx/control/users-input.ts';
-import { SnapshotCache } from '../../../../simulators/pbx/monitoring/snapshot.ts';
+import { SnapshotCache } from '../../../../simulators/pbx/snapshot/snapshot.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { FAULTS, PbxStore } from '../../../../simulators/pbx/state/store.ts';
 import type { Clock } from '../../../../simulators/shared/clock.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { InProcessPbxControl } from '../../../../simulators/pbx/control/in-process-control.ts';
-import { SnapshotCache } from '../../../../simulators/pbx/monitoring/snapshot.ts';
-import { listScenarios, resolveScenario } from '../../../../simulators/pbx/state/scenarios.ts';
+import { listScenarios, resolveScenario } from '../../../../simulators/pbx/load-scenario.ts';
+import { SnapshotCache } from '../../../../simulators/pbx/snapshot/snapshot.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';
 import { ControlInputError } from '../../../../simulators/shared/http/control-input-error.ts';

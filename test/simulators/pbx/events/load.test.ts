@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { start } from '../../../../simulators/fleet-controller/index.ts';
-import { emptyFixture } from '../../../../simulators/fleet-controller/model/fleet-fixture.ts';
+import { emptyFixture, start } from '../../../../simulators/fleet-controller/index.ts';
 import { AttentionForwarder } from '../../../../simulators/pbx/events/attention-forwarder.ts';
 import { THROTTLE_BURST } from '../../../../simulators/pbx/events/forwarding-limiter.ts';
 import { OUTAGE_BUFFER_LIMIT } from '../../../../simulators/pbx/events/outage-buffer.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { evaluateFindings } from '../../../../simulators/fleet-controller/model/findings.ts';
+import { evaluateFindings } from '../../../../simulators/fleet-controller/index.ts';
 import { OutageBuffer } from '../../../../simulators/pbx/events/outage-buffer.ts';
 import { pbxInventory } from '../../../../simulators/pbx/events/pbx-inventory.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';

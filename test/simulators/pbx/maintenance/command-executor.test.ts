@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { COMMAND_NAMES } from '../../../../simulators/pbx/maintenance/command-names.ts';
-import { isPbxRestarting } from '../../../../simulators/pbx/maintenance/pbx-restart.ts';
+import { isPbxRestarting } from '../../../../simulators/pbx/state/pbx-restarting.ts';
 import type { PbxState } from '../../../../simulators/pbx/state/types.ts';
 import { createFixture, type MaintenanceFixture, START } from './maintenance-fixture.ts';
 import { validatorFor } from './schema-validator.ts';

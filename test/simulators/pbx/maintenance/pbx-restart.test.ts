@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import {
-  beginRestart,
-  finishRestart,
-  isPbxRestarting,
-} from '../../../../simulators/pbx/maintenance/pbx-restart.ts';
+import { beginRestart, finishRestart } from '../../../../simulators/pbx/maintenance/pbx-restart.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
+import { isPbxRestarting } from '../../../../simulators/pbx/state/pbx-restarting.ts';
 
 test('isPbxRestarting holds from the restart until its end, then never again', () => {
   fc.assert(

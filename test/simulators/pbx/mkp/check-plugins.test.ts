@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
+import { listScenarios } from '../../../../simulators/pbx/load-scenario.ts';
 import { PACKAGE_SOURCE_DIR } from '../../../../simulators/pbx/mkp/monitoring-package.ts';
-import { renderAgentText } from '../../../../simulators/pbx/monitoring/render/agent-text.ts';
-import { listScenarios } from '../../../../simulators/pbx/state/scenarios.ts';
+import { renderAgentText } from '../../../../simulators/pbx/snapshot/render/agent-text.ts';
 import type { PbxState } from '../../../../simulators/pbx/state/types.ts';
-import { scenarioState, snapshotOf } from '../monitoring/render/snapshot-of.ts';
-import { pbxStateArbitrary } from '../monitoring/render/state-arbitrary.ts';
+import { scenarioState, snapshotOf } from '../snapshot/render/snapshot-of.ts';
+import { pbxStateArbitrary } from '../snapshot/render/state-arbitrary.ts';
 import { hasCommand, run } from './system-tools.ts';
 
 const noPython = hasCommand('python3') ? false : 'python3 is not installed';

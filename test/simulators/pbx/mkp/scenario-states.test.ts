@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { listScenarioFiles } from '../../../../simulators/pbx/load-scenario.ts';
 import { PACKAGE_SOURCE_DIR } from '../../../../simulators/pbx/mkp/monitoring-package.ts';
-import { renderAgentText } from '../../../../simulators/pbx/monitoring/render/agent-text.ts';
-import { listScenarioFiles } from '../../../../simulators/pbx/state/scenarios.ts';
-import { scenarioState, snapshotOf } from '../monitoring/render/snapshot-of.ts';
+import { renderAgentText } from '../../../../simulators/pbx/snapshot/render/agent-text.ts';
+import { scenarioState, snapshotOf } from '../snapshot/render/snapshot-of.ts';
 import { hasCommand, run } from './system-tools.ts';
 
 const noPython = hasCommand('python3') ? false : 'python3 is not installed';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { parseDigestAuthorization } from '../../../../simulators/customer-endpoint/digest-server.ts';
+import { parseDigestAuthorization } from '../../../../simulators/customer-endpoint/index.ts';
 import { parseChallenges } from '../../../../simulators/pbx/resolver/auth-challenge.ts';
 import {
   type DigestChallenge,

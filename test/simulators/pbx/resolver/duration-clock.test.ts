@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
-import type { ResolverProvider } from '../../../../simulators/pbx/resolver/provider-config.ts';
 import type { ResolverLimits } from '../../../../simulators/pbx/resolver/resolver-limits.ts';
+import type { ResolverProvider } from '../../../../simulators/pbx/state/provider-config.ts';
 import { durationClock } from '../../../../simulators/shared/clock.ts';
 import { endpoint, logText, provider, resolveWith } from './resolver-fixture.ts';
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { evaluateBody } from '../../../../simulators/pbx/resolver/evaluate-body.ts';
 import { composeName, fillMapping } from '../../../../simulators/pbx/resolver/field-mappings.ts';
-import type { FieldMappings, ResolverParser } from '../../../../simulators/pbx/resolver/provider-config.ts';
+import type { FieldMappings, ResolverParser } from '../../../../simulators/pbx/state/provider-config.ts';
 
 const LAST: FieldMappings = { firstName: '', lastName: '{0}', company: '' };
 const evaluate = (body: string, parsers: ResolverParser[], mappings = LAST, countUpTo = 1) =>

@@ -2,13 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import {
-  normaliseProvider,
-  TIMEOUT_DEFAULT_MS,
-} from '../../../../simulators/pbx/resolver/provider-config.ts';
-import {
   validateProvider,
   validateProviders,
 } from '../../../../simulators/pbx/resolver/provider-validation.ts';
+import { normaliseProvider, TIMEOUT_DEFAULT_MS } from '../../../../simulators/pbx/state/provider-config.ts';
 
 const BASE = {
   id: 'crm',

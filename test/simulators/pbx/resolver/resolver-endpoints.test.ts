@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { recordedHeader } from '../../../../simulators/customer-endpoint/recorded-request.ts';
+import { recordedHeader } from '../../../../simulators/customer-endpoint/index.ts';
 import { NO_RESULT_MESSAGE } from '../../../../simulators/pbx/resolver/query-provider.ts';
 import { BROWSER_HEADERS } from '../../../../simulators/pbx/resolver/request-headers.ts';
 import { createSelfSignedTls } from '../../../../simulators/shared/http/self-signed-tls.ts';

@@ -4,12 +4,12 @@ import {
   type CustomerEndpointOptions,
   start,
 } from '../../../../simulators/customer-endpoint/index.ts';
-import type { ResolverProvider } from '../../../../simulators/pbx/resolver/provider-config.ts';
 import {
   type ResolutionResult,
   type ResolveOptions,
   resolveNumber,
 } from '../../../../simulators/pbx/resolver/resolve-number.ts';
+import type { ResolverProvider } from '../../../../simulators/pbx/state/provider-config.ts';
 
 /** A customer endpoint on 127.0.0.1:0, closed after the test. */
 export async function endpoint(

@@ -6,7 +6,7 @@ import { XMLParser } from 'fast-xml-parser';
 import {
   renderFormat,
   renderLocalDocumentCached,
-} from '../../../../simulators/pbx/monitoring/render/render-format.ts';
+} from '../../../../simulators/pbx/snapshot/render/render-format.ts';
 import {
   type CallOutcome,
   methodCallXml,

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import xmlrpc from 'xmlrpc';
-import { SnapshotCache } from '../../../../simulators/pbx/monitoring/snapshot.ts';
+import { SnapshotCache } from '../../../../simulators/pbx/snapshot/snapshot.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
 import { startWebServer } from '../../../../simulators/pbx/web/web-server.ts';

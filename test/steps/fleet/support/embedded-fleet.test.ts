@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { defaultFixture } from '../../../../simulators/fleet-controller/model/fleet-fixture.ts';
+import { defaultFixture } from '../../../../simulators/fleet-controller/index.ts';
 import {
   EMBEDDED_PBX_CLOCK_LAG_MS,
   openEmbeddedFleet,

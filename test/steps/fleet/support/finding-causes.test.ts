@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { evaluateFindings } from '../../../../simulators/fleet-controller/model/findings.ts';
-import { HttpPbxControl } from '../../../../simulators/pbx/control/http-control-client.ts';
-import { pbxInventory } from '../../../../simulators/pbx/events/pbx-inventory.ts';
-import { start } from '../../../../simulators/pbx/index.ts';
+import { evaluateFindings } from '../../../../simulators/fleet-controller/index.ts';
+import { HttpPbxControl, pbxInventory, start } from '../../../../simulators/pbx/index.ts';
 import { FINDING_CAUSES } from '../../../../steps/fleet/support/finding-causes.ts';
 import type { PbxPlane } from '../../../../steps/fleet/support/fleet-target.ts';
 import { PbxEventsClient } from '../../../../steps/fleet/support/pbx-events-client.ts';

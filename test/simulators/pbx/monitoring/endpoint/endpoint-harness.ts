@@ -3,7 +3,7 @@ import {
   MonitoringEndpoint,
   type MonitoringEndpointOptions,
 } from '../../../../../simulators/pbx/monitoring/endpoint/monitoring-endpoint.ts';
-import { SnapshotCache } from '../../../../../simulators/pbx/monitoring/snapshot.ts';
+import { SnapshotCache } from '../../../../../simulators/pbx/snapshot/snapshot.ts';
 import { defaultState } from '../../../../../simulators/pbx/state/default-state.ts';
 import { PbxStore } from '../../../../../simulators/pbx/state/store.ts';
 import type { PbxState } from '../../../../../simulators/pbx/state/types.ts';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { EndpointConfigError } from '../../../../../simulators/pbx/monitoring/endpoint/monitoring-endpoint.ts';
-import { renderFormat } from '../../../../../simulators/pbx/monitoring/render/render-format.ts';
+import { renderFormat } from '../../../../../simulators/pbx/snapshot/render/render-format.ts';
 import type { SnapshotFormat } from '../../../../../simulators/pbx/state/types.ts';
 import { eventually, exchange, parseHttp, request, startEndpoint, tryConnect } from './endpoint-harness.ts';
 

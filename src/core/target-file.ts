@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../catalog/project-paths.ts';
+import { PROJECT_ROOT } from './project-paths.ts';
 import { joinProblems, strictValidator } from './strict-schema.ts';
 
 /** The `pbx` section of a target file (schemas/target.schema.json). */
@@ -33,6 +33,16 @@ export class TargetFileError extends Error {
   }
 }
 
+/**
+ * A target as the run holds it: parsed and validated once (verify's preflight), then handed to
+ * Cucumber's World as `worldParameters.target` (plain JSON, so it crosses into workers as is).
+ */
+export interface ParsedTarget {
+  /** The target file's absolute path (reports and reproduce commands name it). */
+  file: string;
+  description: TargetFile;
+}
+
 export const TARGET_SCHEMA_PATH = join(PROJECT_ROOT, 'schemas', 'target.schema.json');
 
 /** Reads and validates a target file against schemas/target.schema.json. */
@@ -57,7 +67,7 @@ export function loadTargetFile(file: string): TargetFile {
 
 /**
  * Validates an already parsed target description strictly: unknown keys are errors with the
- * nearest valid key suggested, and every problem is listed (src/runner/strict-schema.ts).
+ * nearest valid key suggested, and every problem is listed (src/core/strict-schema.ts).
  */
 export function parseTargetFile(value: unknown, file = '<inline>'): TargetFile {
   let validator: ReturnType<typeof strictValidator>;

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkStateOverlay } from '../../../../../simulators/pbx/control/state-overlay-check.ts';
-import { agentExtensionProblems } from '../../../../../simulators/pbx/monitoring/render/agent-extensions.ts';
-import { renderAgentText } from '../../../../../simulators/pbx/monitoring/render/agent-text.ts';
+import { listScenarios } from '../../../../../simulators/pbx/load-scenario.ts';
+import { agentExtensionProblems } from '../../../../../simulators/pbx/snapshot/render/agent-extensions.ts';
+import { renderAgentText } from '../../../../../simulators/pbx/snapshot/render/agent-text.ts';
 import {
   FIELD_KEYS,
   NEWER_KEYS,
   sectionKeys,
-} from '../../../../../simulators/pbx/monitoring/render/pbx-section-keys.ts';
+} from '../../../../../simulators/pbx/snapshot/render/pbx-section-keys.ts';
 import { defaultState } from '../../../../../simulators/pbx/state/default-state.ts';
-import { listScenarios } from '../../../../../simulators/pbx/state/scenarios.ts';
 import { KEY_VALUE_SECTIONS } from '../../../../../simulators/pbx/state/types.ts';
 import { deepMerge } from '../../../../../simulators/shared/deep-merge.ts';
 import { ControlInputError } from '../../../../../simulators/shared/http/control-input-error.ts';

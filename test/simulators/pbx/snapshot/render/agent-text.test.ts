@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { renderAgentText } from '../../../../../simulators/pbx/monitoring/render/agent-text.ts';
+import { renderAgentText } from '../../../../../simulators/pbx/snapshot/render/agent-text.ts';
 import { parseAgentText, sectionLines } from '../../../../../src/agent-text/parse-agent-text.ts';
 import { parseLocalLine } from '../../../../../src/agent-text/parse-local-line.ts';
 import { parsePbxSections } from '../../../../../src/agent-text/parse-pbx-sections.ts';

@@ -4,15 +4,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
-import {
-  listScenarios,
-  loadScenarioFile,
-  resolveScenario,
-} from '../../../../simulators/pbx/state/scenarios.ts';
+import { listScenarios, loadScenarioFile, resolveScenario } from '../../../simulators/pbx/load-scenario.ts';
+import { defaultState } from '../../../simulators/pbx/state/default-state.ts';
 
 const NOW = 1_750_000_000_000;
-const SCHEMA_PATH = new URL('../../../../schemas/pbx-scenario.schema.json', import.meta.url);
+const SCHEMA_PATH = new URL('../../../schemas/pbx-scenario.schema.json', import.meta.url);
 
 interface SchemaNode {
   $ref?: string;

@@ -2,11 +2,14 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { type TestContext, test } from 'node:test';
 import { Agent, request } from 'undici';
-import { parseChallenges } from '../../simulators/pbx/resolver/auth-challenge.ts';
-import { digestAuthorization, selectDigestChallenge } from '../../simulators/pbx/resolver/digest-auth.ts';
-import type { ResolverProvider } from '../../simulators/pbx/resolver/provider-config.ts';
-import { type ResolutionResult, resolveNumber } from '../../simulators/pbx/resolver/resolve-number.ts';
-import { runResolverCheck } from '../../src/resolver-check/run-resolver-check.ts';
+import { parseChallenges } from '../../../../simulators/pbx/resolver/auth-challenge.ts';
+import {
+  digestAuthorization,
+  selectDigestChallenge,
+} from '../../../../simulators/pbx/resolver/digest-auth.ts';
+import { type ResolutionResult, resolveNumber } from '../../../../simulators/pbx/resolver/resolve-number.ts';
+import type { ResolverProvider } from '../../../../simulators/pbx/state/provider-config.ts';
+import { runResolverCheck } from '../../../../src/resolver-check/run-resolver-check.ts';
 import type { ApacheDigestSite } from './apache-digest-config.ts';
 import {
   type ApacheInstallation,

@@ -7,8 +7,8 @@ import {
   encodeValue,
   sanitiseCheckText,
   sanitiseServiceName,
-} from '../../../../../simulators/pbx/monitoring/render/agent-text-encoding.ts';
-import { formatNumber } from '../../../../../simulators/pbx/monitoring/render/text-safety.ts';
+} from '../../../../../simulators/pbx/snapshot/render/agent-text-encoding.ts';
+import { formatNumber } from '../../../../../simulators/pbx/snapshot/render/text-safety.ts';
 import { decodeToken, decodeValue } from '../../../../../src/agent-text/decode-value.ts';
 import { nastyString, PROPERTY_RUN } from './state-arbitrary.ts';
 

@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  type LocalCheck,
-  localChecks,
-} from '../../../../../simulators/pbx/monitoring/render/local-checks.ts';
-import { formatLocalLine, formatMetric } from '../../../../../simulators/pbx/monitoring/render/local-line.ts';
+import { type LocalCheck, localChecks } from '../../../../../simulators/pbx/snapshot/render/local-checks.ts';
+import { formatLocalLine, formatMetric } from '../../../../../simulators/pbx/snapshot/render/local-line.ts';
 import { NOW, scenarioState } from './snapshot-of.ts';
 
 function byName(checks: LocalCheck[], name: string): LocalCheck {

@@ -4,7 +4,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import {
   renderLocalDocument,
   versionParts,
-} from '../../../../../simulators/pbx/monitoring/render/local-document.ts';
+} from '../../../../../simulators/pbx/snapshot/render/local-document.ts';
 import { parseLocalDocument } from './local-document-parse.ts';
 import { scenarioState } from './snapshot-of.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { readLinuxSections } from '../../../../../simulators/pbx/monitoring/render/linux-sections.ts';
+import { readLinuxSections } from '../../../../../simulators/pbx/snapshot/render/linux-sections.ts';
 import { parseAgentText } from '../../../../../src/agent-text/parse-agent-text.ts';
 import { scenarioState } from './snapshot-of.ts';
 

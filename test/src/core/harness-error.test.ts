@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HarnessError, oneLineMessage } from '../../../src/cli/harness-error.ts';
+import { HarnessError, oneLineMessage } from '../../../src/core/harness-error.ts';
 
 test('one-line messages include wrapped causes and never span lines', () => {
   const wrapped = new Error('Cucumber errored', { cause: new Error('Tag expression\nis broken') });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { renderXmlSnapshot } from '../../../../../simulators/pbx/monitoring/render/xml-snapshot.ts';
+import { renderXmlSnapshot } from '../../../../../simulators/pbx/snapshot/render/xml-snapshot.ts';
 import { scenarioSnapshot, scenarioState, snapshotOf } from './snapshot-of.ts';
 
 type Node = Record<string, unknown>;

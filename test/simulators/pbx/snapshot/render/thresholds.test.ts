@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { localChecks } from '../../../../../simulators/pbx/monitoring/render/local-checks.ts';
+import { localChecks } from '../../../../../simulators/pbx/snapshot/render/local-checks.ts';
 import {
   backupStatus,
   phoneStatus,
@@ -10,7 +10,7 @@ import {
   ramUsePercent,
   renderLocalDocument,
   updateStatus,
-} from '../../../../../simulators/pbx/monitoring/render/local-document.ts';
+} from '../../../../../simulators/pbx/snapshot/render/local-document.ts';
 import { defaultState } from '../../../../../simulators/pbx/state/default-state.ts';
 import type { BackupState, PbxState, UpdateKind } from '../../../../../simulators/pbx/state/types.ts';
 import { parseLocalDocument } from './local-document-parse.ts';

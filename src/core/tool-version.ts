@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_CATALOG_PATH, PACKAGE_ROOT } from '../catalog/project-paths.ts';
+import { DEFAULT_CATALOG_PATH, PACKAGE_ROOT } from './project-paths.ts';
 
 /**
  * The version policy of the package (issue 13). Three things move independently:

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { XMLParser } from 'fast-xml-parser';
-import { renderFormat } from '../../../../../simulators/pbx/monitoring/render/render-format.ts';
+import { renderFormat } from '../../../../../simulators/pbx/snapshot/render/render-format.ts';
 import { parsePbxSections } from '../../../../../src/agent-text/parse-pbx-sections.ts';
 import { snapshotOf } from './snapshot-of.ts';
 import { PROPERTY_RUN, pbxStateArbitrary } from './state-arbitrary.ts';

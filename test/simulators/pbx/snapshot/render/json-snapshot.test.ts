@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { Ajv } from 'ajv';
+import { listScenarios } from '../../../../../simulators/pbx/load-scenario.ts';
 import {
   jsonSnapshot,
   renderJsonSnapshot,
-} from '../../../../../simulators/pbx/monitoring/render/json-snapshot.ts';
-import { listScenarios } from '../../../../../simulators/pbx/state/scenarios.ts';
+} from '../../../../../simulators/pbx/snapshot/render/json-snapshot.ts';
 import { JSON_SNAPSHOT_FIELDS } from '../../../../../steps/support/json-snapshot-spec.ts';
 import { scenarioSnapshot } from './snapshot-of.ts';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { renderAgentText } from '../../../../../simulators/pbx/monitoring/render/agent-text.ts';
-import { localChecks } from '../../../../../simulators/pbx/monitoring/render/local-checks.ts';
+import { renderAgentText } from '../../../../../simulators/pbx/snapshot/render/agent-text.ts';
+import { localChecks } from '../../../../../simulators/pbx/snapshot/render/local-checks.ts';
 import type { PbxState } from '../../../../../simulators/pbx/state/types.ts';
 import { parseAgentText, sectionLines } from '../../../../../src/agent-text/parse-agent-text.ts';
 import { parseLocalLine } from '../../../../../src/agent-text/parse-local-line.ts';

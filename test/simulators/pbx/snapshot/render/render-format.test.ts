@@ -5,7 +5,7 @@ import {
   RenderError,
   renderFormat,
   renderLocalDocumentCached,
-} from '../../../../../simulators/pbx/monitoring/render/render-format.ts';
+} from '../../../../../simulators/pbx/snapshot/render/render-format.ts';
 import { scenarioSnapshot } from './snapshot-of.ts';
 
 const NO_FAULTS = { renderError: false, jsonError: false };

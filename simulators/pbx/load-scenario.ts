@@ -3,14 +3,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { deepMerge } from '../../shared/deep-merge.ts';
-import type { ScenarioInfo } from '../control/control-api.ts';
-import { agentExtensionProblems } from '../monitoring/render/agent-extensions.ts';
-import { defaultState } from './default-state.ts';
-import type { BackupState, ModuleState, PbxState, PeerState, SipProviderState } from './types.ts';
+import { deepMerge } from '../shared/deep-merge.ts';
+import type { ScenarioInfo } from './control/control-api.ts';
+import { agentExtensionProblems } from './snapshot/render/agent-extensions.ts';
+import { defaultState } from './state/default-state.ts';
+import type { BackupState, ModuleState, PbxState, PeerState, SipProviderState } from './state/types.ts';
 
-const SCENARIO_DIR = fileURLToPath(new URL('../scenarios/', import.meta.url));
-const SCHEMA_PATH = fileURLToPath(new URL('../../../schemas/pbx-scenario.schema.json', import.meta.url));
+const SCENARIO_DIR = fileURLToPath(new URL('./scenarios/', import.meta.url));
+const SCHEMA_PATH = fileURLToPath(new URL('../../schemas/pbx-scenario.schema.json', import.meta.url));
 
 /** The shape of a scenario file (schemas/pbx-scenario.schema.json). */
 export interface ScenarioFile {

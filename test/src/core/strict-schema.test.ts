@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { joinProblems, nearestKey, strictValidator } from '../../../src/runner/strict-schema.ts';
+import { joinProblems, nearestKey, strictValidator } from '../../../src/core/strict-schema.ts';
 
 test('the nearest declared key is suggested only when it is close enough to be a typo', () => {
   const keys = ['maintenance', 'fleet', 'resolver', 'pbx', 'name'];

@@ -1,6 +1,6 @@
-import type { Snapshot } from '../../../../../simulators/pbx/monitoring/snapshot.ts';
-import { SnapshotCache } from '../../../../../simulators/pbx/monitoring/snapshot.ts';
-import { resolveScenario } from '../../../../../simulators/pbx/state/scenarios.ts';
+import { resolveScenario } from '../../../../../simulators/pbx/load-scenario.ts';
+import type { Snapshot } from '../../../../../simulators/pbx/snapshot/snapshot.ts';
+import { SnapshotCache } from '../../../../../simulators/pbx/snapshot/snapshot.ts';
 import { PbxStore } from '../../../../../simulators/pbx/state/store.ts';
 import type { PbxState } from '../../../../../simulators/pbx/state/types.ts';
 import { VirtualClock } from '../../../../../simulators/shared/clock.ts';
