@@ -44,6 +44,7 @@ const MAX_PAIR_CANDIDATES = 50_000;
  *   the figure had moved (an answer kept from an earlier run);
  * - or it follows a figure that took different values, and in a run where the PBX served nothing
  *   it still printed a number (figures presented as data, such as invented zeros).
+ * Only a figure itself can accuse a label; a ratio or percentage of two only explains one.
  * Anything else is `not-traced`: listed, never a failure. Printed values are compared with the
  * precision they are printed with (a figure of 12.34 equals a printed `12.3`).
  */
@@ -68,7 +69,11 @@ function trackLabel(label: string, runs: readonly TrackedRun[]): LabelTracking {
   }
   const following = candidates.filter((key) => agreeing.get(key)?.length === data.length);
   const empty = runs.filter((r) => r.figures === null && r.values.has(label));
-  if (following.length > 0) {
+  // A label that never moved, explained only by figures that never moved either, is not shown
+  // to follow anything: an answer kept from an earlier run looks just like that.
+  const moved = new Set(data.map((r) => r.values.get(label))).size > 1;
+  const varying = following.filter((key) => distinctValues(key, data) >= 2);
+  if (following.length > 0 && (moved || varying.length > 0)) {
     const proven = following.find((key) => distinctValues(key, data) >= 2);
     const invented = empty[0];
     if (proven && invented) {
@@ -101,14 +106,21 @@ function trackLabel(label: string, runs: readonly TrackedRun[]): LabelTracking {
   );
   for (const [key, agree] of ranked) {
     if (agree.length < 2) break;
+    // A ratio or percentage of two figures may explain a label, never accuse it: there are too
+    // many pairs for a coincidence among them to be evidence.
+    if (PAIR.test(key)) continue;
     const disagree = data.filter((r) => !agree.includes(r));
-    const proven = distinctValues(key, agree) >= 2;
-    const stale = disagree.find((r) =>
-      agree.some(
-        (s) =>
-          s.values.get(label) === r.values.get(label) &&
-          figureValue(key, s.figures as Figures) !== figureValue(key, r.figures as Figures),
-      ),
+    // Proven: the label equalled the figure at two different non-zero printed values.
+    const proven = new Set(agree.map((r) => Number(r.values.get(label))).filter((v) => v !== 0)).size >= 2;
+    // The same non-zero value printed again while the figure moved: an answer kept from before.
+    const stale = disagree.find(
+      (r) =>
+        Number(r.values.get(label)) !== 0 &&
+        agree.some(
+          (s) =>
+            s.values.get(label) === r.values.get(label) &&
+            figureValue(key, s.figures as Figures) !== figureValue(key, r.figures as Figures),
+        ),
     );
     const stopped = stale ?? (proven ? disagree[0] : undefined);
     if (!stopped) continue;
@@ -213,8 +225,9 @@ export function figureValue(key: string, figures: Figures): number | undefined {
   return pair[1] === 'ratio' ? a / b : (100 * a) / b;
 }
 
+/** How many different non-zero values a figure took over these runs (zeros prove nothing). */
 function distinctValues(key: string, runs: readonly TrackedRun[]): number {
-  return new Set(runs.map((r) => figureValue(key, r.figures as Figures))).size;
+  return new Set(runs.map((r) => figureValue(key, r.figures as Figures)).filter((v) => v !== 0)).size;
 }
 
 /** Half a unit of the last printed decimal, plus a hair for binary fractions. */

@@ -1,11 +1,11 @@
 import { connect } from 'node:net';
 import { request } from 'undici';
+import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { AnswerProxy, fetchRaw } from './answer-proxy.ts';
 import type { PlaceholderValues } from './command-line.ts';
 import { applyAgentExtension } from './extension-overlay.ts';
 import { type PbxHandle, type PbxState, start } from './pbx.ts';
-import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
 import type { ScenarioSetup } from './scenario-catalog.ts';
 
 /** Where a scenario's listeners bind when no address of its own is given. */

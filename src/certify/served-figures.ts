@@ -1,7 +1,7 @@
 /**
  * The figures the PBX served in one scenario run, each under a key that names the same figure in
- * every other run (PLUGIN-FIGURES-FOLLOW-SERVED): every number of the agent text (the PBX
- * sections and the local checks), keyed by its section, the line's shape with the numbers blanked
+ * every other run (PLUGIN-FIGURES-FOLLOW-SERVED): every number of the agent text's PBX sections
+ * and local checks, keyed by its section, the line's shape with the numbers blanked
  * out and the number's place in the line; and every number of the JSON snapshot and the length
  * of each of its lists (the active channels, the peers, the backup targets …), keyed by their
  * path. Counts of agent-text lines are no figure of their own: a reader that counts one line too
@@ -20,7 +20,10 @@ export function agentFigures(text: string): Figures {
   for (const raw of text.replace(/\r\n/g, '\n').split('\n')) {
     const header = HEADER.exec(raw);
     if (header) {
-      section = header[1] === '' ? null : (header[1] as string);
+      // What a PBX plug-in reads: the PBX sections and the local checks, not the host's own
+      // Linux sections (process lists and counters would only add coincidences).
+      const name = header[1] ?? '';
+      section = name === 'local' || name === 'pbx' || name.startsWith('pbx_') ? name : null;
       shapes.clear();
       continue;
     }
