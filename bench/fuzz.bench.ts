@@ -1,4 +1,5 @@
 import { formatFuzzSummary } from '../src/cli/fuzz-command.ts';
+import { failureText } from '../src/fuzz/fuzz-report.ts';
 import { startEmbeddedTarget } from '../src/fuzz/fuzz-target.ts';
 import { runFuzz } from '../src/fuzz/run-fuzz.ts';
 import { FACES } from '../src/fuzz/types.ts';
@@ -27,7 +28,7 @@ export async function benchFuzz(): Promise<void> {
       ...(target.rss ? { rss: target.rss } : {}),
       progress: (line) => console.log(`  ${line}`),
     });
-    process.stdout.write(formatFuzzSummary(result));
+    process.stdout.write(formatFuzzSummary(result, failureText));
     const total = result.totals.reduce((sum, t) => sum + t.inputs, 0);
     const seconds = (performance.now() - started) / 1000;
     console.log(`${total} inputs in ${seconds.toFixed(0)} s (${(total / seconds).toFixed(0)} per second)`);

@@ -1,4 +1,5 @@
 import { benchFleet } from './fleet.bench.ts';
+import { benchFleetScale } from './fleet-scale.bench.ts';
 import { benchFuzz } from './fuzz.bench.ts';
 import { benchXmlRpcLoad } from './fuzz-xmlrpc-load.ts';
 import { benchMaintenance } from './maintenance.bench.ts';
@@ -12,6 +13,7 @@ const benches: Record<string, () => Promise<void>> = {
   monitoring: benchMonitoring,
   maintenance: benchMaintenance,
   fleet: benchFleet,
+  'fleet-scale': benchFleetScale,
   resolver: benchResolver,
   startup: benchStartup,
   suite: benchSuite,
@@ -19,9 +21,12 @@ const benches: Record<string, () => Promise<void>> = {
   fuzz: benchFuzz,
 };
 
+/** Benches that run only when named (`npm run bench -- fleet-scale`): they take minutes. */
+const onDemand = new Set(['fleet-scale']);
+
 const only = process.argv.slice(2);
 console.log(`# pbx-conformance bench — node ${process.version}, ${new Date().toISOString()}`);
 for (const [name, bench] of Object.entries(benches)) {
-  if (only.length && !only.includes(name)) continue;
+  if (only.length ? !only.includes(name) : onDemand.has(name)) continue;
   await bench();
 }

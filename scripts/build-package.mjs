@@ -2,7 +2,7 @@
 // `npm run build` (run by `prepack`): compiles the TypeScript sources to dist/ and copies beside
 // them every file the compiled code finds through its own location (`new URL('../x', import.meta.url)`),
 // so dist/ mirrors the repository: dist/src, dist/simulators, dist/steps (JavaScript, plus their
-// JSON scenarios and Python files), dist/features and dist/schemas. Tests and benches are not built.
+// JSON scenarios and Python files), dist/features, dist/schemas and dist/python. Tests and benches are not built.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const dist = join(root, 'dist');
 
-/** Copied whole. */
-const RESOURCE_DIRS = ['features', 'schemas'];
+/** Copied whole (python/: the cmk.agent_based.v2 stand-in and the runner of certify-plugin --mkp). */
+const RESOURCE_DIRS = ['features', 'schemas', 'python'];
 /** Searched for files that are not TypeScript (scenario JSON, the MKP's and the XML-RPC client's Python). */
 const CODE_DIRS = ['src', 'simulators', 'steps'];
 /** Development-only files among them: tsx's registration for Cucumber in the repository. */

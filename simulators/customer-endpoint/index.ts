@@ -10,6 +10,7 @@ import type { SecureVersion, TLSSocket } from 'node:tls';
 import type { VirtualClock } from '../shared/clock.ts';
 import { closeServer, listen } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
+import { boundSlowClients, HTTP_SERVER_OPTIONS } from '../shared/http/slow-clients.ts';
 import { EndpointCore } from './answer-request.ts';
 import type { EndpointBehaviour, EndpointConfig } from './endpoint-behaviour.ts';
 import { endpointControlRoutes } from './endpoint-control-routes.ts';
@@ -258,6 +259,7 @@ async function createListener(
     certificate = pair.cert;
     server = createHttpsServer(
       {
+        ...HTTP_SERVER_OPTIONS,
         key: pair.key,
         cert: pair.cert,
         minVersion: options.tlsVersions?.min ?? 'TLSv1.2',
@@ -265,9 +267,8 @@ async function createListener(
       },
       handle,
     );
-  } else server = createHttpServer(handle);
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  } else server = createHttpServer(HTTP_SERVER_OPTIONS, handle);
+  boundSlowClients(server);
   server.on('tlsClientError', () => {});
   server.on('clientError', (_error, socket) => socket.destroy());
   return { server, certificate };

@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
 import { closeServer, listen } from '../shared/http/listen.ts';
+import type { SiteControlPlane } from '../shared/http/site-control-plane.ts';
+import { boundSlowClients, HTTP_SERVER_OPTIONS } from '../shared/http/slow-clients.ts';
 import { createApiCore, type RequestLogger } from './api/api-core.ts';
 import { answerAfterHalfClose, toNodeHandler } from './api/http-adapter.ts';
 import { startControlServer } from './control/control-server.ts';
@@ -16,6 +18,7 @@ import { type FleetDatabase, openFleetDatabase } from './persistence/fleet-datab
 
 // The front door: everything outside simulators/fleet-controller/ imports the controller from this
 // file only (test/architecture/import-graph.test.ts).
+export { SiteControlPlane } from '../shared/http/site-control-plane.ts';
 export type { FleetControl } from './control/fleet-control.ts';
 export { HttpFleetControl } from './control/http-control.ts';
 export { evaluateFindings } from './model/findings.ts';
@@ -37,6 +40,11 @@ export interface FleetStartOptions {
   /** Bearer token the control plane requires; needed when `controlHost` is not loopback. */
   controlToken?: string;
   ingestPort?: number;
+  /**
+   * PBXs whose control planes this controller's control plane also serves, at `/pbx/{siteId}/…`
+   * (one control plane for a whole fleet, issue 22); PBXs are added to it as they start.
+   */
+  siteControl?: SiteControlPlane;
   clock?: VirtualClockOptions;
   /** Lower scrypt cost for tests; the default is `DEFAULT_SCRYPT_COST`. */
   scryptCost?: ScryptCost;
@@ -103,14 +111,12 @@ export async function start(options: FleetStartOptions = {}): Promise<FleetHandl
     const authenticator = new Authenticator(state);
     const api = toNodeHandler(createApiCore(state, authenticator, log));
     const mcp = createMcpHandler(state, authenticator, log);
-    const apiServer = createServer((req, res) => {
+    const apiServer = createServer(HTTP_SERVER_OPTIONS, (req, res) => {
       const path = (req.url ?? '/').split('?')[0];
       void (path === MCP_PATH ? mcp(req, res) : api(req, res));
     });
     answerAfterHalfClose(apiServer);
-    apiServer.headersTimeout = 10_000;
-    apiServer.requestTimeout = 30_000;
-    apiServer.keepAliveTimeout = 5_000;
+    boundSlowClients(apiServer);
     servers.push(apiServer);
     const { port: apiPort } = await listen(apiServer, { port: options.apiPort ?? 0, host });
     const ingestServer = await startIngestServer(state, { host, port: options.ingestPort ?? 0, log });
@@ -120,6 +126,7 @@ export async function start(options: FleetStartOptions = {}): Promise<FleetHandl
       host: options.controlHost ?? '127.0.0.1',
       port: options.controlPort ?? 0,
       log,
+      ...(options.siteControl === undefined ? {} : { sites: options.siteControl }),
       ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
     });
     servers.push(controlServer.server);

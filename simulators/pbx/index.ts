@@ -1,54 +1,95 @@
 import type { Server } from 'node:http';
 import { type Clock, durationClock, VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
+import { controlClient, injectTransport } from '../shared/control/control-client.ts';
+import { serveOperations } from '../shared/control/serve-operations.ts';
+import { createControlDispatcher } from '../shared/http/control-dispatch.ts';
 import type { ControlRoute } from '../shared/http/control-route.ts';
+import { startControlServer } from '../shared/http/control-server.ts';
 import { closeServer } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
 import type { WebRoute } from '../shared/http/web-route.ts';
-import type { PbxControl } from './control/control-api.ts';
-import { createControlServer } from './control/control-server.ts';
-import { InProcessPbxControl } from './control/in-process-control.ts';
-import { attentionControlRoutes } from './events/attention-control-routes.ts';
+import { activityControlRoutes } from './activity/activity-control-routes.ts';
+import { FieldActivity } from './activity/field-activity.ts';
+import { stateEffects } from './control/state-effects.ts';
+import { attentionEffects } from './events/attention-effects.ts';
 import { AttentionForwarder } from './events/attention-forwarder.ts';
 import type { ControllerSettings } from './events/controller-link.ts';
 import { resolveScenario } from './load-scenario.ts';
 import { createMaintenance, type MaintenanceFace } from './maintenance/create-maintenance.ts';
 import { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
-import { maintenanceControlRoutes } from './maintenance/maintenance-control-routes.ts';
 import { createPackageDownloadHandler, MODULE_DOWNLOAD_PREFIX } from './mkp/package-download.ts';
 import { MonitoringEndpoint } from './monitoring/endpoint/monitoring-endpoint.ts';
+import { PBX_CONTROL_OPERATIONS, type PbxControl } from './pbx-control.ts';
+import type { ReplayBinding } from './recording/replay.ts';
 import { Resolver, type ResolverOptions } from './resolver/resolver.ts';
-import { resolverControlRoutes } from './resolver/resolver-control-routes.ts';
+import { resolverEffects } from './resolver/resolver-effects.ts';
 import { SnapshotCache } from './snapshot/snapshot.ts';
 import { isPbxRestarting } from './state/pbx-restarting.ts';
 import { PbxStore } from './state/store.ts';
 import type { PbxState } from './state/types.ts';
 import { startWebServer } from './web/web-server.ts';
+import { snapshotMonitoringData } from './xmlrpc/snapshot-monitoring-data.ts';
 import { createXmlRpcHandler } from './xmlrpc/xmlrpc-handler.ts';
 
 export type { WebRoute } from '../shared/http/web-route.ts';
+export type { FieldActivityOptions, FieldActivityStatus } from './activity/field-activity.ts';
 // The front door: everything outside simulators/pbx/ imports the PBX from this file only
 // (test/architecture/import-graph.test.ts). Named exports, grouped by face.
-export type { EndpointStatus, MonitoringHostEntry, PbxControl } from './control/control-api.ts';
-export { ControlPlaneError } from './control/control-plane-error.ts';
-export { HttpPbxControl } from './control/http-control-client.ts';
+export type { EndpointStatus, MonitoringHostEntry } from './control/control-api.ts';
+export { STATE_OPERATIONS } from './control/state-operations.ts';
+export type { AttentionEvent } from './events/attention-event.ts';
+export { ATTENTION_OPERATIONS } from './events/attention-operations.ts';
 export type { ControllerSettings } from './events/controller-link.ts';
 export { pbxInventory } from './events/pbx-inventory.ts';
 export { listScenarios, loadScenarioFile, resolveScenario } from './load-scenario.ts';
 export type { CompletionEvent } from './maintenance/completion-event.ts';
-export { HttpMaintenanceControl } from './maintenance/http-maintenance-control.ts';
 export { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
-export type { MaintenanceControl } from './maintenance/maintenance-control.ts';
+export { MAINTENANCE_CONTROL_OPERATIONS } from './maintenance/maintenance-operations.ts';
 export type { CreatedToken, TokenInfo } from './maintenance/token-store.ts';
 export { unpackTar } from './mkp/tar-archive.ts';
+export {
+  httpPbxControl,
+  PBX_CONTROL_OPERATIONS,
+  type PbxControl,
+  type PbxControlEffects,
+} from './pbx-control.ts';
+export {
+  fetchBody,
+  RECORDING_FORMAT,
+  RECORDING_VERSION,
+  type RecordedBytes,
+  type RecordedClose,
+  type RecordedHttpAnswer,
+  type RecordedHttpFetch,
+  type RecordedStream,
+  type RecordedXmlRpcAnswer,
+  type Recording,
+  type RecordingSample,
+  type RedactionSummary,
+  sampleAt,
+  streamBytes,
+  toRecordedBytes,
+} from './recording/recording.ts';
+export { type RenderedFaces, renderFaces } from './recording/render-state.ts';
+export { type ReplayBinding, type ReplayOptions, replayRecording } from './recording/replay.ts';
 export { type RegexNote, readJavaRegex } from './resolver/java-regex-check.ts';
 export { numberForms } from './resolver/number-format.ts';
 export { ProviderConfigError, validateProvider } from './resolver/provider-validation.ts';
+export type { ResolutionTrigger } from './resolver/resolve-number.ts';
 export { type ResolutionResult, resolveNumber } from './resolver/resolve-number.ts';
 export type { ResolverLimits } from './resolver/resolver-limits.ts';
+export {
+  type ParserHitView,
+  type ProviderAttemptView,
+  RESOLVER_OPERATIONS,
+  type ResolutionAnswer,
+  type ResolutionState,
+  type ResolverSettingsView,
+} from './resolver/resolver-operations.ts';
 export { SecretMasker } from './resolver/secret-mask.ts';
 export { renderAgentText } from './snapshot/render/agent-text.ts';
 export { renderJsonSnapshot } from './snapshot/render/json-snapshot.ts';
-export { sectionKeys } from './snapshot/render/pbx-section-keys.ts';
+export { PBX_SECTION_NAMES, sectionKeys } from './snapshot/render/pbx-section-keys.ts';
 export { renderFormat } from './snapshot/render/render-format.ts';
 export { SnapshotCache } from './snapshot/snapshot.ts';
 export {
@@ -97,6 +138,12 @@ export interface PbxStartOptions {
   controlHost?: string;
   /** Bearer token the control plane requires; needed when `controlHost` is not loopback. */
   controlToken?: string;
+  /**
+   * Start no control listener of its own: a site-addressed plane of the whole fleet serves this
+   * PBX's routes (`internals.controlRoutes`) at this URL, `…/pbx/{siteId}` (issue 22), and
+   * `urls.control` says so. `controlPort`, `controlHost` and `controlToken` are then unused.
+   */
+  controlMountedAt?: string;
   clock?: VirtualClockOptions;
   /**
    * The monotonic clock the PBX times its waits on: the data endpoint's raw-mode grace and the
@@ -122,6 +169,12 @@ export interface PbxStartOptions {
    * `pbx-conformance fuzz` must find (test/fuzz/). Absent: the routes as they are.
    */
   wrapWebRoute?: (route: WebRoute) => WebRoute;
+  /**
+   * Serve a recording (`simulate --recording`, simulators/pbx/recording/replay.ts): the data
+   * endpoint and the XML-RPC data queries answer with its bytes; the state machine stays the
+   * simulator's. Give the recording's imported state as `scenario`.
+   */
+  replay?: ReplayBinding;
 }
 
 export interface PbxUrls {
@@ -145,6 +198,8 @@ export interface PbxHandle {
     maintenance: MaintenanceFace;
     events: AttentionForwarder;
     resolver: Resolver;
+    /** `--activity field`: the PBX changing over virtual time from a seed (issue 22). */
+    activity: FieldActivity;
     /** Every route the control server dispatches, from all groups (the OpenAPI sync test reads it). */
     controlRoutes: readonly ControlRoute[];
   };
@@ -165,16 +220,22 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
   const cache = new SnapshotCache(store);
   const ownWaits = options.durationClock ? undefined : durationClock();
   const waits: Clock = options.durationClock ?? (ownWaits as VirtualClock);
-  const endpoint = new MonitoringEndpoint(store, cache, { durationClock: waits });
+  const replay = options.replay?.(store, snapshotMonitoringData(store, cache));
+  const endpoint = new MonitoringEndpoint(store, cache, {
+    durationClock: waits,
+    ...(replay ? { answerOverride: (request) => replay.endpointAnswer(request) } : {}),
+  });
   const maintenance = createMaintenance(store);
   // Faces that keep records outside the state (tokens, queued commands) drop them on reset.
   store.on('reset', () => maintenance.reset());
   // Follows the store's reset by itself.
   const events = new AttentionForwarder(store, { controller: options.controller ?? null });
   const resolver = new Resolver(store, { ...options.resolver, durationClock: waits });
+  const activity = new FieldActivity(store, events);
   const servers: Server[] = [];
   const shutdown = async () => {
     await Promise.all([endpoint.close(), ...servers.map(closeServer)]);
+    activity.stop();
     await events.close();
     maintenance.close();
     clock.dispose();
@@ -186,7 +247,10 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
       host,
       port: options.webPort ?? 0,
       routes: [
-        { prefix: '/xml-rpc', handle: createXmlRpcHandler(store, cache) },
+        {
+          prefix: '/xml-rpc',
+          handle: createXmlRpcHandler(store, cache, replay ? { data: replay.xmlrpcData } : {}),
+        },
         { prefix: MAINTENANCE_BASE_PATH, handle: maintenance.handler },
         { prefix: MODULE_DOWNLOAD_PREFIX, handle: createPackageDownloadHandler(() => store.read().modules) },
       ].map((route) => options.wrapWebRoute?.(route) ?? route),
@@ -198,21 +262,31 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
       },
     });
     servers.push(web.server);
-    const control = new InProcessPbxControl(store, cache, endpoint);
-    const controlServer = await createControlServer(control, {
-      host: options.controlHost ?? '127.0.0.1',
-      port: options.controlPort ?? 0,
-      ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
-      extraRoutes: [
-        ...maintenanceControlRoutes(maintenance.control),
-        ...attentionControlRoutes(events, store),
-        ...resolverControlRoutes(resolver),
-      ],
-    });
-    servers.push(controlServer.server);
+    const effects = {
+      ...stateEffects(store, cache, endpoint),
+      ...resolverEffects(resolver),
+      ...maintenance.effects,
+      ...attentionEffects(events, store),
+    };
+    // The declared operations, and beside them the field-activity switch (issue 22; a route group,
+    // not yet a declared operation).
+    const routes = [...serveOperations(PBX_CONTROL_OPERATIONS, effects), ...activityControlRoutes(activity)];
+    const client = controlClient(PBX_CONTROL_OPERATIONS, injectTransport(createControlDispatcher(routes)));
+    let controlPlane: { url: string; routes: readonly ControlRoute[] };
+    if (options.controlMountedAt === undefined) {
+      const controlServer = await startControlServer(routes, {
+        host: options.controlHost ?? '127.0.0.1',
+        port: options.controlPort ?? 0,
+        ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
+      });
+      servers.push(controlServer.server);
+      controlPlane = controlServer;
+    } else {
+      controlPlane = { url: options.controlMountedAt, routes };
+    }
     const urls: PbxUrls = {
       web: web.url,
-      control: controlServer.url,
+      control: controlPlane.url,
       get monitoring() {
         const status = endpoint.status();
         return status.state === 'listening' ? `tcp://${status.host}:${status.port}` : null;
@@ -220,7 +294,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
     };
     return {
       urls,
-      control,
+      control: client,
       internals: {
         store,
         clock,
@@ -229,7 +303,8 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
         maintenance,
         events,
         resolver,
-        controlRoutes: controlServer.routes,
+        activity,
+        controlRoutes: controlPlane.routes,
       },
       close: shutdown,
     };

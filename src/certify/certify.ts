@@ -3,8 +3,14 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+<<<<<<< HEAD
 import type { ClauseLevel } from '../catalog/catalog.ts';
 import { AnswerProxy } from './answer-proxy.ts';
+=======
+import { loadScenarioFile, type PbxState } from '../../simulators/pbx/index.ts';
+import { recordingStartOptions } from '../record/recording-start.ts';
+import { checkRun, type RunCheck } from './check-run.ts';
+>>>>>>> main
 import { displayCommand, fillPlaceholders, type PlaceholderValues, redactSecrets } from './command-line.ts';
 import type { Expectation, Expectations } from './expectations.ts';
 import { type LabelTracking, type TrackedRun, trackFigures } from './figure-tracking.ts';
@@ -75,6 +81,8 @@ export interface CertifyInput {
   scenarios: CatalogScenario[];
   /** `--scenario-file`: one more scenario from a file (a shrunk failure to replay). */
   scenarioFile?: { name: string; description: string; path: string };
+  /** `--recording`: recordings (`pbx-conformance record`) certified beside the catalog, each replayed byte for byte. */
+  recordings?: { name: string; description: string; path: string }[];
   runs: number;
   seed?: number;
   timeoutMs: number;
@@ -151,6 +159,7 @@ export async function certifyPlugin(input: CertifyInput): Promise<CertifyResult>
       { state: scenarioFileState(file.path) },
     );
   }
+<<<<<<< HEAD
   compareTwins(input.scenarios, all);
   judgeKnownWhenServed(all);
   const extra: Judged[] = [];
@@ -173,6 +182,29 @@ export async function certifyPlugin(input: CertifyInput): Promise<CertifyResult>
     }
   }
   let generated: Record<string, unknown> | undefined;
+=======
+  for (const recording of input.recordings ?? []) {
+    input.progress?.(`${recording.name} (${recording.path}) …`);
+    verdicts.push(
+      await certifyScenario(
+        input,
+        recording.name,
+        recording.description,
+        { kind: 'named', scenario: recording.name },
+        () => {
+          const { scenario, replay } = recordingStartOptions(
+            recording.path,
+            input.cwd,
+            'recorded',
+            Date.now(),
+          );
+          return { state: scenario, replay };
+        },
+      ),
+    );
+  }
+  compareTwins(input.scenarios, verdicts);
+>>>>>>> main
   if (input.runs > 0) {
     input.progress?.(`generated states (${input.runs} runs) …`);
     const outcome = await certifyGenerated(input, addresses);

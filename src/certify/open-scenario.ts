@@ -1,5 +1,9 @@
 import { connect } from 'node:net';
+<<<<<<< HEAD
 import { request } from 'undici';
+=======
+import { type PbxHandle, type PbxState, type ReplayBinding, start } from '../../simulators/pbx/index.ts';
+>>>>>>> main
 import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { AnswerProxy, fetchRaw } from './answer-proxy.ts';
@@ -26,8 +30,11 @@ export interface OpenScenario {
   close(): Promise<void>;
 }
 
-/** What the simulator starts from: a named scenario or a complete state (scenario files, generated states). */
-export type ScenarioBase = { scenario: string } | { state: PbxState };
+/**
+ * What the simulator starts from: a named scenario or a complete state (scenario files, generated
+ * states), or a recording's imported state with its replay (`certify-plugin --recording`).
+ */
+export type ScenarioBase = { scenario: string } | { state: PbxState; replay?: ReplayBinding };
 
 /**
  * Starts a fresh simulator (frozen clock, ephemeral ports, 127.0.0.1) for `setup` through the
@@ -47,7 +54,18 @@ export async function openScenario(
       : 'state' in base
         ? base.state
         : base.scenario;
+<<<<<<< HEAD
   const handle = await start({ scenario, host, monitoringPort: 0, clock: { mode: 'frozen' } });
+=======
+  const replay = base !== undefined && 'replay' in base ? base.replay : undefined;
+  const handle = await start({
+    scenario,
+    host: CERTIFY_HOST,
+    monitoringPort: 0,
+    clock: { mode: 'frozen' },
+    ...(replay ? { replay } : {}),
+  });
+>>>>>>> main
   const notes: Record<string, unknown> = {};
   let proxy: AnswerProxy | null = null;
   let refusing: HeldPort | null = null;
@@ -70,9 +88,15 @@ export async function openScenario(
       case 'named':
         break;
       case 'endpoint-down':
+<<<<<<< HEAD
         await handle.control.setTile(false);
         refusing ??= await holdRefusingPort(handle.urls.web, host);
         address = { host, port: refusing.port };
+=======
+        await handle.control.setTile({ on: false });
+        refusing ??= await holdRefusingPort(handle.urls.web);
+        address = { host: CERTIFY_HOST, port: refusing.port };
+>>>>>>> main
         notes['endpoint'] = 'stopped (tile off); {port} refuses connections';
         break;
       case 'host-unlisted':
@@ -89,7 +113,7 @@ export async function openScenario(
         notes['extension'] = 'unknown sections and extra key value lines (agentExtensions)';
         break;
       case 'render-error':
-        await handle.control.injectFault('render-error');
+        await handle.control.injectFault({ name: 'render-error' });
         notes['fault'] = 'render-error';
         break;
       case 'non-ascii-names':

@@ -8,12 +8,15 @@ import type { Expectations } from '../certify/expectations.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
 import { TOOL_VERSION } from '../core/tool-version.ts';
+import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
+import { CLI } from '../report/reproduce.ts';
 import type { CliIo } from './cli-io.ts';
 
 export interface CertifyPluginOptions {
   expectations?: string;
   scenario?: string[];
   scenarioFile?: string;
+  recording?: string[];
   runs?: number;
   seed?: number;
   timeout?: number;
@@ -21,6 +24,8 @@ export interface CertifyPluginOptions {
   name?: string;
   listScenarios?: boolean;
   quiet?: boolean;
+  mkp?: string;
+  pluginDir?: string;
 }
 
 /** Default time one plug-in run may take (the expectations file or --timeout may change it). */
@@ -70,6 +75,11 @@ export function registerCertifyPlugin(program: Command, io: CliIo, done: (exitCo
     .option('--scenario <name>', 'run only this catalog scenario (repeatable)', collect)
     .option('--scenario-file <file>', 'run a scenario file (e.g. a shrunk failure) instead of the catalog')
     .option(
+      '--recording <file>',
+      'also certify against a recording (pbx-conformance record), replayed byte for byte, as scenario recording-<file name> (repeatable)',
+      collect,
+    )
+    .option(
       '--runs <n>',
       'also run the plug-in on this many generated PBX states (fast-check)',
       parseCount(100_000),
@@ -83,6 +93,11 @@ export function registerCertifyPlugin(program: Command, io: CliIo, done: (exitCo
     .option('--name <name>', "the plug-in's name in the reports (default: the executable's file name)")
     .option('--list-scenarios', 'list the built-in scenarios and exit')
     .option('--quiet', 'no progress output, only the summary')
+    .option(
+      '--mkp <file>',
+      'certify an agent-based Checkmk plug-in package (cmk.agent_based.v2) instead of a command (docs/mkp-plugin-rules.md)',
+    )
+    .option('--plugin-dir <dir>', 'like --mkp, for a package not yet built: its cmk_addons_plugins folder')
     .action(async (words: string[], options: CertifyPluginOptions) => {
       done(await certifyPluginCommand(words, options, io));
     });
@@ -98,6 +113,10 @@ export async function certifyPluginCommand(
   if (options.listScenarios) {
     for (const s of catalog) io.stdout.write(`${s.name.padEnd(22)} ${s.purpose}\n`);
     return 0;
+  }
+  if (options.mkp !== undefined || options.pluginDir !== undefined) {
+    const { certifyMkpCommand } = await import('./certify-mkp-command.ts');
+    return certifyMkpCommand(words, options, io);
   }
   const argv = commandArgv(words);
   const unknown = unknownPlaceholders(argv);
@@ -124,16 +143,40 @@ export async function certifyPluginCommand(
   if (options.scenarioFile !== undefined) {
     scenarioFile = await readScenarioFile(resolve(io.cwd, options.scenarioFile), options.scenarioFile);
   }
-  const known = new Set([...catalog.map((s) => s.name), ...(scenarioFile ? [scenarioFile.name] : [])]);
+  const recordings: { name: string; description: string; path: string }[] = [];
+  if (options.recording?.length) {
+    const { describeRecording } = await import('../record/recording-start.ts');
+    for (const file of options.recording) {
+      try {
+        recordings.push(describeRecording(resolve(io.cwd, file), file));
+      } catch (error) {
+        throw new HarnessError(oneLineMessage(error));
+      }
+    }
+  }
+  const known = new Set([
+    ...catalog.map((s) => s.name),
+    ...(scenarioFile ? [scenarioFile.name] : []),
+    ...recordings.map((r) => r.name),
+  ]);
+  // Loaded here: it brings the schema validator, which --help need not load.
+  const { nearestKey } = await import('../core/strict-schema.ts');
   for (const name of expectations?.scenarios.keys() ?? []) {
-    if (!known.has(name))
-      throw new HarnessError(
-        `expectations file ${options.expectations}: unknown scenario '${name}' (see certify-plugin --list-scenarios)`,
-      );
+    if (known.has(name)) continue;
+    const nearest = nearestKey(name, [...known]);
+    throw new HarnessError(
+      `expectations file ${options.expectations}: unknown scenario '${name}'${nearest ? ` (did you mean '${nearest}'?)` : ''} (see certify-plugin --list-scenarios)`,
+    );
   }
   for (const name of options.scenario ?? []) {
-    if (!catalog.some((s) => s.name === name))
-      throw new HarnessError(`unknown scenario '${name}' (see certify-plugin --list-scenarios)`);
+    if (catalog.some((s) => s.name === name)) continue;
+    const nearest = nearestKey(
+      name,
+      catalog.map((s) => s.name),
+    );
+    throw new HarnessError(
+      `unknown scenario '${name}'${nearest ? ` (did you mean '${nearest}'?)` : ''} (see certify-plugin --list-scenarios)`,
+    );
   }
   const wanted = new Set(options.scenario ?? (scenarioFile ? [] : catalog.map((s) => s.name)));
   // A scenario with a plain twin needs the twin's state to compare with.
@@ -141,12 +184,16 @@ export async function certifyPluginCommand(
   const scenarios = catalog.filter((s) => wanted.has(s.name));
 
   const reportsDir = options.reports === undefined ? DEFAULT_REPORTS_DIR : resolve(io.cwd, options.reports);
+  // Before any plug-in run: an unwritable folder is a harness error at once (issue 20, item 13).
+  await ensureWritableDir(reportsDir).catch((error: unknown) => {
+    throw new HarnessError(oneLineMessage(error));
+  });
   const timeoutS = options.timeout ?? expectations?.timeoutSeconds ?? DEFAULT_TIMEOUT_S;
   const plugin = options.name ?? expectations?.plugin ?? defaultPluginName(argv);
   const template = argv.map(shellQuote).join(' ');
   const replayCommand = (file: string) =>
     [
-      'pbx-conformance certify-plugin',
+      `${CLI} certify-plugin`,
       ...(options.expectations === undefined ? [] : [`--expectations ${shellQuote(options.expectations)}`]),
       `--scenario-file ${shellQuote(relativeOrAbsolute(io.cwd, file))}`,
       `-- ${template}`,
@@ -167,6 +214,7 @@ export async function certifyPluginCommand(
     expectations,
     scenarios,
     ...(scenarioFile ? { scenarioFile } : {}),
+    ...(recordings.length > 0 ? { recordings } : {}),
     runs: options.runs ?? 0,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     timeoutMs: Math.round(timeoutS * 1000),
@@ -186,6 +234,10 @@ export async function certifyPluginCommand(
     catalog: clauseCatalog,
     plugin,
     expectationsFile: options.expectations ?? null,
+    rerunOptions: [
+      ...(options.expectations === undefined ? [] : ['--expectations', options.expectations]),
+      ...(options.scenarioFile === undefined ? [] : ['--scenario-file', options.scenarioFile]),
+    ],
     toolVersion: TOOL_VERSION,
     servedFiles,
   });

@@ -1,11 +1,36 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { FleetFixture, FleetHandle } from '../../simulators/fleet-controller/index.ts';
-import type { ControllerSettings, PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
+import type { FleetFixture, FleetHandle, SiteControlPlane } from '../../simulators/fleet-controller/index.ts';
+import type {
+  ControllerSettings,
+  FieldActivityOptions,
+  PbxHandle,
+  PbxStartOptions,
+} from '../../simulators/pbx/index.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
+import { type AddressPool, addressAt } from '../fleet/address-pool.ts';
 import type { FleetTargetAccount, FleetTargetUrls } from './target-description.ts';
 
-/** Upper bound of `--pbx-count`: each PBX is four listeners in this one process. */
+/** Upper bound of `--pbx-count` with a listener set per PBX on `--host` and ephemeral ports. */
 export const MAX_PBX_COUNT = 50;
+
+/** Upper bound of `--pbx-count` for a pooled fleet (one address per PBX, issue 22). */
+export const MAX_POOLED_PBX_COUNT = 100_000;
+
+/** PBXs started at the same time while a pooled fleet comes up. */
+const START_CONCURRENCY = 64;
+
+/**
+ * A pooled fleet (issue 22): PBX `i` of this process listens on `addresses[i]` on the same ports
+ * as every other, and the controller's control plane serves each PBX's control routes at
+ * `/pbx/{siteId}` instead of one control listener per PBX.
+ */
+export interface FleetPool {
+  addresses: AddressPool;
+  /** Data endpoint port of every PBX (6556 on the real system). */
+  dataPort: number;
+  /** Web server port of every PBX. */
+  webPort: number;
+}
 
 /** Partner that owns the sites added when `--pbx-count` exceeds the fixture's sites. */
 const DEMO_SITE_OWNER = 'p-nordlicht';
@@ -20,6 +45,16 @@ export interface DemoFleetOptions {
   pbxCount: number;
   /** `--data DIR`, already resolved; absent: in memory. */
   dataDir?: string;
+  /** One address per PBX from this pool (issue 22); absent: every PBX on `host`, ephemeral ports. */
+  pool?: FleetPool;
+  /** The ingest key of each site (a sharded fleet derives them from its secret); default: fresh random keys. */
+  keyFor?: (siteId: string) => string;
+  /** Ports of the controller's listeners (default: any free port). */
+  apiPort?: number;
+  ingestPort?: number;
+  controlPort?: number;
+  /** Seed and rate of `--activity field`; absent: the PBXs change only when told to. */
+  activity?: FieldActivityOptions;
 }
 
 /** A running controller and the PBX registrations for the fleet's sites, primary first. */
@@ -31,6 +66,14 @@ export interface DemoFleet {
   registrations: ControllerSettings[];
   /** Started with `startPeers`: the PBXs other than the primary, with their site. */
   peers: { siteId: string; pbx: PbxHandle }[];
+  /** The pool the PBXs take their addresses from, when the fleet is pooled. */
+  pool: FleetPool | null;
+  /** The control plane that serves pooled PBXs' control routes at `/pbx/{siteId}`. */
+  siteControl: SiteControlPlane | null;
+  /** What PBX `index` (0: the primary) starts with beyond `options`: its pool address and ports, where its control routes are mounted. */
+  pbxOptions(index: number): Partial<PbxStartOptions>;
+  /** After PBX `index` started: mounts its control routes on the site-addressed plane (pooled fleets). */
+  started(index: number, pbx: PbxHandle): void;
   /** Starts a PBX for every registration after the first, with `options` (ports 0, own clock). */
   startPeers(options: PbxStartOptions): Promise<void>;
   /** Closes the peers, then the controller. */
@@ -49,12 +92,20 @@ export interface DemoFleet {
  * data directory) is a harness error.
  */
 export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFleet> {
-  const { start, defaultFixture } = await import('../../simulators/fleet-controller/index.ts');
-  const fixture = demoFixture(defaultFixture(), options.pbxCount);
+  const { start, defaultFixture, SiteControlPlane } = await import(
+    '../../simulators/fleet-controller/index.ts'
+  );
+  const fixture = demoFixture(defaultFixture(), options.pbxCount, options.keyFor);
+  const pool = options.pool ?? null;
+  const siteControl = pool ? new SiteControlPlane() : null;
   let controller: FleetHandle;
   try {
     controller = await start({
       fixture,
+      ...(siteControl ? { siteControl } : {}),
+      ...(options.apiPort === undefined ? {} : { apiPort: options.apiPort }),
+      ...(options.ingestPort === undefined ? {} : { ingestPort: options.ingestPort }),
+      ...(options.controlPort === undefined ? {} : { controlPort: options.controlPort }),
       host: options.host,
       ...(options.controlHost === undefined ? {} : { controlHost: options.controlHost }),
       ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
@@ -79,16 +130,58 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
       key,
     }));
     const { start: startPbx } = await import('../../simulators/pbx/index.ts');
+    const controlUrl = connectableHttp(controller.urls.control);
+    const pbxOptions = (index: number): Partial<PbxStartOptions> => {
+      const settings = registrations[index];
+      if (!pool || !settings) return {};
+      return {
+        host: addressAt(pool.addresses, index),
+        monitoringPort: pool.dataPort,
+        webPort: pool.webPort,
+        controlMountedAt: SiteControlPlane.siteUrl(controlUrl, settings.siteId),
+      };
+    };
+    const activity = options.activity;
+    const started = (index: number, pbx: PbxHandle) => {
+      const settings = registrations[index];
+      if (!settings) return;
+      siteControl?.add(settings.siteId, pbx.internals.controlRoutes);
+      if (activity) pbx.internals.activity.start({ ...activity, siteId: settings.siteId });
+    };
     return {
       controller,
       fixture,
       registrations,
       peers,
-      async startPeers(pbxOptions) {
-        for (const settings of registrations.slice(1)) {
-          const pbx = await startPbx({ ...pbxOptions, controller: settings });
-          peers.push({ siteId: settings.siteId, pbx });
-        }
+      pool,
+      siteControl,
+      pbxOptions,
+      started,
+      async startPeers(base) {
+        const rest = registrations.slice(1).map((settings, i) => ({ settings, index: i + 1 }));
+        const slots = new Array<PbxHandle | undefined>(rest.length);
+        let next = 0;
+        let failure: unknown;
+        const worker = async () => {
+          while (failure === undefined && next < rest.length) {
+            const at = next++;
+            const { settings, index } = rest[at]!;
+            try {
+              const pbx = await startPbx({ ...base, ...pbxOptions(index), controller: settings });
+              slots[at] = pbx;
+              started(index, pbx);
+            } catch (error) {
+              failure ??= error;
+            }
+          }
+        };
+        const workers = pool ? START_CONCURRENCY : 1;
+        await Promise.all(Array.from({ length: Math.min(workers, rest.length) }, worker));
+        rest.forEach(({ settings }, at) => {
+          const pbx = slots[at];
+          if (pbx) peers.push({ siteId: settings.siteId, pbx });
+        });
+        if (failure !== undefined) throw failure;
       },
       close,
     };
@@ -102,18 +195,22 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
  * `base` with demo sites up to `count` sites (owned by Nordlicht when the fixture has it) and a
  * PBX (site and fresh ingest key) for each of the first `count` sites, in the fixture's order.
  */
-export function demoFixture(base: FleetFixture, count: number): FleetFixture {
+export function demoFixture(
+  base: FleetFixture,
+  count: number,
+  keyFor: (siteId: string) => string = () => randomBytes(32).toString('base64url'),
+): FleetFixture {
   const fixture = structuredClone(base);
   const owner = fixture.partners.some((p) => p.id === DEMO_SITE_OWNER);
+  const taken = new Set(fixture.sites.map((s) => s.id));
   for (let n = fixture.sites.length + 1; fixture.sites.length < count; n++) {
     const id = `site-demo-${n}`;
-    if (fixture.sites.some((s) => s.id === id)) continue;
+    if (taken.has(id)) continue;
+    taken.add(id);
     fixture.sites.push({ id, displayName: `Demo-Standort ${n}` });
     if (owner) fixture.rights.push({ partnerId: DEMO_SITE_OWNER, siteId: id, kind: 'own' });
   }
-  fixture.pbxs = fixture.sites
-    .slice(0, count)
-    .map((site) => ({ siteId: site.id, key: randomBytes(32).toString('base64url') }));
+  fixture.pbxs = fixture.sites.slice(0, count).map((site) => ({ siteId: site.id, key: keyFor(site.id) }));
   return fixture;
 }
 
@@ -189,6 +286,11 @@ export function fleetTargetFixtures(
       return controlUrl === undefined ? [] : [{ siteId: reg.siteId, controlUrl }];
     }),
   };
+}
+
+/** A wildcard bind address is not a place to connect to; loopback is. */
+function connectableHttp(url: string): string {
+  return url.replace(/^(https?):\/\/(0\.0\.0\.0|\[::\]|::):/, '$1://127.0.0.1:');
 }
 
 /** A wildcard bind address is not a place to connect to; loopback is. */

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { CustomerEndpointHandle, EndpointConfig } from '../../simulators/customer-endpoint/index.ts';
+import { isLoopbackHost } from '../../simulators/shared/control-token.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import type { CliIo } from './cli-io.ts';
 import { parsePort } from './parse-options.ts';
@@ -40,7 +41,11 @@ export function registerEndpoint(program: Command, io: CliIo, done: (exitCode: n
     .option('--port <n>', 'port of the endpoint (default: any free port)', parsePort)
     .option('--host <address>', 'address the endpoint binds (one the PBX can reach)', '127.0.0.1')
     .option('--control-port <n>', 'port of the control plane (default: any free port)', parsePort)
-    .option('--control-host <address>', 'address the control plane binds', '127.0.0.1')
+    .option(
+      '--control-host <address>',
+      'loopback address the control plane binds (it has no token, so it stays on 127.x)',
+      '127.0.0.1',
+    )
     .option('--tls', 'serve HTTPS with a fresh self-signed certificate (needs openssl)')
     .option('--cert-host <name>', 'a name or address in that certificate (repeatable)', collect)
     .option('--config <file>', 'initial answer configuration (JSON, the Config schema of the control plane)')
@@ -52,6 +57,12 @@ export function registerEndpoint(program: Command, io: CliIo, done: (exitCode: n
 
 /** Runs the endpoint until `io.signal` aborts (or SIGINT/SIGTERM); returns the exit code. */
 export async function endpointCommand(options: EndpointOptions, io: CliIo): Promise<number> {
+  // The endpoint's control plane takes no token (unlike simulate's), so it never leaves loopback;
+  // the shared refusal would name simulate's --control-token (issue 20, item 16).
+  if (!isLoopbackHost(options.controlHost))
+    throw new HarnessError(
+      `--control-host ${options.controlHost} is not a loopback address: the endpoint's control plane has no token, so it stays on 127.x (the PBX under test needs only --host)`,
+    );
   const config = options.config === undefined ? undefined : await readConfig(resolve(io.cwd, options.config));
   const { start } = await import('../../simulators/customer-endpoint/index.ts');
   let handle: CustomerEndpointHandle;

@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import type { CompatibilityReport } from '../report/model.ts';
+import { scoreText } from '../report/score-text.ts';
 import type { ReportPaths } from '../report/write-reports.ts';
 
 /** The short text `verify` prints: counts per interface, baseline, outcome and report paths. */
@@ -20,10 +21,8 @@ export function formatSummary(report: CompatibilityReport, paths: ReportPaths, c
   ];
   const rows = report.interfaces.map((i) => [
     i.id,
-    // Left out by a tag filter: "not run", not a 0/63 that reads like failure.
-    i.counts.pass + i.counts.fail + i.counts['not-verifiable'] === 0 && i.counts['not-run'] > 0
-      ? '-'
-      : `${i.counts.pass}/${i.score.testable}`,
+    // Nothing verified (left out by a tag filter, or not verifiable on this target): "not run", not a 0/61.
+    scoreText(i),
     String(i.counts.fail),
     String(i.counts['not-verifiable']),
     String(i.counts['not-run']),
@@ -37,6 +36,11 @@ export function formatSummary(report: CompatibilityReport, paths: ReportPaths, c
     );
   }
   const b = report.baseline;
+  const show = (path: string): string => {
+    const rel = relative(cwd, path);
+    return rel.startsWith('..') ? path : rel;
+  };
+  if (b.present) lines.push(`baseline: ${show(b.file)}`);
   if (b.expectedFailures.length > 0) {
     lines.push(`expected failures (${b.expectedFailures.length}): ${b.expectedFailures.join(', ')}`);
   }
@@ -45,10 +49,6 @@ export function formatSummary(report: CompatibilityReport, paths: ReportPaths, c
   }
   if (report.outcome.passed) lines.push('PASSED');
   else for (const reason of report.outcome.reasons) lines.push(`FAILED: ${reason}`);
-  const show = (path: string): string => {
-    const rel = relative(cwd, path);
-    return rel.startsWith('..') ? path : rel;
-  };
   lines.push(`reports: ${show(paths.json)}, ${show(paths.html)}, ${show(paths.junit)}`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,23 +1,21 @@
 import { randomInt } from 'node:crypto';
 import { relative, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
-import { loadCatalog } from '../catalog/load-catalog.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
 import { TOOL_VERSION } from '../core/tool-version.ts';
-import { failureText, fuzzReport } from '../fuzz/fuzz-report.ts';
-import { type FuzzTarget, startEmbeddedTarget, targetFromFile } from '../fuzz/fuzz-target.ts';
-import { type FuzzResult, runFuzz } from '../fuzz/run-fuzz.ts';
+import type { FuzzTarget } from '../fuzz/fuzz-target.ts';
+import type { FuzzResult, GeneratorOutcome } from '../fuzz/run-fuzz.ts';
 import { FACES, type FaceName } from '../fuzz/types.ts';
-import { writeReports } from '../report/write-reports.ts';
-import { loadTarget } from '../runner/load-target.ts';
+import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import type { CliIo } from './cli-io.ts';
 
 export interface FuzzOptions {
   target?: string;
   runs: number;
   seed?: number;
-  faces: FaceName[];
+  /** Default: every face. */
+  faces?: FaceName[];
   reports?: string;
   path?: string;
   boundMs: number;
@@ -67,9 +65,8 @@ export function registerFuzz(program: Command, io: CliIo, done: (exitCode: numbe
     .option('--target <file>', 'target description (JSON); default: a fresh simulator started for the run')
     .option('--runs <n>', 'generated inputs per face', parseCount, 1000)
     .option('--seed <s>', 'fast-check seed (default: random, printed)', parseSeed)
-    .option('--faces <list>', `comma-separated faces (default: all: ${FACES.join(',')})`, parseFaces, [
-      ...FACES,
-    ])
+    // The default is named in the text only: commander would print it a second time (issue 20, item 22).
+    .option('--faces <list>', `comma-separated faces (default: all: ${FACES.join(',')})`, parseFaces)
     .option('--reports <dir>', 'where to write compatibility.json/html and junit.xml (default: reports/)')
     .option(
       '--path <generator/path>',
@@ -91,10 +88,36 @@ export function registerFuzz(program: Command, io: CliIo, done: (exitCode: numbe
  * failed; 1: a failure; 2: usage or harness error.
  */
 export async function fuzzCommand(options: FuzzOptions, io: CliIo): Promise<number> {
+  // A path indexes the inputs of one seed: without it, it would replay some random input (issue 20, item 14).
+  if (options.path !== undefined && options.seed === undefined)
+    throw new HarnessError(
+      "--path replays an input of an earlier run: give that run's --seed (and --runs) too, as the failure line prints them",
+    );
+  // Loaded when the command runs, not for `--help` of every command (fast-check, the faces, the reports).
+  const [
+    { loadCatalog },
+    { failureText, fuzzReport },
+    { startEmbeddedTarget, targetFromFile },
+    { runFuzz, FuzzReplayError },
+  ] = await Promise.all([
+    import('../catalog/load-catalog.ts'),
+    import('../fuzz/fuzz-report.ts'),
+    import('../fuzz/fuzz-target.ts'),
+    import('../fuzz/run-fuzz.ts'),
+  ]);
+  const [{ writeReports }, { loadTarget }] = await Promise.all([
+    import('../report/write-reports.ts'),
+    import('../runner/load-target.ts'),
+  ]);
   const seed = options.seed ?? randomInt(0, 2 ** 31 - 1);
+  const faces = options.faces ?? [...FACES];
   const targetFile = options.target === undefined ? null : resolve(io.cwd, options.target);
   const catalog = await loadCatalog().catch((error: unknown) => {
     throw new HarnessError(`the clause catalog cannot be read: ${oneLineMessage(error)}`);
+  });
+  const dir = options.reports === undefined ? DEFAULT_REPORTS_DIR : resolve(io.cwd, options.reports);
+  await ensureWritableDir(dir).catch((error: unknown) => {
+    throw new HarnessError(oneLineMessage(error));
   });
   let target: FuzzTarget;
   try {
@@ -109,12 +132,12 @@ export async function fuzzCommand(options: FuzzOptions, io: CliIo): Promise<numb
   let result: FuzzResult;
   try {
     io.stdout.write(
-      `fuzz ${target.info.name}: seed ${seed}, ${options.runs} inputs per face, faces ${options.faces.join(',')}\n`,
+      `fuzz ${target.info.name}: seed ${seed}, ${options.runs} inputs per face, faces ${faces.join(',')}\n`,
     );
     result = await runFuzz(target.info, {
       runs: options.runs,
       seed,
-      faces: options.faces,
+      faces,
       boundMs: options.boundMs,
       batchSize: BATCH_SIZE,
       maintenanceCommands: target.maintenanceCommands,
@@ -124,6 +147,9 @@ export async function fuzzCommand(options: FuzzOptions, io: CliIo): Promise<numb
       ...(targetFile ? { replayTarget: `--target ${relative(io.cwd, targetFile) || targetFile}` } : {}),
       ...(options.quiet ? {} : { progress: (line: string) => io.stdout.write(`  ${line}\n`) }),
     });
+  } catch (error) {
+    if (error instanceof FuzzReplayError) throw new HarnessError(error.message);
+    throw error;
   } finally {
     await target.close();
   }
@@ -133,11 +159,10 @@ export async function fuzzCommand(options: FuzzOptions, io: CliIo): Promise<numb
     toolVersion: TOOL_VERSION,
     tagExpression: null,
   });
-  const dir = options.reports === undefined ? DEFAULT_REPORTS_DIR : resolve(io.cwd, options.reports);
   const paths = await writeReports(report, dir).catch((error: unknown) => {
     throw new HarnessError(`the reports cannot be written: ${oneLineMessage(error)}`);
   });
-  io.stdout.write(formatFuzzSummary(result));
+  io.stdout.write(formatFuzzSummary(result, failureText));
   io.stdout.write(
     `reports: ${[paths.json, paths.html, paths.junit].map((p) => relative(io.cwd, p) || p).join(', ')}\n`,
   );
@@ -152,7 +177,10 @@ function splitPath(value: string): { generator: string; path: string } {
 const MB = 1024 * 1024;
 
 /** The totals per face, the memory figures and every failure with its replay lines. */
-export function formatFuzzSummary(result: FuzzResult): string {
+export function formatFuzzSummary(
+  result: FuzzResult,
+  failureText: (generator: GeneratorOutcome) => string,
+): string {
   const lines = ['', 'face          inputs  crashes  hangs  5xx  mismatches'];
   for (const t of result.totals) {
     lines.push(

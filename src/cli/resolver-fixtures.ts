@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -54,7 +54,9 @@ export async function prepareResolverFixtures(bindHost: string): Promise<Resolve
     };
   }
   const [matching, otherHost] = pairs as [TlsPair, TlsPair];
-  const dir = await mkdtemp(join(tmpdir(), 'pbx-conformance-resolver-'));
+  await removeStaleFixtureDirs();
+  const dir = await mkdtemp(join(tmpdir(), FIXTURE_DIR_PREFIX));
+  await writeFile(join(dir, OWNER_FILE), `${process.pid}\n`, { mode: 0o600 });
   const write = async (name: string, pair: TlsPair) => {
     const place = { certFile: join(dir, `${name}.cert.pem`), keyFile: join(dir, `${name}.key.pem`) };
     await writeFile(place.certFile, pair.cert, { mode: 0o600 });
@@ -77,4 +79,45 @@ export function harnessHost(bindHost: string): string | null {
   if (bindHost === '0.0.0.0' || bindHost === '::' || bindHost === '[::]' || bindHost === 'localhost')
     return '127.0.0.1';
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bindHost) ? bindHost : null;
+}
+
+/** The temporary folders holding the fixtures' key files. */
+export const FIXTURE_DIR_PREFIX = 'pbx-conformance-resolver-';
+/** The process id of the simulator that made a fixture folder. */
+const OWNER_FILE = 'owner.pid';
+/** A folder without an owner file younger than this may be one another start is making now. */
+const UNOWNED_GRACE_MS = 60_000;
+
+/**
+ * Removes the fixture folders of simulators that are gone (issue 20, item 20). The key files must
+ * lie on disk for as long as the simulator runs, since `verify --target` in another process reads
+ * them; `close()` removes them, but a SIGKILL leaves them behind, so each start removes the folders
+ * whose owning process no longer runs (and folders without an owner file older than a minute).
+ * Returns the folders removed.
+ */
+export async function removeStaleFixtureDirs(root = tmpdir()): Promise<string[]> {
+  const removed: string[] = [];
+  const entries = await readdir(root).catch(() => [] as string[]);
+  for (const name of entries) {
+    if (!name.startsWith(FIXTURE_DIR_PREFIX)) continue;
+    const dir = join(root, name);
+    const owner = Number((await readFile(join(dir, OWNER_FILE), 'utf8').catch(() => '')).trim());
+    const stale =
+      owner > 0
+        ? !isRunning(owner)
+        : Date.now() - ((await stat(dir).catch(() => null))?.mtimeMs ?? Date.now()) > UNOWNED_GRACE_MS;
+    if (!stale) continue;
+    await rm(dir, { recursive: true, force: true }).catch(() => {});
+    removed.push(dir);
+  }
+  return removed;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -2,14 +2,19 @@ import { Command, CommanderError, Option } from 'commander';
 import { EXIT_CODES_HELP, EXIT_HARNESS_ERROR } from '../core/exit-codes.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { versionText } from '../core/tool-version.ts';
+import { DEFAULT_ADDRESS_POOL } from '../fleet/address-pool.ts';
 import { registerCertifyPlugin } from './certify-plugin-command.ts';
 import type { CliIo } from './cli-io.ts';
 import { registerEndpoint } from './endpoint-command.ts';
 import { registerFuzz } from './fuzz-command.ts';
 import { parsePercent, parsePort, parseRepeat, parseWorkerCount } from './parse-options.ts';
+import { registerRecord } from './record-command.ts';
+import { registerReport } from './report-command.ts';
 import { registerResolverCheck } from './resolver-check-command.ts';
 import {
   DEFAULT_PBX_COUNT,
+  DEFAULT_POOL_WEB_PORT,
+  parseEventsPerHour,
   parsePbxCount,
   type SimulateOptions,
   simulateCommand,
@@ -35,6 +40,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       'print the CLI version, the clause catalog and the spec revisions it judges',
     )
     .exitOverride()
+    // `record --out` and `record import --out` are different options: each command reads its own.
+    .enablePositionalOptions()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
@@ -59,7 +66,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     .option('--parallel <n>', 'number of worker processes', parseWorkerCount)
     .option(
       '--baseline <file>',
-      'expected-failures file (YAML list of {clause, reason, until?}) anywhere, instead of features/expected-failures/<target>.yaml',
+      'expected-failures file (YAML list of {clause, reason, until?}) anywhere, instead of ./features/expected-failures/<target>.yaml',
     )
     .option(
       '--require <prefix...>',
@@ -74,6 +81,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       '--repeat <n>',
       'run the selection n times; each clause is stable pass, stable fail or flaky (a flaky clause fails the run, never retried silently)',
       parseRepeat,
+    )
+    .option(
+      '--shard <i/N>',
+      "run only shard i (1 to N) of the selected scenarios, by cucumber's own sharding; N alone takes i from JOB_COMPLETION_INDEX (join the shards' reports with report merge)",
     )
     .action(async (options: VerifyOptions) => {
       // Loaded on demand: Cucumber and the report code are most of the start-up time (issue 13).
@@ -113,8 +124,57 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     )
     .option('--no-fleet', 'run the PBX alone, without a fleet controller')
     .option('--data <dir>', "keep the fleet controller's state in this directory (default: in memory)")
-    .action(async (options: SimulateOptions) => {
-      exitCode = await simulateCommand(options, io);
+    .option(
+      '--address-pool <range>',
+      `one address per PBX from this range (a.b.c.d/len or first-last), every PBX on the same ports (--port, default 6556; --web-port, default ${DEFAULT_POOL_WEB_PORT}); the control planes at <control plane>/pbx/<siteId>; default beyond 50 PBXs: ${DEFAULT_ADDRESS_POOL}`,
+    )
+    .addOption(
+      new Option(
+        '--activity <kind>',
+        'field: every PBX changes over virtual time like a real one, from --seed',
+      )
+        .choices(['none', 'field'])
+        .default('none'),
+    )
+    .option('--seed <text>', 'seed of --activity field (default: field); the same seed, the same activity')
+    .option(
+      '--fleet-only',
+      'run the fleet controller alone; shards (--shard) bring the PBXs (keys from PBX_CONFORMANCE_FLEET_SECRET)',
+    )
+    .option(
+      '--shard <i/N>',
+      "run shard i (1 to N) of N of a fleet of --pbx-count PBXs, linked to --controller; N alone takes i from Kubernetes' JOB_COMPLETION_INDEX",
+    )
+    .option(
+      '--controller <url>',
+      'tcp://host:port: the ingest listener of simulate --fleet-only, for --shard',
+    )
+    .option('--api-port <n>', "the fleet controller's REST + MCP port (default: any free port)", parsePort)
+    .option('--ingest-port <n>', "the fleet controller's PBX ingest port (default: any free port)", parsePort)
+    .option(
+      '--events-per-hour <n>',
+      'attention events per PBX and virtual hour under --activity field (default 1)',
+      parseEventsPerHour,
+    )
+    .option(
+      '--recording <file>',
+      'serve a recording (pbx-conformance record) byte for byte; the control plane still switches tile, licence and hosts',
+    )
+    .addOption(
+      new Option('--timing <mode>', 'replay the recorded delays, or none')
+        .choices(['recorded', 'none'])
+        .default('recorded'),
+    )
+    .option(
+      '--target-file <file>',
+      'write the target description here once every face listens (stale one removed first, written whole, removed at the stop)',
+    )
+    .argument(
+      '[command...]',
+      'after --: run this command once the simulator listens, then stop; exit with its exit code',
+    )
+    .action(async (command: string[], options: SimulateOptions) => {
+      exitCode = await simulateCommand(options, io, command);
     });
 
   registerFuzz(program, io, (code) => {
@@ -127,6 +187,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     exitCode = code;
   });
   registerCertifyPlugin(program, io, (code) => {
+    exitCode = code;
+  });
+  registerReport(program, io, (code) => {
+    exitCode = code;
+  });
+  registerRecord(program, io, (code) => {
     exitCode = code;
   });
 

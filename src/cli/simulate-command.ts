@@ -1,45 +1,88 @@
 import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { access, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { EndpointStatus, PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
 import { generateControlToken, isLoopbackHost } from '../../simulators/shared/control-token.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
+import {
+  type AddressPool,
+  addressAt,
+  DEFAULT_ADDRESS_POOL,
+  parseAddressPool,
+} from '../fleet/address-pool.ts';
+import { preflightFleet } from '../fleet/fleet-preflight.ts';
+import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import type { CliIo } from './cli-io.ts';
-import { type DemoFleet, fleetTargetFixtures, MAX_PBX_COUNT, startDemoFleet } from './demo-fleet.ts';
+import {
+  type DemoFleet,
+  type FleetPool,
+  fleetTargetFixtures,
+  MAX_PBX_COUNT,
+  MAX_POOLED_PBX_COUNT,
+  startDemoFleet,
+} from './demo-fleet.ts';
 import { resolveScenarioOption } from './resolve-scenario-option.ts';
 import { prepareResolverFixtures, type ResolverFixtures } from './resolver-fixtures.ts';
+import {
+  DEFAULT_PBX_COUNT,
+  DEFAULT_POOL_DATA_PORT,
+  DEFAULT_POOL_WEB_PORT,
+  type SimulateOptions,
+} from './simulate-options.ts';
 import { stopRequested } from './stop-requested.ts';
 import { describeSimulatorTarget, type TargetDescription } from './target-description.ts';
 
-export interface SimulateOptions {
-  scenario?: string;
-  port?: number;
-  webPort?: number;
-  controlPort?: number;
-  host: string;
-  /** Address of the control planes (default 127.0.0.1, whatever `host` says). */
-  controlHost?: string;
-  /** Bearer token of the control planes; generated (and printed once) beyond loopback. */
-  controlToken?: string;
-  clock: 'running' | 'frozen';
-  json?: boolean;
-  /** `--no-fleet` sets `false`: the primary PBX alone, as before issue 4. */
-  fleet?: boolean;
-  /** PBXs in the fleet, the primary included (default 3). */
-  pbxCount?: number;
-  /** Keep the controller's state in this directory (relative to `io.cwd`). */
-  data?: string;
-}
-
-/** PBXs `simulate` starts by default: the primary and two more, one per fixture site. */
-export const DEFAULT_PBX_COUNT = 3;
+export {
+  DEFAULT_PBX_COUNT,
+  DEFAULT_POOL_DATA_PORT,
+  DEFAULT_POOL_WEB_PORT,
+  type SimulateOptions,
+} from './simulate-options.ts';
 
 /** Commander parser for `--pbx-count`. */
 export function parsePbxCount(value: string): number {
-  if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > MAX_PBX_COUNT)
-    throw new InvalidArgumentError(`expected 1 to ${MAX_PBX_COUNT} PBXs`);
+  if (!/^\d{1,6}$/.test(value) || Number(value) < 1 || Number(value) > MAX_POOLED_PBX_COUNT)
+    throw new InvalidArgumentError(`expected 1 to ${MAX_POOLED_PBX_COUNT} PBXs`);
   return Number(value);
+}
+
+/** Commander parser for `--events-per-hour`. */
+export function parseEventsPerHour(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || n > 100_000)
+    throw new InvalidArgumentError('expected 0 to 100000 events per hour');
+  return n;
+}
+
+/**
+ * The pool of a pooled fleet: `--address-pool`, or the default pool beyond `MAX_PBX_COUNT` PBXs
+ * on Linux (where all of 127/8 is loopback); `null` for the classic fleet on `--host`.
+ */
+export function fleetPoolOf(options: SimulateOptions): FleetPool | null {
+  const count = options.pbxCount ?? DEFAULT_PBX_COUNT;
+  let spec = options.addressPool;
+  if (spec === undefined) {
+    if (count <= MAX_PBX_COUNT) return null;
+    if (process.platform !== 'linux')
+      throw new HarnessError(
+        `beyond ${MAX_PBX_COUNT} PBXs give --address-pool with one address per PBX (only Linux has all of 127/8 on loopback)`,
+      );
+    spec = DEFAULT_ADDRESS_POOL;
+  }
+  let addresses: AddressPool;
+  try {
+    addresses = parseAddressPool(spec);
+  } catch (error) {
+    throw new HarnessError(oneLineMessage(error));
+  }
+  return {
+    addresses,
+    dataPort: options.port ?? DEFAULT_POOL_DATA_PORT,
+    webPort: options.webPort ?? DEFAULT_POOL_WEB_PORT,
+  };
 }
 
 /**
@@ -52,10 +95,68 @@ export function parsePbxCount(value: string): number {
  * harness error with exit code 2; a busy data endpoint port follows the spec instead (next port,
  * or inactive) and is printed as a warning.
  */
-export async function simulateCommand(options: SimulateOptions, io: CliIo): Promise<number> {
-  if (options.fleet === false && (options.data !== undefined || options.pbxCount !== undefined))
-    throw new HarnessError('--data and --pbx-count belong to the fleet; they cannot go with --no-fleet');
-  const scenario = await resolveScenarioOption(options.scenario, io.cwd);
+export async function simulateCommand(
+  options: SimulateOptions,
+  io: CliIo,
+  command: readonly string[] = [],
+): Promise<number> {
+  if (options.fleetOnly || options.shard !== undefined) {
+    const { simulateSharded } = await import('./sharded-simulate.ts');
+    return simulateSharded(options, io);
+  }
+  if (options.controller !== undefined) throw new HarnessError('--controller goes with --shard');
+  const targetFile = options.targetFile === undefined ? undefined : resolve(io.cwd, options.targetFile);
+  if (targetFile !== undefined) await removeStale(targetFile);
+  if (
+    options.fleet === false &&
+    (options.data !== undefined ||
+      options.pbxCount !== undefined ||
+      options.addressPool !== undefined ||
+      (options.activity ?? 'none') !== 'none')
+  )
+    throw new HarnessError(
+      '--data, --pbx-count, --address-pool and --activity belong to the fleet; they cannot go with --no-fleet',
+    );
+  const pool = options.fleet === false ? null : fleetPoolOf(options);
+  const pbxCount = options.pbxCount ?? DEFAULT_PBX_COUNT;
+  if (pool) {
+    const reason = await preflightFleet({
+      count: pbxCount,
+      pool: pool.addresses,
+      ports: [pool.dataPort, pool.webPort],
+    });
+    if (reason) throw new HarnessError(reason);
+  }
+  const activity =
+    options.activity === 'field'
+      ? {
+          seed: options.seed ?? 'field',
+          ...(options.eventsPerHour === undefined ? {} : { eventsPerHour: options.eventsPerHour }),
+        }
+      : undefined;
+  // Before anything listens: a folder that cannot be made is a harness error at once (issue 20, item 13).
+  if (options.data !== undefined)
+    await ensureWritableDir(resolve(io.cwd, options.data), '--data folder').catch((error: unknown) => {
+      throw new HarnessError(oneLineMessage(error));
+    });
+  if (options.recording !== undefined && options.scenario !== undefined)
+    throw new HarnessError('--recording and --scenario exclude each other: a recording brings its own state');
+  const replayed =
+    options.recording === undefined
+      ? undefined
+      : await import('../record/recording-start.ts').then(({ recordingStartOptions }) => {
+          try {
+            return recordingStartOptions(
+              options.recording!,
+              io.cwd,
+              options.timing ?? 'recorded',
+              Date.now(),
+            );
+          } catch (error) {
+            throw new HarnessError(oneLineMessage(error));
+          }
+        });
+  const scenario = replayed?.scenario ?? (await resolveScenarioOption(options.scenario, io.cwd));
   const controlHost = options.controlHost ?? '127.0.0.1';
   // Issue 12, defect 7: a control plane beyond loopback always has a token.
   const generatedToken =
@@ -70,6 +171,7 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
     ...(options.port === undefined ? {} : { monitoringPort: options.port }),
     ...(options.webPort === undefined ? {} : { webPort: options.webPort }),
     ...(options.controlPort === undefined ? {} : { controlPort: options.controlPort }),
+    ...(replayed ? { replay: replayed.replay } : {}),
   };
   // Loaded on demand: `verify` against a remote target never needs the simulator.
   const { MAINTENANCE_BASE_PATH, start } = await import('../../simulators/pbx/index.ts');
@@ -81,21 +183,29 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
           host: options.host,
           ...control,
           clock: options.clock,
-          pbxCount: options.pbxCount ?? DEFAULT_PBX_COUNT,
+          pbxCount,
+          ...(options.apiPort === undefined ? {} : { apiPort: options.apiPort }),
+          ...(options.ingestPort === undefined ? {} : { ingestPort: options.ingestPort }),
+          ...(pool ? { pool } : {}),
+          ...(activity ? { activity } : {}),
           ...(options.data === undefined ? {} : { dataDir: resolve(io.cwd, options.data) }),
         });
   let handle: PbxHandle;
   let resolverFixtures: ResolverFixtures | null = null;
   try {
     // Only a target file can name the trusted certificates, so only --json makes them.
-    resolverFixtures = options.json ? await prepareResolverFixtures(options.host) : null;
+    resolverFixtures =
+      options.json || targetFile !== undefined ? await prepareResolverFixtures(options.host) : null;
     if (resolverFixtures?.trustedCa.length) startOptions.resolver = { trustedCa: resolverFixtures.trustedCa };
     const primary = fleet?.registrations[0];
-    handle = await start(primary ? { ...startOptions, controller: primary } : startOptions);
+    handle = await start(
+      primary ? { ...startOptions, ...fleet?.pbxOptions(0), controller: primary } : startOptions,
+    );
+    fleet?.started(0, handle);
   } catch (error) {
     await resolverFixtures?.close();
     await fleet?.close();
-    throw startError(error, options.host);
+    throw startError(error, pool ? 'the pool address' : options.host);
   }
   try {
     if (fleet) {
@@ -108,25 +218,26 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
           monitoringPort: 0,
         });
       } catch (error) {
-        throw startError(error, options.host);
+        throw startError(error, pool ? 'the pool address' : options.host);
       }
     }
     // Listening for SIGINT/SIGTERM before the target line goes out: a caller may signal at once.
-    const stop = stopRequested(io.signal);
+    const signalled = stopRequested(io.signal);
     const target = describe(handle, options.host, MAINTENANCE_BASE_PATH, fleet, controlToken);
     if (resolverFixtures) target.resolver = resolverFixtures.section;
-    const info = options.json ? io.stderr : io.stdout;
+    const info = options.json || command.length > 0 ? io.stderr : io.stdout;
     if (options.json) io.stdout.write(`${JSON.stringify(target)}\n`);
+    if (targetFile !== undefined) await writeAtomically(targetFile, `${JSON.stringify(target, null, 2)}\n`);
     info.write(formatBanner(target, options, handle.internals.endpoint.status()));
-    if (fleet) info.write(formatFleet(fleet, options));
-    info.write(formatBound(handle, fleet));
+    if (fleet) info.write(fleet.pool ? formatPooledFleet(fleet, options) : formatFleet(fleet, options));
+    info.write(formatBound(handle, fleet?.pool ? null : fleet));
     if (generatedToken) {
       info.write(
         `control token:     ${generatedToken}  (generated for this run, shown once; send Authorization: Bearer <token>)\n`,
       );
     }
     for (const warning of exposureWarnings(options, fleet !== null)) info.write(`warning: ${warning}\n`);
-    info.write('Press Ctrl-C to stop.\n');
+    if (command.length === 0) info.write('Press Ctrl-C to stop.\n');
     // Spec behaviour, not an error: a busy data port moves the endpoint to the next port (with a
     // warning) or leaves it inactive when both are busy (monitoring-endpoint-and-xmlrpc.md).
     for (const warning of handle.internals.store.warnings()) info.write(`warning: ${warning}\n`);
@@ -137,14 +248,46 @@ export async function simulateCommand(options: SimulateOptions, io: CliIo): Prom
           'set pbx.xmlrpc.login and password in the target file\n',
       );
     }
-    await stop;
+    let exitCode = 0;
+    if (command.length > 0) {
+      // The simulator is the command's parent: it ends when the command does, so nothing outlives a CI job.
+      const { runWhileSimulating } = await import('./simulate-run.ts');
+      exitCode = await runWhileSimulating(command, io, signalled);
+    } else await signalled;
     info.write('stopping the simulator\n');
+    return exitCode;
   } finally {
+    if (targetFile !== undefined) await rm(targetFile, { force: true });
     await handle.close();
     await fleet?.close();
     await resolverFixtures?.close();
   }
-  return 0;
+}
+
+/** Removes an earlier run's target file; one that cannot be removed stops the start (exit 2). */
+async function removeStale(file: string): Promise<void> {
+  try {
+    await rm(file, { force: true });
+  } catch (error) {
+    throw new HarnessError(`--target-file ${file} cannot be replaced: ${oneLineMessage(error)}`);
+  }
+  try {
+    await access(dirname(file), constants.W_OK);
+  } catch {
+    throw new HarnessError(`--target-file ${file}: its folder does not exist or is not writable`);
+  }
+}
+
+/** Writes `text` beside `file` and renames it into place: a reader sees no file or the whole file. */
+async function writeAtomically(file: string, text: string): Promise<void> {
+  const aside = `${file}.${process.pid}.tmp`;
+  try {
+    await writeFile(aside, text, { mode: 0o600 });
+    await rename(aside, file);
+  } catch (error) {
+    await rm(aside, { force: true });
+    throw new HarnessError(`--target-file ${file} cannot be written: ${oneLineMessage(error)}`);
+  }
 }
 
 async function requireKnownScenario(name: string): Promise<void> {
@@ -163,9 +306,9 @@ function describe(
 ): TargetDescription {
   const state = handle.internals.store.read();
   const monitoring = parseTcpUrl(handle.urls.monitoring) ?? { host: bindHost, port: state.monitoring.port };
-  const pbxControlUrls = [handle, ...(fleet?.peers.map((p) => p.pbx) ?? [])].map((pbx) =>
-    connectable(pbx.urls.control),
-  );
+  const pbxControlUrls = fleet?.pool
+    ? fleet.registrations.slice(0, namedSiteCount(fleet)).map((reg) => SiteControlUrl(fleet, reg.siteId))
+    : [handle, ...(fleet?.peers.map((p) => p.pbx) ?? [])].map((pbx) => connectable(pbx.urls.control));
   return describeSimulatorTarget({
     webUrl: connectable(handle.urls.web),
     controlUrl: connectable(handle.urls.control),
@@ -182,10 +325,61 @@ function describe(
             mcpUrl: `${connectable(fleet.controller.urls.api)}${new URL(fleet.controller.urls.mcp).pathname}`,
             controlUrl: connectable(fleet.controller.urls.control),
             ...fleetTargetFixtures(fleet, pbxControlUrls),
+            ...(fleet.pool ? { pool: poolSection(fleet, fleet.pool) } : {}),
           },
         }
       : {}),
   });
+}
+
+/** Sites of the fixture a pooled fleet names one by one (the rest follow `site-demo-{n}`). */
+function namedSiteCount(fleet: DemoFleet): number {
+  const index = fleet.registrations.findIndex((reg) => reg.siteId.startsWith('site-demo-'));
+  return index === -1 ? fleet.registrations.length : index;
+}
+
+function SiteControlUrl(fleet: DemoFleet, siteId: string): string {
+  return `${connectable(fleet.controller.urls.control)}/pbx/${encodeURIComponent(siteId)}`;
+}
+
+/** The compact description of a pooled fleet for the target file (schemas/target.schema.json, `fleet.pool`). */
+function poolSection(fleet: DemoFleet, pool: FleetPool): NonNullable<TargetDescription['fleet']>['pool'] {
+  const count = fleet.registrations.length;
+  return {
+    count,
+    addresses: `${addressAt(pool.addresses, 0)}-${addressAt(pool.addresses, count - 1)}`,
+    ports: { data: pool.dataPort, web: pool.webPort },
+    namedSites: fleet.registrations.slice(0, namedSiteCount(fleet)).map((reg) => reg.siteId),
+    sitePattern: 'site-demo-{n}',
+    controlUrlPattern: `${connectable(fleet.controller.urls.control)}/pbx/{siteId}`,
+  };
+}
+
+/** The banner of a pooled fleet: the pool, the ports and the per-site pattern, not one line per PBX. */
+function formatPooledFleet(fleet: DemoFleet, options: SimulateOptions): string {
+  const pool = fleet.pool as FleetPool;
+  const section = poolSection(fleet, pool) as NonNullable<ReturnType<typeof poolSection>>;
+  const { urls } = fleet.controller;
+  const named = section.namedSites ?? [];
+  const partners = new Map(fleet.fixture.partners.map((p) => [p.id, p.name]));
+  return [
+    `Fleet controller (${section.count} PBXs, one address each; state ${options.data === undefined ? 'in memory' : `kept in ${options.data}`})`,
+    `  REST:            ${connectable(urls.api)}/api/v1  (controller_url ${connectable(urls.api)})`,
+    `  MCP:             ${connectable(urls.api)}${new URL(urls.mcp).pathname}  (Streamable HTTP, Bearer token)`,
+    `  control plane:   ${connectable(urls.control)}  (PBX n: ${section.controlUrlPattern})`,
+    `  PBX ingest:      ${fleet.registrations[0]?.ingest ?? urls.ingest}`,
+    `  PBX addresses:   ${section.addresses}  (pool ${pool.addresses.spec}; PBX n on its n-th address)`,
+    `  PBX ports:       data endpoint ${pool.dataPort}, web ${pool.webPort} (XML-RPC at /xml-rpc) on every address`,
+    `  PBX sites:       ${named.map((id, i) => `${i + 1} ${id}`).join(', ')}${section.count > named.length ? `; n > ${named.length}: ${section.sitePattern}` : ''}`,
+    `  activity:        ${options.activity === 'field' ? `field, seed ${options.seed ?? 'field'}` : 'none (PUT <PBX control plane>/activity {"seed":"…"} starts it)'}`,
+    '  demo accounts (HTTP Basic; default fixture):',
+    ...fleet.fixture.accounts
+      .filter((a) => a.password !== null)
+      .map((a) => `    ${a.email} / ${a.password}  (${a.role}, ${partners.get(a.partnerId) ?? a.partnerId})`),
+    '  demo MCP tokens:',
+    ...fleet.fixture.tokens.map((t) => `    ${t.secret}  (${t.accountId}, ${t.level})`),
+    '',
+  ].join('\n');
 }
 
 /** The fleet part of the banner: controller URLs, the PBXs and their sites, the demo accounts. */
@@ -272,7 +466,7 @@ function formatBanner(target: TargetDescription, options: SimulateOptions, statu
         ? `inactive (ports ${status.configuredPort} and ${status.configuredPort + 1} busy)`
         : 'stopped (tile off or no module licence)';
   return [
-    `PBX simulator running (scenario ${options.scenario ?? 'healthy'}, clock ${options.clock})`,
+    `PBX simulator running (${options.recording === undefined ? `scenario ${options.scenario ?? 'healthy'}` : `recording ${options.recording}, timing ${options.timing ?? 'recorded'}`}, clock ${options.clock})`,
     `  web (base_url):  ${pbx.webUrl}`,
     `  XML-RPC:         ${pbx.webUrl}${pbx.xmlrpc.path}  (methods ${pbx.xmlrpc.instanceName}.*)`,
     `  XML-RPC login:   ${pbx.xmlrpc.login} / ${pbx.xmlrpc.password}  (URL parameter ${pbx.xmlrpc.authParam})`,
@@ -313,9 +507,10 @@ function connectableHost(host: string): string {
   return host === '0.0.0.0' || host === '::' || host === '[::]' ? '127.0.0.1' : host;
 }
 
+/** `url` with a wildcard host made connectable; its path kept (a site-addressed control plane's `/pbx/{siteId}`). */
 function connectable(url: string): string {
   const parsed = new URL(url);
   const host = connectableHost(parsed.hostname);
   if (host !== parsed.hostname) parsed.hostname = host;
-  return parsed.origin;
+  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
 }

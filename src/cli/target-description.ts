@@ -54,6 +54,16 @@ export interface FleetTargetUrls {
   sites?: { own?: string; second?: string; shared?: string; foreign?: string };
   /** The PBXs connected to the controller, with their control planes (`/events/*`). */
   pbxs?: { siteId: string; controlUrl: string }[];
+  /** A pooled fleet, compactly (issue 22): PBX n on the n-th address, every PBX on the same ports. */
+  pool?: {
+    count: number;
+    addresses: string;
+    ports: { data: number; web: number };
+    namedSites?: string[];
+    sitePattern: string;
+    controlUrlPattern: string;
+    shard?: string;
+  };
 }
 
 export interface SimulatorFacts {

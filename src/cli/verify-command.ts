@@ -6,6 +6,7 @@ import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR, EXPECTED_FAILURES_DIR, FEATURES_DIR } from '../core/project-paths.ts';
 import type { TargetFile } from '../core/target-file.ts';
 import { TOOL_VERSION } from '../core/tool-version.ts';
+import { parseShard } from '../fleet/shards.ts';
 import { buildModel, matchesPrefix } from '../report/build-model.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import {
@@ -52,6 +53,8 @@ export interface VerifyOptions {
   failUnder?: number;
   /** Runs the selection this many times and classifies each clause as stable pass, stable fail or flaky. */
   repeat?: number;
+  /** `i/N` (or `N` with JOB_COMPLETION_INDEX): only shard i of the selected scenarios (cucumber's `shard`). */
+  shard?: string;
 }
 
 /**
@@ -72,7 +75,11 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
   const clauseIds = new Set(catalog.clauses.map((clause) => clause.id));
   const expectedFailures: ExpectedFailures = await harness(
     options.baseline === undefined
-      ? loadExpectedFailures(options.expectedFailuresDir ?? EXPECTED_FAILURES_DIR, targetName, clauseIds)
+      ? loadExpectedFailures(
+          options.expectedFailuresDir ?? expectedFailuresDir(io.cwd, target !== undefined),
+          targetName,
+          clauseIds,
+        )
       : loadBaselineFile(resolveFrom(io.cwd, options.baseline), clauseIds),
   );
   for (const prefix of options.require ?? []) {
@@ -87,6 +94,15 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
     await checkReachable(target, options.probe ?? tcpProbe, io);
     await checkAccepted(target, options.credentials ?? checkCredentials, io);
   }
+  let shard: string | undefined;
+  if (options.shard !== undefined) {
+    try {
+      const parsed = parseShard(options.shard, io.env);
+      shard = `${parsed.index + 1}/${parsed.total}`;
+    } catch (error) {
+      throw new HarnessError(oneLineMessage(error));
+    }
+  }
   const repeat = options.repeat ?? 1;
   const runs: SuiteRun[] = [];
   for (let round = 1; round <= repeat; round++) {
@@ -98,6 +114,7 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
           ? {}
           : { target: { file: targetFile, description: target } }),
         ...(options.tags === undefined ? {} : { tags: options.tags }),
+        ...(shard === undefined ? {} : { shard }),
         stdout: io.stdout,
         stderr: io.stderr,
         env: io.env,
@@ -191,6 +208,15 @@ async function harness<T>(work: Promise<T>): Promise<T> {
     if (error instanceof HarnessError) throw error;
     throw new HarnessError(oneLineMessage(error));
   }
+}
+
+/**
+ * Where a target's own baseline (`<name>.yaml`) is looked for: a target file's in the user's
+ * project, `features/expected-failures/` of the working directory (issue 20: never inside the
+ * installed package); the embedded simulator's is the tool's own.
+ */
+function expectedFailuresDir(cwd: string, targetFile: boolean): string {
+  return targetFile ? resolve(cwd, 'features', 'expected-failures') : EXPECTED_FAILURES_DIR;
 }
 
 function resolveFrom(cwd: string, path: string): string {

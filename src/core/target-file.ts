@@ -58,7 +58,8 @@ export function loadTargetFile(file: string): TargetFile {
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // A UTF-8 byte order mark, as some editors save, is not part of the JSON (issue 20, item 22).
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new TargetFileError(file, `is not JSON (${(error as Error).message})`);
   }

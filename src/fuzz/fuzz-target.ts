@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
-import { PROJECT_ROOT } from '../core/project-paths.ts';
+import { PROJECT_ROOT, RUNNING_COMPILED } from '../core/project-paths.ts';
 import type { FuzzTargetInfo } from './types.ts';
 
 /** A target ready to fuzz: where its faces are, and how to watch and end it. */
@@ -231,17 +231,7 @@ export function embeddedSimulatorEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
 export async function startEmbeddedTarget(env: NodeJS.ProcessEnv = process.env): Promise<FuzzTarget> {
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(PROJECT_ROOT, 'src', 'cli', 'main.ts'),
-      'simulate',
-      '--json',
-      '--port',
-      '0',
-      '--clock',
-      'frozen',
-    ],
+    [...cliEntry(), 'simulate', '--json', '--port', '0', '--clock', 'frozen'],
     {
       cwd: PROJECT_ROOT,
       env: embeddedSimulatorEnv(env),
@@ -262,6 +252,16 @@ export async function startEmbeddedTarget(env: NodeJS.ProcessEnv = process.env):
     rss: () => readRss(child.pid),
     close: () => stopChild(child),
   };
+}
+
+/**
+ * How a child process runs this CLI: the compiled entry point in the installed package (which
+ * ships neither tsx nor the TypeScript sources, issue 20), the sources through tsx in the repository.
+ */
+export function cliEntry(): string[] {
+  return RUNNING_COMPILED
+    ? [join(PROJECT_ROOT, 'src', 'cli', 'main.js')]
+    : ['--import', 'tsx', join(PROJECT_ROOT, 'src', 'cli', 'main.ts')];
 }
 
 function firstLine(child: ChildProcess): Promise<string> {

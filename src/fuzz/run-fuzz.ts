@@ -187,6 +187,16 @@ export async function runFuzz(target: FuzzTargetInfo, options: FuzzRunOptions): 
   for (const face of options.faces)
     totals.set(face, { face, inputs: 0, crashes: 0, hangs: 0, fiveXx: 0, mismatches: 0 });
 
+  const replayed = options.replay?.generator;
+  if (
+    replayed !== undefined &&
+    !plan.generators.some((g) => g.id === replayed && options.faces.includes(g.face))
+  ) {
+    const known = plan.generators.filter((g) => options.faces.includes(g.face)).map((g) => g.id);
+    throw new FuzzReplayError(
+      `--path names no generator of faces ${options.faces.join(',')}: '${replayed}' (generators: ${known.join(', ')})`,
+    );
+  }
   for (const face of options.faces) {
     const own = plan.generators.filter((g) => g.face === face);
     const probe = plan.probes.get(face);
@@ -289,6 +299,27 @@ function redactText(text: string, secrets: Array<{ secret: string; label: string
   return redactBytes(Buffer.from(text, 'utf8'), secrets).toString('utf8');
 }
 
+/** A replay request that cannot name an input of this run (`fuzz` turns it into exit 2). */
+export class FuzzReplayError extends Error {
+  override name = 'FuzzReplayError';
+}
+
+/**
+ * Checks a replay path against the generator it names before fast-check walks it: the first
+ * number is the index of a generated input, which fast-check reaches by generating every input
+ * before it, so an index far beyond the run ran CPU-bound for minutes (issue 20, item 14). It must
+ * be below the inputs the generator makes at this `--runs`; the shrink steps after it are bounded
+ * by their (finite) shrink streams.
+ */
+function checkReplayPath(generator: FuzzGenerator, path: string, runs: number, totalRuns: number): void {
+  const [first = ''] = path.split(':');
+  const index = Number(first);
+  if (!Number.isSafeInteger(index) || index >= runs)
+    throw new FuzzReplayError(
+      `--path ${generator.id}/${path}: input ${first} is beyond the ${runs} inputs ${generator.id} makes at --runs ${totalRuns}; replay with the --seed and --runs the failure line prints`,
+    );
+}
+
 async function runGenerator(
   generator: FuzzGenerator,
   probe: LivenessProbe,
@@ -297,6 +328,7 @@ async function runGenerator(
   sampleRss: () => void,
   secrets: Array<{ secret: string; label: string }>,
 ): Promise<GeneratorOutcome> {
+  if (options.replay) checkReplayPath(generator, options.replay.path, runs, options.runs);
   const started = performance.now();
   const seed = (options.seed + seedOffset(generator.id)) | 0;
   let inputs = 0;
@@ -347,6 +379,7 @@ async function runGenerator(
     options.replayTarget ?? '',
     `--faces ${generator.face}`,
     `--seed ${options.seed}`,
+    `--runs ${options.runs}`,
     `--path '${generator.id}/${path}'`,
   ]
     .filter(Boolean)

@@ -118,6 +118,12 @@ export interface RunMetadata {
   tagExpression: string | null;
   /** `{base_url}` of a remote target's PBX web server, for the reproduce commands of failures. */
   webUrl?: string | null;
+  /**
+   * How a report of another command than `verify` reruns one failing scenario (src/report/reproduce.ts):
+   * `certify-plugin` with its options (`--expectations FILE`, `--scenario-file FILE`) and the
+   * plug-in command as shown (shell-quoted, secrets as placeholder names).
+   */
+  rerun?: { command: 'certify-plugin'; options: string[]; plugin: string };
 }
 
 export interface BaselineSummary {

@@ -2,12 +2,24 @@ import { escapeUTF8 } from 'entities';
 import type { EvidenceAttachment } from './attachments.ts';
 import type { ClauseResult, CompatibilityReport, InterfaceResult, ScenarioResult, Verdict } from './model.ts';
 import { escapedBytes, reproduceCommands } from './reproduce.ts';
+import { isNotRun, scoreText } from './score-text.ts';
 
 /**
  * The one escaping rule of the project's HTML: `entities`' `escapeUTF8` (`&`, `<`, `>`, `"`, `'`),
  * for element content and quoted attribute values alike.
  */
 const e = escapeUTF8;
+
+/**
+ * Prose of the catalog and the harness (rules, reasons, outcome lines) escaped, with its Markdown
+ * code spans (`` `pbx.controlUrl` ``) rendered as `<code>`: nothing else of Markdown is used there.
+ */
+function md(text: string): string {
+  return text
+    .split(/`([^`\n]+)`/)
+    .map((part, index) => (index % 2 === 1 ? `<code>${e(part)}</code>` : e(part)))
+    .join('');
+}
 
 const VERDICT_LABELS: Record<Verdict, string> = {
   pass: 'pass',
@@ -33,6 +45,7 @@ th{background:#f5f5f7;font-weight:600}td.num{text-align:right;font-variant-numer
 .v-pass{background:#2e7d32}.v-warn{background:#e0a800;color:#1d1d1f}.v-fail{background:#c62828}.v-not-verifiable{background:#b26a00}.v-not-run{background:#fff;color:#6b6b70;border:1px dashed #8a8f98}.v-not-covered{background:#6b6b70}.v-not-testable{background:#9e9ea3}.v-flaky{background:#6a1b9a}
 .clause{border:1px solid #e5e5e5;border-left:5px solid #9e9ea3;border-radius:4px;padding:.5rem .8rem;margin:.5rem 0}
 .clause.pass{border-left-color:#2e7d32}.clause.fail{border-left-color:#c62828}.clause.not-verifiable{border-left-color:#b26a00}.clause.not-run{border-left-style:dashed}
+.reasons li{margin:.3rem 0}.reasons .ids{font-size:.85rem}
 .id{font-family:ui-monospace,Menlo,Consolas,monospace;font-weight:600}.cite,.meta{color:#55555a;font-size:.85rem}
 .rule{margin:.3rem 0}.note{font-size:.9rem;margin:.2rem 0}.note.warn{color:#c62828;font-weight:600}
 ul.scenarios{margin:.3rem 0;padding-left:1.2rem;font-size:.9rem}
@@ -62,11 +75,12 @@ const SCRIPT = `
 
 /**
  * reports/compatibility.html: one self-contained page (inline CSS and script, no external
- * assets) made from the same model as the JSON and JUnit reports. It leads with what failed:
- * failures first (full evidence, the raw exchange as escaped bytes beside the decoded view, the
- * spec rule and the commands that reproduce just that clause), then the not-verifiable clauses
- * with their reasons, then scores and everything else, where passing scenarios only name their
- * exchanges. Every text from the model is escaped.
+ * assets) made from the same model as the JSON and JUnit reports. Above the fold: the outcome and
+ * the score per interface; then what failed (full evidence, the raw exchange as escaped bytes
+ * beside the decoded view, the spec rule and the commands that reproduce just that clause), then
+ * the reasons clauses were not verifiable, each reason once with the clauses it concerns, then
+ * every clause per interface, where passing scenarios only name their exchanges. Every text from
+ * the model is escaped; Markdown code spans in prose become `<code>`.
  */
 export function renderHtml(report: CompatibilityReport): string {
   const { metadata } = report;
@@ -82,9 +96,7 @@ export function renderHtml(report: CompatibilityReport): string {
   const notVerifiable = clauses.filter((c) => c.verdict === 'not-verifiable');
   const rest = report.interfaces.map((i) => ({
     ...i,
-    clauses: i.clauses.filter(
-      (c) => c.verdict !== 'fail' && c.verdict !== 'not-verifiable' && c.repeat?.stability !== 'flaky',
-    ),
+    clauses: i.clauses.filter((c) => c.verdict !== 'fail' && c.repeat?.stability !== 'flaky'),
   }));
   return `<!DOCTYPE html>
 <html lang="en">
@@ -97,13 +109,13 @@ export function renderHtml(report: CompatibilityReport): string {
 <body>
 <h1>${e(title)}</h1>
 ${renderOutcome(report)}
+<h2 id="scores">Scores</h2>
+${renderScores(report.interfaces)}
 ${renderFilters(report)}
 <h2 id="failures">Failures (${failures.length})</h2>
 ${failures.length === 0 ? '<p class="meta">No clause failed.</p>' : failures.map((c) => renderClause(c, report, 'full')).join('\n')}
 <h2 id="not-verifiable">Not verifiable (${notVerifiable.length})</h2>
-${notVerifiable.length === 0 ? '<p class="meta">Every selected clause could be verified.</p>' : notVerifiable.map((c) => renderClause(c, report, 'trimmed')).join('\n')}
-<h2>Scores</h2>
-${renderScores(report.interfaces)}
+${renderNotVerifiable(notVerifiable)}
 ${renderBaseline(report)}
 ${renderUntraced(report)}
 <h2>Run</h2>
@@ -159,7 +171,7 @@ function renderOutcome(report: CompatibilityReport): string {
   if (report.outcome.passed) {
     return `<div class="outcome ok">Passed: no unexpected failure, no unexpected pass. <span class="meta">${e(tally)}</span></div>`;
   }
-  const reasons = report.outcome.reasons.map((reason) => `<li>${e(reason)}</li>`).join('');
+  const reasons = report.outcome.reasons.map((reason) => `<li>${md(reason)}</li>`).join('');
   return `<div class="outcome bad">Failed <span class="meta">${e(tally)}</span><ul>${reasons}</ul></div>`;
 }
 
@@ -168,12 +180,10 @@ function renderScores(interfaces: InterfaceResult[]): string {
     '<tr><th>Interface</th><th>Score</th><th></th><th>pass</th><th>warning</th><th>fail</th><th>not verifiable</th><th>not run</th><th>not covered</th><th>not testable</th></tr>';
   const rows = interfaces.map((i) => {
     const c = i.counts;
-    const judged = c.pass + c.warn + c.fail + c['not-verifiable'];
-    // A tag filter that left an interface out: "not run", never a grey 0/63 that reads like failure.
-    const score =
-      judged === 0 && c['not-run'] > 0
-        ? '<td class="idle" colspan="2">not run in this selection</td>'
-        : `<td class="num">${i.score.passed}/${i.score.testable}</td><td>${bar(i)}</td>`;
+    // Nothing verified (left out by --tags, or not verifiable on this target): "not run", never a 0/61.
+    const score = isNotRun(i)
+      ? `<td class="idle" colspan="2">${scoreText(i)}</td>`
+      : `<td class="num">${scoreText(i)}</td><td>${bar(i)}</td>`;
     return (
       `<tr><td><a href="#if-${e(i.id)}" class="id">${e(i.id)}</a></td>${score}` +
       `<td class="num">${c.pass}</td><td class="num">${c.warn}</td><td class="num">${c.fail}</td><td class="num">${c['not-verifiable']}</td>` +
@@ -181,6 +191,27 @@ function renderScores(interfaces: InterfaceResult[]): string {
     );
   });
   return `<table>${head}${rows.join('')}</table>`;
+}
+
+/**
+ * The not-verifiable clauses grouped by reason, each reason once (most clauses first) with links
+ * to its clauses' cards: a real target without a control plane has dozens of clauses with the
+ * same few reasons.
+ */
+function renderNotVerifiable(clauses: readonly ClauseResult[]): string {
+  if (clauses.length === 0) return '<p class="meta">Every selected clause could be verified.</p>';
+  const byReason = new Map<string, ClauseResult[]>();
+  for (const clause of clauses) {
+    const reason = clause.reason ?? 'no reason given';
+    byReason.set(reason, [...(byReason.get(reason) ?? []), clause]);
+  }
+  const items = [...byReason]
+    .sort(([, a], [, b]) => b.length - a.length)
+    .map(
+      ([reason, list]) =>
+        `<li>${md(reason)}<div class="ids meta">${list.length} clause${list.length === 1 ? '' : 's'}: ${list.map((c) => `<a class="id" href="#${e(c.id)}">${e(c.id)}</a>`).join(', ')}</div></li>`,
+    );
+  return `<ul class="reasons">${items.join('')}</ul>`;
 }
 
 function bar(i: InterfaceResult): string {
@@ -215,14 +246,14 @@ function renderUntraced(report: CompatibilityReport): string {
 
 function renderInterface(i: InterfaceResult, report: CompatibilityReport): string {
   return `<section id="if-${e(i.id)}">
-<h2>${e(i.id)} — ${i.score.passed}/${i.score.testable} testable clauses pass</h2>
+<h2>${e(i.id)} — ${isNotRun(i) ? 'not run' : `${scoreText(i)} testable clauses pass`}</h2>
 ${i.clauses.map((c) => renderClause(c, report, 'trimmed')).join('\n')}
 </section>`;
 }
 
 function renderClause(clause: ClauseResult, report: CompatibilityReport, detail: 'full' | 'trimmed'): string {
   const notes: string[] = [];
-  if (clause.reason) notes.push(`<p class="note">Not verifiable: ${e(clause.reason)}</p>`);
+  if (clause.reason) notes.push(`<p class="note">Not verifiable: ${md(clause.reason)}</p>`);
   if (clause.repeat) {
     notes.push(
       `<p class="note${clause.repeat.stability === 'flaky' ? ' warn' : ''}">Across ${clause.repeat.verdicts.length} runs: ${e(clause.repeat.stability.replace('-', ' '))} (${e(clause.repeat.verdicts.join(', '))})</p>`,
@@ -236,7 +267,8 @@ function renderClause(clause: ClauseResult, report: CompatibilityReport, detail:
   }
   if (detail === 'full') {
     const evidence = clause.scenarios.flatMap((s) => (s.failure ? s.evidence : []));
-    const commands = reproduceCommands(clause.id, report.metadata, evidence);
+    const failed = clause.scenarios.flatMap((s) => (s.failure ? [s.name] : []));
+    const commands = reproduceCommands(clause.id, report.metadata, evidence, failed);
     notes.push(
       `<p class="note">Reproduce just this clause</p><pre class="cmd">${e(commands.join('\n'))}</pre>`,
     );
@@ -244,20 +276,22 @@ function renderClause(clause: ClauseResult, report: CompatibilityReport, detail:
   const scenarios =
     clause.scenarios.length === 0
       ? ''
-      : `<ul class="scenarios">${clause.scenarios.map((s) => renderScenario(s, detail)).join('')}</ul>`;
+      : `<ul class="scenarios">${clause.scenarios.map((s) => renderScenario(s, detail, clause.reason)).join('')}</ul>`;
   return `<div class="clause ${e(clause.verdict)}" id="${e(clause.id)}" data-id="${e(clause.id)}" data-verdict="${e(clause.verdict)}" data-interface="${e(clause.interface)}">
 <span class="badge v-${e(clause.verdict)}">${e(VERDICT_LABELS[clause.verdict])}</span>${clause.repeat?.stability === 'flaky' ? ' <span class="badge v-flaky">flaky</span>' : ''} <span class="id">${e(clause.id)}</span>
 <span class="meta">${e(clause.check)}${clause.property ? ', property' : ''}</span>
-<p class="rule">${e(clause.rule)}</p>
+<p class="rule">${md(clause.rule)}</p>
 <p class="cite">${e(clause.spec)} § ${e(clause.section)}</p>
 ${notes.join('\n')}${scenarios}
 </div>`;
 }
 
-function renderScenario(s: ScenarioResult, detail: 'full' | 'trimmed'): string {
+function renderScenario(s: ScenarioResult, detail: 'full' | 'trimmed', clauseReason?: string): string {
   const head = `${e(s.name)} <span class="meta">${e(`${s.uri}:${s.line}`)} — ${e(s.status)}, ${s.durationMs} ms</span>`;
   const parts: string[] = [];
-  if (s.notVerifiableReason) parts.push(`<p class="note">Not verifiable: ${e(s.notVerifiableReason)}</p>`);
+  // The clause's card already says its reason once; a scenario repeats only a reason of its own.
+  if (s.notVerifiableReason && !clauseReason?.includes(s.notVerifiableReason))
+    parts.push(`<p class="note">Not verifiable: ${md(s.notVerifiableReason)}</p>`);
   if (s.failure) {
     // A failure keeps its evidence in full, open, wherever it is shown.
     parts.push(`<p class="note">Failed at <code>${e(s.failure.step)}</code></p>

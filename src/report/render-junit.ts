@@ -77,7 +77,8 @@ function caseNode(clause: ClauseResult, outcome: JunitOutcome, report: Compatibi
   let body = outcome.body;
   if (outcome.kind === 'failure' && clause.verdict === 'fail') {
     const evidence = clause.scenarios.flatMap((s) => (s.failure ? s.evidence : []));
-    body = `${body ?? ''}\n\nreproduce:\n${reproduceCommands(clause.id, report.metadata, evidence).join('\n')}`;
+    const failed = clause.scenarios.flatMap((s) => (s.failure ? [s.name] : []));
+    body = `${body ?? ''}\n\nreproduce:\n${reproduceCommands(clause.id, report.metadata, evidence, failed).join('\n')}`;
   }
   const element: XmlNode = { '@_message': clean(outcome.message) };
   if (outcome.kind === 'failure') element['@_type'] = 'conformance';

@@ -1,25 +1,30 @@
 import type { EvidenceAttachment } from './attachments.ts';
 import type { RunMetadata } from './model.ts';
 
+/** How every reproduce line starts: the CLI as a project that installed the package calls it. */
+export const CLI = 'npx pbx-conformance';
+
 /**
- * The commands that reproduce one failing clause against the same target. Commands other than
- * `verify` (fuzz, resolver-check) give the replay lines their evidence carries (`details.replay`,
- * e.g. a shrunk fuzz input); `verify` gives
- * `pbx-conformance verify [--target FILE] --tags @ID`, and for a remote target (whose addresses
- * outlive the run) an `nc` line for each raw-TCP exchange and a `curl` line for each HTTP
- * exchange of the evidence. Shell words are single-quoted; secrets are never in evidence, so
- * they are never in these lines (a redacted credential stays `<redacted>`).
+ * The commands that reproduce one failing clause, a function of the model alone. For `verify`:
+ * `npx pbx-conformance verify [--target FILE] --tags @ID`, and for a remote target (whose
+ * addresses outlive the run) an `nc` line for each raw-TCP exchange and a `curl` line for each
+ * HTTP exchange of the evidence. For `certify-plugin` (`metadata.rerun`): the replay line a shrunk
+ * generated state carries, else `certify-plugin [its options] --scenario NAME -- PLUGIN` per failing
+ * scenario. Other commands (fuzz, resolver-check) give the replay lines their evidence carries
+ * (`details.replay`, e.g. a shrunk fuzz input). Shell words are single-quoted; secrets are never
+ * in evidence or in `rerun`, so they are never in these lines (a redacted credential stays `<redacted>`).
  */
 export function reproduceCommands(
   clauseId: string,
-  metadata: Pick<RunMetadata, 'targetFile' | 'webUrl'> & Partial<Pick<RunMetadata, 'command'>>,
+  metadata: Pick<RunMetadata, 'targetFile' | 'webUrl' | 'rerun'> & Partial<Pick<RunMetadata, 'command'>>,
   evidence: readonly EvidenceAttachment[],
+  failedScenarios: readonly string[] = [],
 ): string[] {
+  if (metadata.rerun) return rerunCommands(metadata.rerun, evidence, failedScenarios);
   if (metadata.command !== undefined && metadata.command !== 'verify') {
-    const replays = evidence.map((item) => item.details?.['replay']).filter((r) => typeof r === 'string');
-    return [...new Set(replays)].slice(0, 4);
+    return replayLines(evidence).slice(0, 4);
   }
-  const verify = ['pbx-conformance', 'verify'];
+  const verify = [CLI, 'verify'];
   if (metadata.targetFile) verify.push('--target', quote(metadata.targetFile));
   verify.push('--tags', `@${clauseId}`);
   const lines = [verify.join(' ')];
@@ -29,6 +34,36 @@ export function reproduceCommands(
     if (line && !lines.includes(line)) lines.push(line);
   }
   return lines.slice(0, 4);
+}
+
+/** `certify-plugin` lines: a shrunk state's own replay line, or the run narrowed to the scenario. */
+function rerunCommands(
+  rerun: NonNullable<RunMetadata['rerun']>,
+  evidence: readonly EvidenceAttachment[],
+  failedScenarios: readonly string[],
+): string[] {
+  const lines = replayLines(evidence);
+  if (lines.length > 0) return lines;
+  const base = [CLI, rerun.command, ...rerun.options.map(word)];
+  // A scenario file is the run's only scenario: it needs no --scenario.
+  const fromFile = rerun.options.includes('--scenario-file');
+  const scenarios = fromFile ? [''] : [...new Set(failedScenarios)];
+  for (const name of scenarios.length > 0 ? scenarios : ['']) {
+    lines.push([...base, ...(name ? ['--scenario', word(name)] : []), '--', rerun.plugin].join(' '));
+  }
+  return lines;
+}
+
+/** The replay lines the evidence carries (`details.replay`), each as `npx pbx-conformance …`, once. */
+function replayLines(evidence: readonly EvidenceAttachment[]): string[] {
+  const lines: string[] = [];
+  for (const item of evidence) {
+    const replay = item.details?.['replay'];
+    if (typeof replay !== 'string') continue;
+    const line = replay.startsWith('pbx-conformance ') ? `npx ${replay}` : replay;
+    if (!lines.includes(line)) lines.push(line);
+  }
+  return lines;
 }
 
 /** `TCP host:port from X (raw)` → nc; `TCP host:port …` with an HTTP request → printf | nc; `HTTP METHOD path` → curl. */
@@ -54,6 +89,11 @@ function exchangeCommand(evidence: EvidenceAttachment, webUrl: string | null): s
     return `curl -sS -i -X ${method} ${quote(`${webUrl.replace(/\/+$/, '')}${path}`)}`;
   }
   return undefined;
+}
+
+/** A shell word: bare when it holds nothing a shell treats specially, else {@link quote}d. */
+function word(text: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : quote(text);
 }
 
 /** A POSIX shell single-quoted word; control characters are printed with `$'…'` escapes. */

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import type { Envelope, Pickle, TestStepResult, Timestamp } from '@cucumber/messages';
 import { FIXTURE_ERROR_NAME } from '../core/fixture-error-name.ts';
 import {
@@ -74,7 +75,7 @@ export function collectScenarioResults(envelopes: readonly Envelope[]): TaggedSc
     let status: ScenarioStatus = end && worst ? (worst.status.toLowerCase() as ScenarioStatus) : 'unknown';
     const fixtureReasons = steps.flatMap((step) =>
       step.result.exception?.type === FIXTURE_ERROR_NAME
-        ? [step.result.exception.message ?? 'a fixture failed']
+        ? [plainText(step.result.exception.message ?? 'a fixture failed')]
         : [],
     );
     // The harness could not set up its own fixture: not the target's failure (steps/support/fixture-error.ts).
@@ -156,7 +157,16 @@ function findFailure(
   }
   // The thrown message, not Cucumber's text with the stack trace into the harness.
   const message = failed.result.exception?.message ?? failed.result.message ?? defaultMessage(status);
-  return { step: stepText, message: truncate(message) };
+  return { step: stepText, message: truncate(plainText(message)) };
+}
+
+/**
+ * Text the harness wrote for people (assertion messages, reasons) without terminal control
+ * sequences: node:assert colours its diff (`\u001b[32m+ actual`) when stderr is a colour
+ * terminal, and none of the three reports is one. Evidence (the target's bytes) is never touched.
+ */
+export function plainText(text: string): string {
+  return stripVTControlCharacters(text);
 }
 
 function defaultMessage(status: ScenarioStatus): string {
@@ -209,7 +219,7 @@ function toEvidence(body: string): EvidenceAttachment {
 function toReason(body: string): string {
   const data = parseObject(body);
   const reason = data?.['reason'];
-  return truncate(typeof reason === 'string' && reason.length > 0 ? reason : body);
+  return truncate(plainText(typeof reason === 'string' && reason.length > 0 ? reason : body));
 }
 
 function parseObject(body: string): Record<string, unknown> | undefined {

@@ -9,6 +9,7 @@ import {
   ProviderConfigError,
   type ProviderField,
   type ResolverProvider,
+  readJavaRegex,
   validateProvider,
 } from '../../simulators/pbx/index.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
@@ -75,6 +76,25 @@ function oneOf<T extends string>(
   if (!match)
     throw new HarnessError(`${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
   return match;
+}
+
+/**
+ * Why a matcher does not compile as the check runs it (read as Java would, `readJavaRegex`), or
+ * `null`. Such a parser could never match, so the check cannot judge the endpoint with it: a
+ * harness error naming the matcher, not a "no parser matched" against the endpoint (issue 20,
+ * item 15).
+ */
+function matcherCompileError(matcher: string): string | null {
+  const reading = readJavaRegex(matcher);
+  try {
+    new RegExp(reading.source, reading.flags);
+    return null;
+  } catch (error) {
+    return (error instanceof Error ? error.message : String(error)).replace(
+      /^Invalid regular expression: /,
+      '',
+    );
+  }
 }
 
 function hasGroup(matcher: string): boolean {
@@ -170,6 +190,13 @@ export async function checkInput(
   }
   if (checked.parsers.length === 0)
     throw new HarnessError('the provider has no parser: give --matcher or parsers in the file');
+  checked.parsers.forEach((parser, index) => {
+    const compileError = matcherCompileError(parser.matcher);
+    if (compileError !== null)
+      throw new HarnessError(
+        `parser ${index}: the matcher ${JSON.stringify(parser.matcher)} does not compile: ${compileError}`,
+      );
+  });
   const numbers = options.number ?? [];
   if (numbers.length === 0) throw new HarnessError('give at least one --number');
   const countryCode = options.countryCode ?? '49';

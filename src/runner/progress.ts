@@ -6,6 +6,10 @@ import { FIXTURE_ERROR_NAME } from '../core/fixture-error-name.ts';
 export const CI_LINE_INTERVAL_MS = 5_000;
 /** How often the status line is redrawn on a terminal. */
 const TTY_REDRAW_MS = 200;
+/** How often the clock is looked at between scenarios, so the elapsed time moves on its own. */
+const CLOCK_TICK_MS = 1_000;
+/** Longest reason on a FAIL line; a longer one keeps its start and its end (what is missing is often last). */
+const MAX_REASON_CHARS = 300;
 
 export interface ProgressOptions {
   out: Writable;
@@ -18,8 +22,9 @@ export interface ProgressOptions {
  * Progress of a `verify` run, read from Cucumber's live message stream (no Cucumber formatter):
  * scenarios done / total, failures so far, elapsed time and an estimate of the time left. On a
  * terminal one status line is redrawn in place; without one (CI), a line every
- * {@link CI_LINE_INTERVAL_MS}. Either way each failure is printed as it happens, with its clause
- * ids and a one-line reason. A scenario whose harness fixture failed is not a failure here either.
+ * {@link CI_LINE_INTERVAL_MS}; both also while a long scenario runs (a timer, unref'd, looks at
+ * the clock every second). Either way each failed clause is printed once, as its first scenario
+ * fails, with a one-line reason. A scenario whose harness fixture failed is not a failure here either.
  */
 export class Progress {
   private readonly out: Writable;
@@ -35,6 +40,9 @@ export class Progress {
   private startedAt: number | undefined;
   private lastLine = 0;
   private statusShown = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** Clause ids (or, for a scenario citing none, scenario names) already printed on a FAIL line. */
+  private readonly printed = new Set<string>();
 
   constructor(options: ProgressOptions) {
     this.out = options.out;
@@ -50,6 +58,9 @@ export class Progress {
     } else if (envelope.testRunStarted) {
       this.startedAt = this.now();
       this.lastLine = this.startedAt;
+      this.stop();
+      this.timer = setInterval(() => this.tick(false), CLOCK_TICK_MS);
+      this.timer.unref();
     } else if (envelope.testCaseStarted) {
       this.startedCase.set(envelope.testCaseStarted.id, envelope.testCaseStarted.testCaseId);
     } else if (envelope.testStepFinished) {
@@ -68,7 +79,16 @@ export class Progress {
         this.printFailure(id, failed);
       }
       this.tick(false);
-    } else if (envelope.testRunFinished) this.tick(true);
+    } else if (envelope.testRunFinished) {
+      this.stop();
+      this.tick(true);
+    }
+  }
+
+  /** Stops the clock timer (the run finished, or ended without a testRunFinished message). */
+  stop(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
   }
 
   /** The status text, e.g. `120/667 scenarios, 1 failure, 14 s elapsed, about 60 s left`. */
@@ -101,18 +121,30 @@ export class Progress {
 
   private printFailure(startedId: string, result: TestStepResult): void {
     const pickle = this.pickles.get(this.caseToPickle.get(this.startedCase.get(startedId) ?? '') ?? '');
-    const clauses = (pickle?.tags ?? [])
+    const cited = (pickle?.tags ?? [])
       .map((tag) => tag.name.replace(/^@/, ''))
       .filter((tag) => /^[A-Z][A-Z0-9]*-[A-Z0-9-]+$/.test(tag));
+    const keys = cited.length > 0 ? cited : [pickle?.name ?? '?'];
+    // Once per clause: a clause's further failing scenarios add to the count, not to the log.
+    const fresh = keys.filter((key) => !this.printed.has(key));
+    if (fresh.length === 0) return;
+    for (const key of fresh) this.printed.add(key);
     const reason =
       (result.exception?.message ?? result.message ?? 'failed').split('\n').find((l) => l.trim()) ?? '';
     const where = pickle ? ` (${pickle.uri})` : '';
-    const line = `FAIL ${clauses.join(' ') || pickle?.name || '?'}: ${reason.trim().slice(0, 200)}${where}`;
+    const line = `FAIL ${fresh.join(' ')}: ${oneLine(reason.trim())}${where}`;
     if (this.tty && this.statusShown) this.out.write('\r\u001b[2K');
     this.out.write(`${line}\n`);
     this.statusShown = false;
     if (this.tty) this.lastLine = 0;
   }
+}
+
+/** A reason cut to {@link MAX_REASON_CHARS}, keeping its start and its end. */
+function oneLine(reason: string): string {
+  if (reason.length <= MAX_REASON_CHARS) return reason;
+  const tail = Math.floor(MAX_REASON_CHARS / 3);
+  return `${reason.slice(0, MAX_REASON_CHARS - tail - 3)} … ${reason.slice(-tail)}`;
 }
 
 function formatSeconds(ms: number): string {

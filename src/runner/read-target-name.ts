@@ -22,12 +22,24 @@ export async function readTargetName(file: string): Promise<string> {
   }
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    // A UTF-8 byte order mark, as some editors save, is not part of the JSON (issue 20, item 22).
+    data = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
     throw new Error(`target file ${file} is not valid JSON`);
   }
   const name =
     typeof data === 'object' && data !== null ? (data as Record<string, unknown>)['name'] : undefined;
-  if (typeof name !== 'string' || name.length === 0) throw new Error(`target file ${file} has no \`name\``);
+  if (name === undefined) throw new Error(`target file ${file} has no \`name\``);
+  if (typeof name !== 'string')
+    throw new Error(`target file ${file}: \`name\` must be a string, got ${describeJson(name)}`);
+  if (name.length === 0) throw new Error(`target file ${file}: \`name\` is empty`);
   return name;
+}
+
+/** `the number 5`, `null`, `an array`: what a value is, for a one-line reason. */
+function describeJson(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return `the ${typeof value} ${JSON.stringify(value)}`;
 }

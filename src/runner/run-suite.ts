@@ -30,6 +30,8 @@ export interface RunSuiteOptions {
   quiet?: boolean;
   /** Worker processes; 0 or absent runs in this process. */
   parallel?: number;
+  /** `i/N` (1-based): only shard i of the selected scenarios, by cucumber's own sharding. */
+  shard?: string;
 }
 
 export interface SuiteRun {
@@ -84,6 +86,7 @@ export async function runSuite(options: RunSuiteOptions = {}): Promise<SuiteRun>
         worldParameters,
         parallel,
         strict: true,
+        ...(options.shard === undefined ? {} : { shard: options.shard }),
       },
     },
     environment,
@@ -91,10 +94,15 @@ export async function runSuite(options: RunSuiteOptions = {}): Promise<SuiteRun>
   const support = await supportFor(runConfiguration, environment);
   const envelopes: Envelope[] = [];
   const startedAt = new Date().toISOString();
-  const { success } = await runCucumber({ ...runConfiguration, support }, environment, (envelope) => {
-    envelopes.push(envelope);
-    progress?.onEnvelope(envelope);
-  });
+  let success: boolean;
+  try {
+    ({ success } = await runCucumber({ ...runConfiguration, support }, environment, (envelope) => {
+      envelopes.push(envelope);
+      progress?.onEnvelope(envelope);
+    }));
+  } finally {
+    progress?.stop();
+  }
   const finishedAt = new Date().toISOString();
   const retried = new Set(
     envelopes.flatMap((e) =>

@@ -26,29 +26,29 @@ Given('the operator resets the PBX to its starting state', function (this: PbxWo
 
 Given('the operator puts the PBX into the {string} scenario', function (this: PbxWorld, name: string) {
   return withControl(this, `load the scenario "${name}"`, async (control) => {
-    await control.loadScenario(name);
+    await control.loadScenario({ name });
     await control.invalidateSnapshot();
   });
 });
 
 Given('the endpoint tile is on and the licence is valid', function (this: PbxWorld) {
   return withControl(this, 'switch the endpoint tile on and validate the licence', async (control) => {
-    await control.setTile(true);
-    await control.setLicence(true);
+    await control.setTile({ on: true });
+    await control.setLicence({ valid: true });
   });
 });
 
 When('the operator switches the endpoint tile off', function (this: PbxWorld) {
-  return withControl(this, 'switch the endpoint tile off', (control) => control.setTile(false));
+  return withControl(this, 'switch the endpoint tile off', (control) => control.setTile({ on: false }));
 });
 
 When('the operator withdraws the module licence', function (this: PbxWorld) {
-  return withControl(this, 'withdraw the module licence', (control) => control.setLicence(false));
+  return withControl(this, 'withdraw the module licence', (control) => control.setLicence({ valid: false }));
 });
 
 Given('the operator sets the default format to {string}', function (this: PbxWorld, token: string) {
   return withControl(this, 'set the default format', (control) =>
-    control.setDefaultFormat(token as SnapshotFormat),
+    control.setDefaultFormat({ format: token as SnapshotFormat }),
   );
 });
 
@@ -56,7 +56,7 @@ Given(
   'the operator sets the snapshot cache lifetime to {int} seconds',
   function (this: PbxWorld, seconds: number) {
     return withControl(this, 'set the snapshot cache lifetime', async (control) => {
-      await control.setCacheLifetime(seconds * 1000);
+      await control.setCacheLifetime({ ms: seconds * 1000 });
       await control.invalidateSnapshot();
     });
   },
@@ -64,7 +64,7 @@ Given(
 
 When('{float} seconds pass on the PBX clock', function (this: PbxWorld, seconds: number) {
   return withControl(this, 'advance the PBX clock', (control) =>
-    control.advanceClock(Math.round(seconds * 1000)),
+    control.advanceClock({ ms: Math.round(seconds * 1000) }),
   );
 });
 
@@ -80,21 +80,21 @@ Given('the operator names a module instance {string}', function (this: PbxWorld,
 
 Given('the operator makes the snapshot renderer fail', function (this: PbxWorld) {
   return withControl(this, 'inject a renderer failure', async (control) => {
-    await control.injectFault('render-error');
+    await control.injectFault({ name: 'render-error' });
     await control.invalidateSnapshot();
   });
 });
 
 Given('the operator makes JSON serialisation fail', function (this: PbxWorld) {
   return withControl(this, 'inject a JSON serialisation failure', async (control) => {
-    await control.injectFault('json-serialisation-error');
+    await control.injectFault({ name: 'json-serialisation-error' });
     await control.invalidateSnapshot();
   });
 });
 
 When('the operator makes the agent script fail to run', function (this: PbxWorld) {
   return withControl(this, 'make the agent script fail', async (control) => {
-    await control.injectFault('linux-script-failure');
+    await control.injectFault({ name: 'linux-script-failure' });
     await control.invalidateSnapshot();
   });
 });
@@ -102,7 +102,7 @@ When('the operator makes the agent script fail to run', function (this: PbxWorld
 Given('the operator makes data collection fail', function (this: PbxWorld) {
   this.watchModuleLog = true;
   return withControl(this, 'make XML-RPC data collection fail', async (control) => {
-    await control.injectFault('collection-error');
+    await control.injectFault({ name: 'collection-error' });
     await control.invalidateSnapshot();
   });
 });
@@ -168,7 +168,7 @@ When('the PBX state changes while the snapshot is cached', function (this: PbxWo
 
 Given('the PBX has {int} backup targets', function (this: PbxWorld, count: number) {
   return withControl(this, 'set the backup targets', async (control) => {
-    const now = await control.now();
+    const now = (await control.now()).now;
     const backups = Array.from({ length: count }, (_, i) =>
       backupTarget('SMB', `192.0.2.${10 + i}:/backup${i}`, 'Backup completed successfully', [
         { time: now - (i + 1) * 3_600_000, result: BACKUP_SUCCESSFUL },
@@ -183,7 +183,7 @@ Given(
   'the operator sets two backup targets with distinctive locations, times and status messages',
   function (this: PbxWorld) {
     return withControl(this, 'set the backup targets', async (control) => {
-      const now = await control.now();
+      const now = (await control.now()).now;
       // Distinct messages and result keys: the spec's "status message" may be either (test-vectors.md
       // shows result keys in the earlier component's backup lines).
       const targets = [
@@ -217,7 +217,7 @@ Given(
   'the PBX has one backup target whose earlier run succeeded and whose most recent run failed',
   function (this: PbxWorld) {
     return withControl(this, 'set a failed backup', async (control) => {
-      const now = await control.now();
+      const now = (await control.now()).now;
       const backups = [
         backupTarget('SMB', '192.0.2.6:/Backup', 'Backup finished', [
           { time: now - 60 * 3_600_000, result: BACKUP_SUCCESSFUL },
@@ -234,7 +234,7 @@ Given(
   'the PBX has one backup target whose most recent run succeeded but whose status message reads {string}',
   function (this: PbxWorld, message: string) {
     return withControl(this, 'set a backup with an error message', async (control) => {
-      const now = await control.now();
+      const now = (await control.now()).now;
       const backups = [
         backupTarget('SMB', '192.0.2.6:/Backup', message, [
           { time: now - 2 * 3_600_000, result: BACKUP_SUCCESSFUL },
@@ -256,7 +256,7 @@ Given(
 );
 
 Given('the operator renames the monitoring instance to {string}', function (this: PbxWorld, name: string) {
-  return withControl(this, 'rename the monitoring instance', (control) => control.setInstanceName(name));
+  return withControl(this, 'rename the monitoring instance', (control) => control.setInstanceName({ name }));
 });
 
 Given('the operator sets directory sign-in {word}', function (this: PbxWorld, state: string) {
@@ -300,7 +300,7 @@ Given(
   function (this: PbxWorld, situation: string) {
     const scenario = UPDATE_SCENARIOS[situation]!;
     return withControl(this, `load the scenario "${scenario}"`, async (control) => {
-      await control.loadScenario(scenario);
+      await control.loadScenario({ name: scenario });
       await control.invalidateSnapshot();
     });
   },

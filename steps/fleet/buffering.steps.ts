@@ -18,7 +18,7 @@ async function plane(fleet: FleetContext, role: SiteRole, purpose: string) {
 Given(
   'the link of the PBX of {fleetSite} to the controller is cut',
   fleetStep(async (fleet, role: SiteRole) => {
-    await (await plane(fleet, role, 'cut the link to the controller')).events.cutLink();
+    await (await plane(fleet, role, 'cut the link to the controller')).control.cutControllerLink();
   }),
 );
 
@@ -26,7 +26,7 @@ When(
   'the link of the PBX of {fleetSite} to the controller is restored',
   fleetStep(async (fleet, role: SiteRole) => {
     const pbx = await plane(fleet, role, 'restore the link to the controller');
-    await pbx.events.restoreLink();
+    await pbx.control.restoreControllerLink();
     await fleet.delivered(pbx, 'the buffered messages');
   }),
 );
@@ -110,10 +110,10 @@ Then(
       'at most 20 messages of one outage arrive, and all of them when there are no more',
       fc.asyncProperty(count, async (n) => {
         run++;
-        await pbx.events.cutLink();
+        await pbx.control.cutControllerLink();
         const labels = await outageMessages(fleet, n, 'own', `Ausfall ${run}`);
         assert.deepEqual(await arrived(fleet, labels, false), [], 'messages arrived while the link was down');
-        await pbx.events.restoreLink();
+        await pbx.control.restoreControllerLink();
         await fleet.delivered(pbx, 'the buffered messages');
         const got = await arrived(fleet, labels, false);
         assert.equal(got.length, Math.min(n, BUFFER_SIZE), `${got.length} of ${n} messages arrived`);

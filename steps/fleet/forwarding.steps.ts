@@ -14,7 +14,7 @@ async function release(
 ) {
   const siteId = await fleet.siteId(role);
   const plane = await fleet.pbx(siteId, released ? 'release a partner' : 'withdraw the partner');
-  await plane.events.setPartnerReleased(released);
+  await plane.control.setPartnerReleased({ released });
   fleet.kept.set(`logSeq:${siteId}`, (await plane.control.moduleLog()).at(-1)?.seq ?? 0);
   world.evidence({ exchange: `PBX ${siteId}: partner ${released ? 'released' : 'withdrawn'}` });
 }
@@ -39,7 +39,7 @@ Then(
     const siteId = await fleet.siteId(role);
     const plane = await fleet.pbx(siteId, 'read the module log');
     const since = fleet.kept.get(`logSeq:${siteId}`) as number | undefined;
-    const entries = await plane.control.moduleLog(since);
+    const entries = await plane.control.moduleLog({ since });
     this.evidence({
       exchange: `PBX ${siteId} module log since ${since}`,
       response: JSON.stringify(entries, null, 1),

@@ -13,7 +13,7 @@ import { isEpochMs } from './support/epoch-ms.ts';
 import { type FleetContext, type ItemView, matches } from './support/fleet-context.ts';
 import { fleetStep } from './support/fleet-step.ts';
 import type { PbxPlane } from './support/fleet-target.ts';
-import type { RaisedEvent } from './support/pbx-events-client.ts';
+import type { RaisedEvent } from './support/pbx-events.ts';
 import { assertReportTime } from './support/report-time.ts';
 import { limitProblem } from './support/text-limit.ts';
 
@@ -55,7 +55,7 @@ Then(
         const run = next();
         const sent: { label: string; severity: string; at: number }[] = [];
         for (const [i, r] of reports.entries()) {
-          await plane.control.advanceClock(r.gapMs);
+          await plane.control.advanceClock({ ms: r.gapMs });
           const label = `order ${run}.${i}`;
           const module = fleet.moduleName(`Reihenfolge ${run}.${i}`);
           const message = await fleet.raise(label, siteId, {
@@ -151,7 +151,7 @@ Then(
             severity: 'ERROR',
           };
           for (const gap of gaps) {
-            await plane.control.advanceClock(gap);
+            await plane.control.advanceClock({ ms: gap });
             await fleet.raise(label, siteId, event, { unthrottled: true });
           }
           const times = fleet.message(label).reportedWithin;
@@ -201,7 +201,7 @@ Then(
       'item times are the PBX instants in ms since 1970',
       fc.asyncProperty(fc.integer({ min: 0, max: 30 * 86_400_000 }), async (advance) => {
         const run = next();
-        await plane.control.advanceClock(advance);
+        await plane.control.advanceClock({ ms: advance });
         const label = `instant ${run}`;
         const event: RaisedEvent = {
           module: fleet.moduleName(`Zeitpunkt ${run}`),

@@ -11,7 +11,7 @@ import { notVerifiable } from './support/fleet-not-verifiable.ts';
 import { fleetSchemaErrors } from './support/fleet-schemas.ts';
 import { fleetStep } from './support/fleet-step.ts';
 import type { FleetRole, SiteRole } from './support/fleet-target.ts';
-import type { RaisedEvent } from './support/pbx-events-client.ts';
+import type { RaisedEvent } from './support/pbx-events.ts';
 import { assertReportTime } from './support/report-time.ts';
 import { limitProblem } from './support/text-limit.ts';
 
@@ -264,7 +264,7 @@ When(
   'the PBX clock of {fleetSite} moves on by {int} minute(s)',
   fleetStep(async (fleet, role: SiteRole, minutes: number) => {
     const plane = await fleet.pbx(await fleet.siteId(role), 'advance the PBX clock');
-    await plane.control.advanceClock(minutes * 60_000);
+    await plane.control.advanceClock({ ms: minutes * 60_000 });
   }),
 );
 
@@ -302,7 +302,10 @@ Then(
     const control = fleet.control("read the controller's clock");
     const plane = await fleet.pbx(await fleet.siteId(role), 'read the PBX clock');
     const started = Date.now();
-    const [pbxNow, controllerNow] = await Promise.all([plane.control.now(), control.now()]);
+    const [pbxNow, controllerNow] = await Promise.all([
+      plane.control.now().then((c) => c.now),
+      control.now(),
+    ]);
     const readMs = Date.now() - started;
     const gap = Math.abs(pbxNow - controllerNow);
     assert.ok(
@@ -329,7 +332,7 @@ When(
     const siteId = await fleet.siteId(role);
     const plane = await fleet.pbx(siteId, 'report messages at chosen PBX times');
     for (const row of table.hashes()) {
-      await plane.control.advanceClock(Number(row['minutes']) * 60_000);
+      await plane.control.advanceClock({ ms: Number(row['minutes']) * 60_000 });
       await fleet.raise(
         row['subject'] ?? '',
         siteId,

@@ -85,7 +85,7 @@ When(
     const event = { module: first.module, subject: first.subject, severity: first.severity };
     const plane = await fleet.target.pbx(siteId);
     if (plane) {
-      await plane.control.advanceClock(minutes * 60_000);
+      await plane.control.advanceClock({ ms: minutes * 60_000 });
       await fleet.raise(first.label, siteId, event, { unthrottled: true });
       return;
     }

@@ -177,7 +177,7 @@ Then(
         const raised = new Map<number, number>();
         const seen = new Map<number, number>();
         for (const r of reports) {
-          await plane.control.advanceClock(r.gapMs);
+          await plane.control.advanceClock({ ms: r.gapMs });
           const event = {
             module: fleet.moduleName(`Drossel ${run}.${r.module}`),
             subject: 'Temperatur zu hoch',

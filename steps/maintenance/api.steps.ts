@@ -27,7 +27,7 @@ Given('the API client holds a valid API token', async function (this: PbxWorld) 
 When('the API client requests the command list', async function (this: PbxWorld) {
   const auth = await clientAuth(this);
   if (auth === 'skipped') return auth;
-  if (this.control) maintenanceContext(this).callStartedAt = await this.control.now();
+  if (this.control) maintenanceContext(this).callStartedAt = (await this.control.now()).now;
   await requestCommandList(this, auth);
   return undefined;
 });

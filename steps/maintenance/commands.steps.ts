@@ -103,7 +103,10 @@ Then('the completion event was recorded after the command was posted', function 
 Then('the restart the command started has not finished yet', function (this: PbxWorld) {
   return withMaintenanceControl(this, 'read the restart state', async (controls) => {
     await settle(controls);
-    const [state, now] = await Promise.all([controls.control.getState(), controls.control.now()]);
+    const [state, now] = await Promise.all([
+      controls.control.getState(),
+      controls.control.now().then((c) => c.now),
+    ]);
     assert.ok(
       state.maintenance.restartingUntil > now,
       `the PBX is not restarting (restartingUntil ${state.maintenance.restartingUntil}, now ${now})`,
@@ -113,13 +116,13 @@ Then('the restart the command started has not finished yet', function (this: Pbx
 
 Given('the operator holds the execution of accepted commands', function (this: PbxWorld) {
   return withMaintenanceControl(this, 'hold the command queue', ({ control }) =>
-    control.injectFault('command-execution-held'),
+    control.injectFault({ name: 'command-execution-held' }),
   );
 });
 
 When('the operator releases the execution of accepted commands', function (this: PbxWorld) {
   return withMaintenanceControl(this, 'release the command queue', ({ control }) =>
-    control.clearFault('command-execution-held'),
+    control.clearFault({ name: 'command-execution-held' }),
   );
 });
 

@@ -22,7 +22,7 @@ When('the command has run and the snapshot cache has expired', function (this: P
   return withMaintenanceControl(this, 'advance the PBX clock past the snapshot cache', async (controls) => {
     await settle(controls);
     const lifetime = (await controls.control.getState()).monitoring.cacheLifetimeMs;
-    await controls.control.advanceClock(lifetime + 1);
+    await controls.control.advanceClock({ ms: lifetime + 1 });
   });
 });
 

@@ -28,7 +28,7 @@ function quiet(world: PbxWorld, request: ApiRequest): Promise<ApiExchange> {
 
 Given('the operator makes the command hand-over fail', function (this: PbxWorld) {
   return withControl(this, 'inject a failed command hand-over', (control) =>
-    control.injectFault('command-handover-failure'),
+    control.injectFault({ name: 'command-handover-failure' }),
   );
 });
 

@@ -151,7 +151,7 @@ When(
     if (auth === 'skipped') return auth;
     return withMaintenanceControl(this, 'read the PBX clock', async ({ control }) => {
       // The PBX's time zone is not stated; days ahead in UTC stay ahead in every zone (≤ 14 h off).
-      const executeAt = localDateTime((await control.now()) + days * DAY_MS);
+      const executeAt = localDateTime((await control.now()).now + days * DAY_MS);
       await postCommand(this, command, auth, JSON.stringify({ version, executeAt }));
     });
   },
@@ -172,12 +172,12 @@ Then(
           const before = await installedVersion(controls);
           const version = offered.find((candidate) => candidate !== before);
           assert.ok(version, 'no offered version other than the installed one');
-          const executeAt = localDateTime((await control.now()) + minutesAhead * 60_000);
+          const executeAt = localDateTime((await control.now()).now + minutesAhead * 60_000);
           const answer = await quietPost(this, 'UpdatePbx', auth, JSON.stringify({ version, executeAt }));
           assertExactAnswer(answer, 200, { status: 'ok' });
           assert.equal(await installedVersion(controls), before, `installed before ${executeAt}`);
           // Past the due time in every time zone (offsets stay within a day).
-          await control.advanceClock(minutesAhead * 60_000 + DAY_MS);
+          await control.advanceClock({ ms: minutesAhead * 60_000 + DAY_MS });
           assert.equal(await installedVersion(controls), version, `not installed after ${executeAt}`);
         }),
         runs,

@@ -73,7 +73,7 @@ Then(
           generatedExpiry,
           fc.constantFrom(...names),
           async (label, expiresInMs, command) => {
-            const now = await controls.control.now();
+            const now = (await controls.control.now()).now;
             const created = await createTokenAsAdmin(controls, this, {
               label,
               expiresAt: expiresInMs === null ? null : now + expiresInMs,
@@ -97,7 +97,7 @@ Then(
         'a token without expiry stays valid',
         // Up to five years per run: a century over 20 runs.
         fc.asyncProperty(fc.integer({ min: 1, max: 1826 * DAY_MS }), async (advanceMs) => {
-          await control.advanceClock(advanceMs);
+          await control.advanceClock({ ms: advanceMs });
           await assertTokenAccepted(this, secret);
         }),
         runs,
@@ -127,14 +127,14 @@ Then(
         this,
         'expiry boundary',
         fc.asyncProperty(arbitrary, async ({ lifetime, wait, after }) => {
-          const now = await control.now();
+          const now = (await control.now()).now;
           const created = await createTokenAsAdmin(controls, this, {
             label: 'expiring',
             expiresAt: now + lifetime,
           });
-          await control.advanceClock(wait);
+          await control.advanceClock({ ms: wait });
           await assertTokenAccepted(this, created.secret, 'DeleteTemporaryFiles');
-          await control.advanceClock(lifetime - wait + after);
+          await control.advanceClock({ ms: lifetime - wait + after });
           await assertTokenRefused(this, created.secret);
         }),
         runs,

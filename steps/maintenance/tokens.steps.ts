@@ -49,7 +49,7 @@ async function attempt(world: PbxWorld, operation: () => Promise<unknown>): Prom
 
 async function create(world: PbxWorld, label: string, expiresInMs: number | null) {
   return withMaintenanceControl(world, 'create an API token', async (controls) => {
-    const now = await controls.control.now();
+    const now = (await controls.control.now()).now;
     const expiresAt = expiresInMs === null ? null : now + expiresInMs;
     const created = await createTokenAsAdmin(controls, world, { label, expiresAt });
     world.memory.set(requestedExpiryOf(created.id), expiresAt);
@@ -61,7 +61,7 @@ async function create(world: PbxWorld, label: string, expiresInMs: number | null
       'the creation result',
     );
     // A running clock moves during the creation: its time lies between these two readings.
-    world.memory.set(createdAtOf(created.id), { from: now, to: await controls.control.now() });
+    world.memory.set(createdAtOf(created.id), { from: now, to: (await controls.control.now()).now });
   });
 }
 
@@ -148,7 +148,7 @@ Then(
         this,
         'token secrets',
         fc.asyncProperty(generatedLabel, generatedExpiry, async (label, expiresInMs) => {
-          const now = await controls.control.now();
+          const now = (await controls.control.now()).now;
           const created = await createTokenAsAdmin(controls, this, {
             label,
             expiresAt: expiresInMs === null ? null : now + expiresInMs,
@@ -177,9 +177,9 @@ Then(
       const views: Record<string, unknown> = {
         'token list': await listAsAdmin(controls),
         'token list (again)': await listAsAdmin(controls),
-        'module log': await controls.control.moduleLog(0),
+        'module log': await controls.control.moduleLog({ since: 0 }),
         'PBX state': await controls.control.getState(),
-        'completion events': await controls.maintenance.completionEvents(0),
+        'completion events': await controls.maintenance.completionEvents({ since: 0 }),
         "the API's answers": maintenanceContext(this).exchanges.map((exchange) => exchange.text),
       };
       for (const [view, value] of Object.entries(views)) {
@@ -257,7 +257,7 @@ Then("the token list shows the time of that call as the token's last use", funct
   const created = lastCreated(this);
   return withMaintenanceControl(this, 'list the API tokens', async (controls) => {
     const entry = entryOf(await listAsAdmin(controls), created.id);
-    const now = await controls.control.now();
+    const now = (await controls.control.now()).now;
     const previous = maintenanceContext(this).probes.get('lastUse') as number;
     assert.ok(entry.lastUsedAt !== null, 'no last use after an accepted call');
     const startedAt = maintenanceContext(this).callStartedAt;
@@ -289,21 +289,21 @@ When(
   'a PBX user without the administration right tries to create an API token labelled {string}',
   function (this: PbxWorld, label: string) {
     return nonAdminAttempt(this, 'create an API token', ({ maintenance }, login) =>
-      maintenance.createToken({ label }, login),
+      maintenance.createToken({ label, actor: login }),
     );
   },
 );
 
 When('that user tries to list the API tokens', function (this: PbxWorld) {
   return nonAdminAttempt(this, 'list the API tokens', ({ maintenance }, login) =>
-    maintenance.listTokens(login),
+    maintenance.listTokens({ actor: login }),
   );
 });
 
 When('that user tries to delete the token {string}', function (this: PbxWorld, label: string) {
   const { id } = createdByLabel(this, label);
   return nonAdminAttempt(this, 'delete an API token', ({ maintenance }, login) =>
-    maintenance.deleteToken(id, login),
+    maintenance.deleteToken({ id, actor: login }),
   );
 });
 
@@ -321,7 +321,7 @@ Then(
 async function deleteAsAdmin(world: PbxWorld, id: string) {
   return withMaintenanceControl(world, 'delete an API token', async (controls) => {
     const { admin } = await pbxUsers(controls.control);
-    await controls.maintenance.deleteToken(id, admin);
+    await controls.maintenance.deleteToken({ id, actor: admin });
   });
 }
 

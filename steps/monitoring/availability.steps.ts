@@ -97,7 +97,7 @@ Given('the operator configures a free port for the data endpoint', async functio
       const port = await freePort(host);
       this.memory.set(CONFIGURED_PORT, port);
       this.portChanged = true;
-      await control.setMonitoringPort(port);
+      await control.setMonitoringPort({ port });
     }),
   );
 });
@@ -170,7 +170,7 @@ When('the operator configures that busy port for the data endpoint', function (t
   return withControl(this, 'configure the data endpoint port', async (control) => {
     this.memory.set(WARNINGS_BEFORE, await control.warnings());
     this.portChanged = true;
-    await control.setMonitoringPort(this.memory.require(BUSY_PORT));
+    await control.setMonitoringPort({ port: this.memory.require(BUSY_PORT) });
   });
 });
 

@@ -81,7 +81,7 @@ Then(
     assert.ok(check, `no check for "${what}"`);
     const control = this.control;
     if (!control) return this.notVerifiable(this.noControlReason('set generated PBX states'));
-    const now = await control.now();
+    const now = (await control.now()).now;
     await assertLiveProperty(
       this,
       what,
@@ -231,7 +231,7 @@ Then(
   async function (this: PbxWorld, runs: number) {
     const control = this.control;
     if (!control) return this.notVerifiable(this.noControlReason('set generated backup runs'));
-    const now = await control.now();
+    const now = (await control.now()).now;
     await assertLiveProperty(
       this,
       'backup lines',
@@ -529,7 +529,7 @@ Then(
       const problems: string[] = [];
       let read = 0;
       for (const { name } of scenarios) {
-        await control.loadScenario(name);
+        await control.loadScenario({ name });
         await control.invalidateSnapshot();
         const text = await fetchAgentText(this);
         // A scenario without a running endpoint (no licence) serves no agent text to read.

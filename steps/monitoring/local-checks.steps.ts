@@ -70,7 +70,7 @@ Then(
     if (!control)
       return this.notVerifiable(this.noControlReason('set names of instances, backups and trunks'));
     const baseline = await control.getState();
-    const now = await control.now();
+    const now = (await control.now()).now;
     await assertLiveProperty(
       this,
       'local lines keep their shape',

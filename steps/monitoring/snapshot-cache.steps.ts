@@ -114,9 +114,9 @@ const RUNNING_CLOCK_SLACK_MS = 3_000;
  * `now()` a few real milliseconds apart differ. A frozen clock moves only when advanced.
  */
 async function clockRuns(control: PbxControl): Promise<boolean> {
-  const before = await control.now();
+  const before = (await control.now()).now;
   await new Promise((resolve) => setTimeout(resolve, 20));
-  return (await control.now()) > before;
+  return (await control.now()).now > before;
 }
 
 /**
@@ -144,22 +144,22 @@ async function cacheCycle(
   label: string,
 ) {
   await control.invalidateSnapshot();
-  const beforeFirst = await control.now();
+  const beforeFirst = (await control.now()).now;
   const first = await world.httpRequest('GET', '/json', { evidence: false });
-  const afterFirst = await control.now();
+  const afterFirst = (await control.now()).now;
   const total = (accountsTotal(first.body) ?? 0) + bump;
   await control.patchState({ accounts: { total } });
-  await control.advanceClock(within);
+  await control.advanceClock({ ms: within });
   const cached = await world.httpRequest('GET', '/json', { evidence: false });
-  const afterCached = await control.now();
+  const afterCached = (await control.now()).now;
   const oldestCached = afterCached - beforeFirst;
   fc.pre(oldestCached < lifetime);
   assert.ok(
     cached.body.equals(first.body),
     `${label}: ${within} ms after creation (at most ${oldestCached} ms on the target's clock) the snapshot was not the cached one`,
   );
-  await control.advanceClock(after - within);
-  const beforeFresh = await control.now();
+  await control.advanceClock({ ms: after - within });
+  const beforeFresh = (await control.now()).now;
   const fresh = await world.httpRequest('GET', '/json', { evidence: false });
   const youngestFresh = beforeFresh - afterFirst;
   fc.pre(youngestFresh > lifetime);
@@ -212,7 +212,7 @@ Then(
       this,
       'configured cache lifetime',
       fc.asyncProperty(cycle, async ([lifetime, within, after, bump]) => {
-        await control.setCacheLifetime(lifetime);
+        await control.setCacheLifetime({ ms: lifetime });
         await cacheCycle(this, control, [lifetime, within, after, bump], `lifetime ${lifetime} ms`);
       }),
       runs,

@@ -321,7 +321,7 @@ Then(
           },
         });
         assert.equal(answer.state, 'resolved', `status ${status} with ${JSON.stringify(record)}`);
-        const callerId = await control.callerId();
+        const callerId = await control.resolverCallerId();
         assert.equal(callerId?.state, 'resolved');
       },
     );
@@ -344,9 +344,9 @@ Then(
         const { answer } = await resolveOnce(control, scenario, { answer: { status, body: DEFAULT_BODY } });
         assert.equal(answer.state, 'failed', `status ${status} ended ${answer.state}`);
         assert.ok(answer.attempts.length > 0, `status ${status}: the resolution queried no provider`);
-        const log = (await control.searchLog()).filter((l) => l.resolution === answer.resolution);
+        const log = (await control.resolverSearchLog()).filter((l) => l.resolution === answer.resolution);
         assert.deepEqual(evaluationTraces(answer, log), [], `status ${status}: the body was evaluated`);
-        const callerId = await control.callerId();
+        const callerId = await control.resolverCallerId();
         assert.equal(callerId?.state, 'failed');
         assert.equal(callerId?.name, null);
         assert.deepEqual(callerId?.uiValues, {});

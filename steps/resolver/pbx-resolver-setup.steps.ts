@@ -70,19 +70,21 @@ Given(
 );
 
 Given("the PBX's country code is {string}", function (this: PbxWorld, countryCode: string) {
-  return configureResolver(this, 'set the country code', (control) => control.setSettings({ countryCode }));
+  return configureResolver(this, 'set the country code', (control) =>
+    control.resolverSetSettings({ countryCode }),
+  );
 });
 
 Given('the operator switches the resolver to expert mode', function (this: PbxWorld) {
   return configureResolver(this, 'switch expert mode on', (control) =>
-    control.setSettings({ expertMode: true }),
+    control.resolverSetSettings({ expertMode: true }),
   );
 });
 
 Given('the address-book fallback is switched {word}', function (this: PbxWorld, state: string) {
   if (state !== 'on' && state !== 'off') throw new Error(`on or off, got ${state}`);
   return configureResolver(this, 'switch the address-book fallback', (control) =>
-    control.setSettings({ addressBookFallback: state === 'on' }),
+    control.resolverSetSettings({ addressBookFallback: state === 'on' }),
   );
 });
 
@@ -95,10 +97,10 @@ Given(
   'the PBX address book holds {string} for the number {string} in every number format',
   function (this: PbxWorld, lastName: string, number: string) {
     return configureResolver(this, 'fill the address book', async (control) => {
-      const { countryCode } = await control.settings();
+      const { countryCode } = await control.resolverSettings();
       const forms = everyNumberForm(number, countryCode);
-      const book = (await control.addressBook()).filter((e) => !forms.includes(e.number));
-      await control.setAddressBook([
+      const book = (await control.resolverAddressBook()).filter((e) => !forms.includes(e.number));
+      await control.resolverSetAddressBook([
         ...book,
         ...forms.map((form) => ({ number: form, firstName: '', lastName, company: '', source: 'manual' })),
       ]);
@@ -107,5 +109,5 @@ Given(
 );
 
 Given('the PBX address book is empty', function (this: PbxWorld) {
-  return configureResolver(this, 'empty the address book', (control) => control.setAddressBook([]));
+  return configureResolver(this, 'empty the address book', (control) => control.resolverSetAddressBook([]));
 });

@@ -12,7 +12,7 @@ import { resolverScenario } from './support/resolver-scenario-of.ts';
 import { withResolver } from './support/with-resolver.ts';
 
 async function callerId(world: PbxWorld, control: ResolverControl): Promise<CallerIdResult> {
-  const result = await control.callerId();
+  const result = await control.resolverCallerId();
   world.evidence({ exchange: 'GET /resolver/caller-id', response: JSON.stringify(result, null, 1) });
   assert.ok(result, 'the PBX shows no caller-ID result');
   return result;
@@ -154,9 +154,9 @@ Then(
   'the PBX address book has an entry for the number {string} with the last name {string}',
   function (this: PbxWorld, number: string, lastName: string) {
     return withResolver(this, 'read the address book', async (control) => {
-      const { countryCode } = await control.settings();
+      const { countryCode } = await control.resolverSettings();
       const forms = new Set(everyNumberForm(number, countryCode));
-      const book = await control.addressBook();
+      const book = await control.resolverAddressBook();
       this.evidence({ exchange: 'GET /resolver/address-book', response: JSON.stringify(book, null, 1) });
       const entry = book.find((e) => forms.has(e.number));
       assert.ok(entry, `no entry for any form of ${number} (${[...forms].join(', ')})`);
@@ -167,6 +167,6 @@ Then(
 
 Then('the PBX address book is still empty', function (this: PbxWorld) {
   return withResolver(this, 'read the address book', async (control) => {
-    assert.deepEqual(await control.addressBook(), []);
+    assert.deepEqual(await control.resolverAddressBook(), []);
   });
 });

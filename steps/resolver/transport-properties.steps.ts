@@ -91,7 +91,7 @@ Then(
         });
         assert.equal(answer.attempts[0]?.timing?.timeoutMs, timeoutMs);
         assert.equal(answer.state, 'resolved', `an answer after ${delayMs} ms was not evaluated`);
-        const log = (await control.searchLog()).filter((l) => l.resolution === answer.resolution);
+        const log = (await control.resolverSearchLog()).filter((l) => l.resolution === answer.resolution);
         assert.equal(
           log.some(isTimeoutWarning),
           late,

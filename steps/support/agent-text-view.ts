@@ -77,3 +77,26 @@ export function blockSequence(view: AgentTextView): AgentBlock[] {
   }
   return blocks;
 }
+
+/** The order MON-TEXT-BLOCK-ORDER gives the four blocks. */
+export const BLOCK_ORDER: readonly AgentBlock[] = ['header', 'linux', 'pbx', 'local'];
+
+/**
+ * Why the sections break MON-TEXT-BLOCK-ORDER, or `undefined` when they keep it. One line that says
+ * what is wrong first (a missing block, the first section out of place) and the whole order last,
+ * so a reason cut for a progress line still names the problem.
+ */
+export function blockOrderProblem(view: AgentTextView): string | undefined {
+  const blocks = blockSequence(view);
+  if (blocks.join() === BLOCK_ORDER.join()) return undefined;
+  const problems = BLOCK_ORDER.filter((block) => !blocks.includes(block)).map((block) => `no ${block} block`);
+  const ranks = view.sections.map((s) => BLOCK_ORDER.indexOf(blockOf(s)));
+  const late = ranks.findIndex((rank, i) => i > 0 && rank < (ranks[i - 1] ?? 0));
+  const moved = view.sections[late];
+  const before = view.sections[late - 1];
+  if (late > 0 && moved && before) {
+    problems.push(`${moved.header} (${blockOf(moved)}) after ${before.header} (${blockOf(before)})`);
+  }
+  if (problems.length === 0) problems.push('a block is split');
+  return `blocks come as ${blocks.join(', ')}, not ${BLOCK_ORDER.join(', ')}: ${problems.join('; ')}; sections: ${view.sections.map((s) => s.header).join(' ')}`;
+}

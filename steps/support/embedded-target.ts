@@ -1,10 +1,4 @@
-import {
-  HttpMaintenanceControl,
-  HttpPbxControl,
-  MAINTENANCE_BASE_PATH,
-  type PbxHandle,
-  start,
-} from '../../simulators/pbx/index.ts';
+import { httpPbxControl, MAINTENANCE_BASE_PATH, type PbxHandle, start } from '../../simulators/pbx/index.ts';
 import { durationClock, type VirtualClock } from '../../simulators/shared/clock.ts';
 import { freePortBelowEphemeral } from './port-holder.ts';
 import type { MonitoringAddress, OpenedTarget } from './target.ts';
@@ -54,7 +48,7 @@ export async function openEmbeddedTarget(options: EmbeddedTargetOptions = {}): P
   const name = options.name ?? 'simulator';
   const waits = process.env[REAL_WAITS_ENV] === '1' ? undefined : durationClock();
   const handle = await startSimulator(options, waits);
-  const maintenanceControl = new HttpMaintenanceControl(handle.urls.control);
+  const control = httpPbxControl(handle.urls.control);
   return {
     target: {
       name,
@@ -65,13 +59,13 @@ export async function openEmbeddedTarget(options: EmbeddedTargetOptions = {}): P
         xmlrpc: { ...EMBEDDED_XMLRPC },
         listedClientAddress: '127.0.0.1',
         unlistedClientAddress: '127.0.0.2',
-        control: new HttpPbxControl(handle.urls.control),
+        control,
         controlUrl: handle.urls.control,
         maintenance: {
           basePath: MAINTENANCE_BASE_PATH,
-          control: maintenanceControl,
+          control,
           storedTokenRecords: async () =>
-            (await maintenanceControl.storedTokenRecords()).map((record) => ({ ...record })),
+            (await control.storedTokenRecords()).map((record) => ({ ...record })),
         },
         ...(waits ? { durationClock: waits } : {}),
       },

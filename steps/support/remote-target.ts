@@ -1,4 +1,4 @@
-import { HttpMaintenanceControl, HttpPbxControl } from '../../simulators/pbx/index.ts';
+import { httpPbxControl, type PbxControl } from '../../simulators/pbx/index.ts';
 import type { TargetFile } from '../../src/core/target-file.ts';
 import type { MaintenanceTarget, OpenedTarget } from './target.ts';
 
@@ -20,7 +20,7 @@ export function openRemoteTarget(file: TargetFile): OpenedTarget {
       ...(pbx.unlistedClientAddress ? { unlistedClientAddress: pbx.unlistedClientAddress } : {}),
       ...(pbx.controlUrl
         ? {
-            control: new HttpPbxControl(pbx.controlUrl, undefined, pbx.controlToken),
+            control: httpPbxControl(pbx.controlUrl, { token: pbx.controlToken }),
             controlUrl: pbx.controlUrl,
             ...(pbx.controlToken ? { controlToken: pbx.controlToken } : {}),
           }
@@ -51,15 +51,13 @@ function maintenanceSection(
       basePath: (section.basePath ?? '/fp/7ce0d8df/api/v1').replace(/\/+$/, ''),
       ...(section.token ? { token: section.token } : {}),
       ...(section.sessionCookie ? { sessionCookie: section.sessionCookie } : {}),
-      ...(controlUrl ? controlOf(new HttpMaintenanceControl(controlUrl, controlToken)) : {}),
+      ...(controlUrl ? controlOf(httpPbxControl(controlUrl, { token: controlToken })) : {}),
     },
   };
 }
 
 /** The control plane of interface A and what it shows of the tokens at rest (MAINT-TOKEN-HASH-ONLY). */
-function controlOf(
-  control: HttpMaintenanceControl,
-): Pick<MaintenanceTarget, 'control' | 'storedTokenRecords'> {
+function controlOf(control: PbxControl): Pick<MaintenanceTarget, 'control' | 'storedTokenRecords'> {
   return {
     control,
     storedTokenRecords: async () => (await control.storedTokenRecords()).map((record) => ({ ...record })),

@@ -1,4 +1,4 @@
-import type { MaintenanceControl, PbxControl } from '../../simulators/pbx/index.ts';
+import type { PbxControl } from '../../simulators/pbx/index.ts';
 import type { VirtualClock } from '../../simulators/shared/clock.ts';
 
 /** Where XML-RPC lives on the PBX web server and whom it signs in as. */
@@ -71,7 +71,7 @@ export interface MaintenanceTarget {
    */
   sessionCookie?: string;
   /** Token management and completion events (the module UI's stand-in); absent without a control plane. */
-  control?: MaintenanceControl;
+  control?: PbxControl;
   /** The stored token records, where the target can show them (embedded only; MAINT-TOKEN-HASH-ONLY). */
   storedTokenRecords?: () => Promise<StoredTokenRecord[]>;
 }

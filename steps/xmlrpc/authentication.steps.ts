@@ -89,7 +89,7 @@ function describeKinds(counts: Map<string, number>): string {
 async function entriesOfLastCall(world: PbxWorld, control: PbxControl): Promise<ModuleLogEntry[]> {
   const exchange = lastExchange(world);
   assert.ok(exchange.logSeqBefore !== undefined, 'the module log was not watched during the call');
-  return control.moduleLog(exchange.logSeqBefore);
+  return control.moduleLog({ since: exchange.logSeqBefore });
 }
 
 /**

@@ -196,7 +196,7 @@ Then(
       const state = await control.getState();
       const target = state.backups[0];
       assert.ok(target && target.runs.length > 0, 'the PBX has no backup target with a run');
-      const now = await control.now();
+      const now = (await control.now()).now;
       const times = target.runs.map((r) => r.time);
       const withRun = async (time: number) => {
         const backups = structuredClone(state.backups);

@@ -285,7 +285,7 @@ Then(
         fc.constantFrom(...DATA_SCENARIOS),
         fc.constantFrom(...USE_LOCAL_CHECKS),
         async (scenario, input) => {
-          await control.loadScenario(scenario);
+          await control.loadScenario({ name: scenario });
           await control.invalidateSnapshot();
           const endpoint = (await this.httpRequest('GET', '/checkmk', { evidence: false })).body.toString(
             'utf8',

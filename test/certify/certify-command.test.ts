@@ -24,9 +24,14 @@ test('harness and usage errors exit 2 with one line, before any scenario runs', 
       ['--expectations', 'bad.yaml', '--', ok],
       /^pbx-conformance: expectations file bad\.yaml: unknown key "colour" at \/scenarios\/healthy$/,
     ],
-    [['--expectations', 'unknown.yaml', '--', ok], /unknown scenario 'healty'/],
+    // Issue 20, item 22: an unknown scenario name gets the nearest known one.
+    [['--expectations', 'unknown.yaml', '--', ok], /unknown scenario 'healty' \(did you mean 'healthy'\?\)/],
     [['--expectations', 'none.yaml', '--', ok], /expectations file none\.yaml cannot be read/],
-    [['--scenario', 'nope', '--', ok], /unknown scenario 'nope'/],
+    [['--scenario', 'nope', '--', ok], /unknown scenario 'nope' \(see certify-plugin --list-scenarios\)$/],
+    [
+      ['--scenario', 'backup-faild', '--', ok],
+      /unknown scenario 'backup-faild' \(did you mean 'backup-failed'\?\)/,
+    ],
     [['--', ok, '{hots}'], /unknown placeholder \{hots\}/],
     [[`${ok} 'unterminated`], /unterminated single quote/],
     [[], /missing the plug-in command/],
@@ -202,10 +207,10 @@ test('--runs: a failure on a drawn state shrinks to a scenario file that replays
   const replay = /replay with: (.*)$/m.exec(first.out)?.[1] ?? '';
   assert.equal(
     replay,
-    `pbx-conformance certify-plugin --scenario-file out/shrunk-seed-4242.json -- ${fragile} {host} {port}`,
+    `npx pbx-conformance certify-plugin --scenario-file out/shrunk-seed-4242.json -- ${fragile} {host} {port}`,
   );
   // The one command reproduces it.
-  const words = splitCommandLine(replay).slice(2);
+  const words = splitCommandLine(replay).slice(3);
   const again = await certify(dir, [...words.slice(0, 2), '--reports', 'replay', ...words.slice(2)]);
   assert.equal(again.code, 1);
   const replayed = verdictOf(await again.report(), 'shrunk-seed-4242');

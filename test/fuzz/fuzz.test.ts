@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import type { WebRoute } from '../../simulators/pbx/index.ts';
 import { loadCatalog } from '../../src/catalog/load-catalog.ts';
+import { xmlrpcGenerators } from '../../src/fuzz/faces/xmlrpc.ts';
 import { fuzzReport } from '../../src/fuzz/fuzz-report.ts';
 import { startInProcessTarget } from '../../src/fuzz/in-process-target.ts';
 import { runFuzz } from '../../src/fuzz/run-fuzz.ts';
@@ -122,7 +124,7 @@ test('fuzz finds a seeded deviation (HTTP 500 on a NUL byte), shrinks it, and it
     );
     assert.match(
       failure.replayCommand,
-      /^pbx-conformance fuzz --faces xmlrpc --seed 4242 --path 'xmlrpc-malformed\/[\d:]+'$/,
+      /^pbx-conformance fuzz --faces xmlrpc --seed 4242 --runs 600 --path 'xmlrpc-malformed\/[\d:]+'$/,
     );
     assert.match(failure.replayWire, /\\000/);
     // The credentials the request carried are never printed, not even partly.
@@ -180,4 +182,24 @@ test('fuzz never prints a credential of the target: the replay line names it ins
   } finally {
     await target.close();
   }
+});
+
+// Issue 20, item 22: the shrunk `<nil/>` input kept a 128-hex wrong credential instead of dropping it.
+test('a shrunk XML-RPC failure that does not depend on the credential drops it', () => {
+  const [malformed] = xmlrpcGenerators({
+    webUrl: 'http://127.0.0.1:1',
+    path: '/xml-rpc',
+    instanceName: 'Monitoring',
+    authParam: 'de.vendor.pbx.auth',
+    authValue: `123:${'a'.repeat(128)}`,
+  });
+  assert.equal(malformed?.id, 'xmlrpc-malformed');
+  const details = fc.check(
+    fc.property(malformed!.arbitrary as fc.Arbitrary<{ body: Buffer; auth: string | null }>, (input) => {
+      return !input.body.toString('latin1').includes('<nil/>');
+    }),
+    { seed: 20, numRuns: 2000 },
+  );
+  assert.ok(details.failed, 'a <nil/> input was generated');
+  assert.equal(details.counterexample?.[0].auth, null);
 });

@@ -1,10 +1,14 @@
 /**
- * Issue 13, section 2: the package proved the way a user meets it. `npm pack` (which builds dist/
+ * Issue 13, section 2, and issue 20 (items 3, 10, 11, 12): the package proved the way a user meets it. `npm pack` (which builds dist/
  * through `prepack`), the tarball's file list, an install into a fresh folder outside the
  * repository, and there: `--version`, `simulate --json` with a scenario file of that folder,
  * `verify --target` on a small tag selection, `verify` against the embedded simulator from a
  * sub-folder, `resolver-check` with a provider file of that folder against a small endpoint, and
- * `certify-plugin` with a plug-in and an expectations file of that folder.
+ * `certify-plugin` with a plug-in and an expectations file of that folder and with the shipped
+ * example plug-in, `fuzz` without `--target` (its own simulator, compiled), `endpoint`, every
+ * command's `--help`, the README's CI snippet (`simulate … -- verify`) over a stale target file, the
+ * project's own baseline in `features/expected-failures/`, and every `docs/`, `schemas/` and
+ * `examples/` path the README names.
  * Every report lands in the user's folder; the installed package is left exactly as installed.
  *
  * Slow by nature (a tsc build and an npm install): one test, bounded by a generous timeout, with no
@@ -62,7 +66,7 @@ function repoFiles(dir: string, extensions: readonly string[]): string[] {
 function assertFileList(files: readonly string[]): void {
   const list = new Set(files);
   const top = new Set(files.map((file) => file.split('/')[0]));
-  assert.deepEqual([...top].sort(), ['README.md', 'bin', 'dist', 'docs', 'package.json']);
+  assert.deepEqual([...top].sort(), ['README.md', 'bin', 'dist', 'docs', 'examples', 'package.json']);
   assert.deepEqual(
     files.filter((file) => file.startsWith('bin/')),
     ['bin/pbx-conformance.js'],
@@ -80,12 +84,16 @@ function assertFileList(files: readonly string[]): void {
     ...repoFiles('simulators/pbx/mkp/package', ['.py']),
     ...repoFiles('simulators/pbx/scenarios', ['.json']),
     ...repoFiles('src/clients/python', ['.py']),
+    ...repoFiles('python', ['.py']),
   ]) {
     assert.ok(list.has(`dist/${resource}`), `${resource} missing`);
   }
   assert.ok(list.has('dist/features/clauses.yaml'));
+  // The examples a user certifies with (issue 20, item 11).
+  for (const example of repoFiles('examples', ['.py', '.yaml'])) assert.ok(list.has(example), example);
   // User documentation, not the contributors' design notes.
   assert.ok(list.has('docs/simulator.md'));
+  assert.ok(list.has('docs/reports.md'));
   assert.ok(!list.has('docs/design.md'));
   for (const file of files) {
     assert.doesNotMatch(file, /(^|\/)(test|bench|node_modules|coverage|reports)\//, file);
@@ -99,8 +107,17 @@ function startSimulator(
   cwd: string,
   args: string[],
 ): Promise<{ child: ChildProcess; target: string; stderr: () => string }> {
+  return startJson(bin, cwd, ['simulate', '--json', ...args]);
+}
+
+/** Starts a long-running command with `--json` in `cwd`; resolves with the child and its first stdout line. */
+function startJson(
+  bin: string,
+  cwd: string,
+  args: string[],
+): Promise<{ child: ChildProcess; target: string; stderr: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'simulate', '--json', ...args], {
+    const child = spawn(process.execPath, [bin, ...args], {
       cwd,
       env: childEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -117,7 +134,7 @@ function startSimulator(
     });
     child.on('error', reject);
     child.on('close', (code) =>
-      reject(new Error(`simulate exited ${code} before its target line: ${stderr}`)),
+      reject(new Error(`${args[0]} exited ${code} before its first line: ${stderr}`)),
     );
   });
 }
@@ -133,6 +150,58 @@ async function lookupEndpoint(t: TestContext): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** Files the README names only as in the source repository. */
+const REPOSITORY_ONLY = new Set(['docs/design.md']);
+
+/**
+ * Every `docs/…`, `schemas/…` and `examples/…` path the README names resolves in the installed
+ * package as `pbx-conformance/<path>` (a folder: exists there), as the README promises.
+ */
+async function assertReadmePaths(project: string, packageDir: string): Promise<number> {
+  const readme = await readFile(join(packageDir, 'README.md'), 'utf8');
+  const named = new Set(
+    [...readme.matchAll(/`(?:pbx-conformance\/)?((?:docs|schemas|examples)\/[^`\s*<>…]+)`/g)].map(
+      (match) => match[1] as string,
+    ),
+  );
+  const files = [...named].filter((path) => !path.endsWith('/') && !REPOSITORY_ONLY.has(path));
+  const resolved = await runProcess(
+    process.execPath,
+    [
+      '-e',
+      `for (const path of ${JSON.stringify(files)}) {
+         try { const file = require.resolve('pbx-conformance/' + path); console.log(require('node:fs').existsSync(file) ? 'ok' : 'missing ' + path); }
+         catch (error) { console.log(error.code + ' ' + path); }
+       }`,
+    ],
+    project,
+  );
+  assert.deepEqual(
+    resolved.stdout
+      .trim()
+      .split('\n')
+      .filter((line) => line !== 'ok'),
+    [],
+    resolved.stderr,
+  );
+  for (const dir of [...named].filter((path) => path.endsWith('/'))) {
+    assert.ok(statSync(join(packageDir, dir)).isDirectory(), dir);
+  }
+  assert.ok(files.length >= 15, `only ${files.length} paths found in the README`);
+  return files.length;
+}
+
+/** The README's CI snippet (`simulate … -- verify`), as a shell script. */
+async function readmeCiSnippet(packageDir: string): Promise<string> {
+  const readme = await readFile(join(packageDir, 'README.md'), 'utf8');
+  const snippet =
+    /```sh\n(npx pbx-conformance simulate [^\n]*--target-file [^\n]*-- \\\n[^\n]*verify --target [^\n]*)\n```/.exec(
+      readme,
+    )?.[1];
+  assert.ok(snippet, 'the README has the CI snippet');
+  return snippet;
+}
+
 function assertReports(dir: string): void {
   for (const file of ['compatibility.json', 'compatibility.html', 'junit.xml']) {
     assert.ok(statSync(join(dir, file)).size > 0, `${file} in ${dir}`);
@@ -140,7 +209,7 @@ function assertReports(dir: string): void {
 }
 
 test('the packed tarball installs into a fresh folder and runs there, writing only into that folder', {
-  timeout: 900_000,
+  timeout: 1_200_000,
 }, async (t) => {
   const base = await mkdtemp(join(tmpdir(), 'pbx-conformance-package-'));
   t.after(() => rm(base, { recursive: true, force: true }));
@@ -188,6 +257,12 @@ test('the packed tarball installs into a fresh folder and runs there, writing on
   const closed = new Promise<number | null>((resolve) => simulator.child.on('close', resolve));
   try {
     await writeFile(join(project, 'target.json'), `${simulator.target}\n`);
+    // The project's own baseline, in its own folder (issue 20, item 12).
+    await mkdir(join(project, 'features', 'expected-failures'), { recursive: true });
+    await writeFile(
+      join(project, 'features', 'expected-failures', 'simulator.yaml'),
+      '- {clause: MON-CACHE-DEFAULT, reason: listed by the project}\n',
+    );
     const verified = await runProcess(
       process.execPath,
       [bin, 'verify', '--target', 'target.json', '--tags', TARGET_TAGS, '--quiet'],
@@ -195,6 +270,8 @@ test('the packed tarball installs into a fresh folder and runs there, writing on
     );
     assert.equal(verified.code, 0, verified.stdout + verified.stderr);
     assert.match(verified.stdout, /reports: reports\/compatibility\.json/);
+    assert.match(verified.stdout, /^baseline: features\/expected-failures\/simulator\.yaml$/m);
+    assert.match(verified.stdout, /listed in the baseline but not judged in this run: MON-CACHE-DEFAULT/);
   } finally {
     simulator.child.kill('SIGTERM');
   }
@@ -264,8 +341,113 @@ test('the packed tarball installs into a fresh folder and runs there, writing on
   );
   assert.equal(certified.code, 0, certified.stdout + certified.stderr);
   assertReports(join(project, 'certification'));
+  // … and an agent-based plug-in folder of the user's project, on the installed stand-in API.
+  const family = join(project, 'cmk_addons_plugins', 'demo', 'agent_based');
+  await mkdir(family, { recursive: true });
+  await writeFile(
+    join(family, 'demo.py'),
+    [
+      'from cmk.agent_based.v2 import AgentSection, CheckPlugin, Result, Service, State',
+      'agent_section_pbx_demo = AgentSection(name="pbx", parse_function=lambda string_table: string_table)',
+      'def discover(section):',
+      '    yield Service()',
+      'def check(section):',
+      '    yield Result(state=State.OK, summary=f"{len(section)} lines")',
+      'check_plugin_pbx_demo = CheckPlugin(name="pbx_demo", sections=["pbx"], service_name="PBX lines", discovery_function=discover, check_function=check)',
+      '',
+    ].join('\n'),
+  );
+  const agentBased = await runProcess(
+    process.execPath,
+    [bin, 'certify-plugin', '--plugin-dir', '.', '--scenario', 'healthy', '--reports', 'certification-mkp'],
+    project,
+  );
+  assert.match(agentBased.stdout, /PLUGIN-KNOWN-WHEN-SERVED/, agentBased.stdout + agentBased.stderr);
+  assert.equal(agentBased.code, 0, agentBased.stdout + agentBased.stderr);
+  assertReports(join(project, 'certification-mkp'));
 
-  // 3f. The exports: the schemas and package.json resolve; there is no JavaScript API to import.
+  // 3f. The shipped example plug-in certifies with its shipped expectations (issue 20, item 11).
+  const example = join('node_modules', 'pbx-conformance', 'examples', 'plugins');
+  const exampleRun = await runProcess(
+    process.execPath,
+    [
+      bin,
+      'certify-plugin',
+      '--expectations',
+      join(example, 'check_pbx_backups.yaml'),
+      '--scenario',
+      'healthy',
+      '--scenario',
+      'backup-failed',
+      '--reports',
+      'example-certification',
+      '--quiet',
+      '--',
+      'python3',
+      join(example, 'check_pbx_backups.py'),
+      '-H',
+      '{host}',
+      '-p',
+      '{port}',
+    ],
+    project,
+  );
+  assert.equal(exampleRun.code, 0, exampleRun.stdout + exampleRun.stderr);
+  assertReports(join(project, 'example-certification'));
+
+  // 3g. fuzz without --target starts its own simulator from the compiled CLI (issue 20, item 3).
+  const fuzzed = await runProcess(
+    process.execPath,
+    [bin, 'fuzz', '--runs', '3', '--faces', 'data,xmlrpc', '--quiet', '--reports', 'fuzz-reports'],
+    project,
+  );
+  assert.equal(fuzzed.code, 0, fuzzed.stdout + fuzzed.stderr);
+  assert.match(fuzzed.stdout, /^fuzz embedded: seed \d+, 3 inputs per face, faces data,xmlrpc$/m);
+  assert.match(fuzzed.stdout, /^PASSED$/m);
+  assertReports(join(project, 'fuzz-reports'));
+
+  // 3h. endpoint: serves, its control plane answers, SIGTERM stops it cleanly.
+  const endpointRun = await startJson(bin, project, ['endpoint', '--json']);
+  const endpointClosed = new Promise<number | null>((resolve) => endpointRun.child.on('close', resolve));
+  try {
+    const { control } = JSON.parse(endpointRun.target) as { control: string };
+    const requests = await fetch(`${control}/requests?since=0`);
+    assert.equal(requests.status, 200);
+    await requests.body?.cancel();
+  } finally {
+    endpointRun.child.kill('SIGTERM');
+  }
+  assert.equal(await endpointClosed, 0, endpointRun.stderr());
+
+  // 3i. Every command's --help.
+  for (const command of [
+    [],
+    ['verify'],
+    ['simulate'],
+    ['fuzz'],
+    ['resolver-check'],
+    ['endpoint'],
+    ['certify-plugin'],
+  ]) {
+    const help = await runProcess(process.execPath, [bin, ...command, '--help'], project);
+    assert.equal(help.code, 0, `${command.join(' ')} --help: ${help.stderr}`);
+    assert.match(help.stdout, /^Usage: pbx-conformance/, command.join(' '));
+  }
+
+  // 3j. The README's CI snippet, in sh, over a stale target file of an earlier run (issue 20, item 10).
+  const ci = join(project, 'ci-snippet');
+  await mkdir(ci);
+  await writeFile(join(ci, 'target.json'), '{"name":"stale-run","pbx":{"webUrl":"http://127.0.0.1:9"}}\n');
+  const snippet = await readmeCiSnippet(packageDir);
+  const snippetRun = await runProcess('sh', ['-c', `${snippet} --tags @MON-AUTH-HOSTS-CIDR --quiet`], ci);
+  assert.equal(snippetRun.code, 0, snippetRun.stdout + snippetRun.stderr);
+  assert.match(snippetRun.stdout, /^target simulator: [1-9]\d* scenarios/m);
+  assert.deepEqual(readdirSync(ci).sort(), ['reports'], 'no target file, no temporary file left');
+
+  // 3k. Every docs/, schemas/ and examples/ path the README names is in the package (issue 20, item 11).
+  t.diagnostic(`${await assertReadmePaths(project, packageDir)} README paths resolve in the package`);
+
+  // 3l. The exports: the schemas and package.json resolve; there is no JavaScript API to import.
   const resolvedExports = await runProcess(
     process.execPath,
     [

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { ControlDialect } from '../../shared/http/control-dispatch.ts';
 import type { ControlMethod, ControlRoute } from '../../shared/http/control-route.ts';
 import { startControlServer as startSharedControlServer } from '../../shared/http/control-server.ts';
+import type { SiteControlPlane } from '../../shared/http/site-control-plane.ts';
 import type { RequestLogger } from '../api/api-core.ts';
 import { ConflictError, NotFoundError } from '../model/fleet-errors.ts';
 import type { FleetControl } from './fleet-control.ts';
@@ -108,13 +109,14 @@ const FLEET_DIALECT: ControlDialect = {
  */
 export async function startControlServer(
   control: FleetControl,
-  options: { host: string; port: number; log?: RequestLogger; token?: string },
+  options: { host: string; port: number; log?: RequestLogger; token?: string; sites?: SiteControlPlane },
 ): Promise<{ server: Server; url: string }> {
   const log = options.log;
   const { server, url } = await startSharedControlServer(fleetControlRoutes(control), {
     host: options.host,
     port: options.port,
     dialect: FLEET_DIALECT,
+    ...(options.sites === undefined ? {} : { sites: options.sites }),
     ...(options.token === undefined ? {} : { token: options.token }),
     ...(log
       ? {

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import { open, type RootDatabase } from 'lmdb';
+import { makeDirs } from '../../shared/make-dirs.ts';
 import type { FleetJournal, FleetSnapshot } from '../model/fleet-journal.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { LmdbJournal, STORE_FORMAT, TABLE_NAMES, type Tables } from './lmdb-journal.ts';
@@ -28,7 +28,7 @@ export class DataFormatError extends Error {
  * directory (`data-dir-lock.ts`). Values are stored as JSON.
  */
 export async function openFleetDatabase(dir: string): Promise<FleetDatabase> {
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   const release = lockDataDir(dir);
   let root: RootDatabase | undefined;
   try {

@@ -108,6 +108,8 @@ export class AttentionForwarder {
   private stream = newStream();
   private channel: ControllerChannel | undefined;
   private settings: ControllerSettings | null = null;
+  /** The controller this PBX started with, which `reset()` returns to. */
+  private readonly initialSettings: ControllerSettings | null;
   private lastInventory = '';
   private inventoryTimer: TimerId | undefined;
   private refreshQueued: NodeJS.Immediate | undefined;
@@ -128,7 +130,8 @@ export class AttentionForwarder {
     store.on('change', this.onStoreChange);
     // The control plane's reset returns the PBX to its start: the module starts fresh too.
     store.on('reset', this.onStoreReset);
-    if (options.controller) this.configure(options.controller);
+    this.initialSettings = options.controller ? { ...options.controller } : null;
+    if (this.initialSettings) this.configure(this.initialSettings);
   }
 
   /** Raises an attention event as a module on this PBX would. */
@@ -232,7 +235,8 @@ export class AttentionForwarder {
 
   /**
    * Back to a fresh module: limiter, buffers, counters, a new stream; the link is re-opened with
-   * the same settings. Runs by itself on the store's `reset` event.
+   * the settings the PBX started with, whatever `configure` (`PUT /events/controller`, `null`
+   * included) and `cut` did since (issue 20, item 18). Runs by itself on the store's `reset` event.
    */
   reset(): void {
     this.limiter.clear();
@@ -243,7 +247,7 @@ export class AttentionForwarder {
     this.seq = 0;
     this.stream = newStream();
     this.lastInventory = '';
-    this.configure(this.settings);
+    this.configure(this.initialSettings);
   }
 
   async close(): Promise<void> {

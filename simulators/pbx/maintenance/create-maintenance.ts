@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Effects } from '../../shared/control/control-operation.ts';
 import type { PbxStore } from '../state/store.ts';
 import { CommandExecutor, type CommandExecutorOptions } from './command-executor.ts';
 import { createMaintenanceApi, type MaintenanceApi } from './maintenance-api.ts';
-import { InProcessMaintenanceControl, type MaintenanceControl } from './maintenance-control.ts';
+import { maintenanceEffects } from './maintenance-effects.ts';
 import { createMaintenanceHandler, type MaintenanceHandlerOptions } from './maintenance-handler.ts';
+import type { MAINTENANCE_CONTROL_OPERATIONS } from './maintenance-operations.ts';
 import { TokenStore } from './token-store.ts';
 
 export interface MaintenanceFace {
@@ -12,7 +14,8 @@ export interface MaintenanceFace {
   api: MaintenanceApi;
   /** Mount under `MAINTENANCE_BASE_PATH` on the PBX web server. */
   handler: (req: IncomingMessage, res: ServerResponse) => void;
-  control: MaintenanceControl;
+  /** What the control plane's maintenance operations do (maintenance-operations.ts). */
+  effects: Effects<typeof MAINTENANCE_CONTROL_OPERATIONS>;
   /** Between scenarios: drops tokens, queued commands, events and pending clock timers. */
   reset(): void;
   /** Stops the executor and its timers. */
@@ -32,7 +35,7 @@ export function createMaintenance(
     executor,
     api,
     handler: createMaintenanceHandler(api, options),
-    control: new InProcessMaintenanceControl(tokens, executor),
+    effects: maintenanceEffects(tokens, executor),
     reset() {
       tokens.clear();
       executor.reset();

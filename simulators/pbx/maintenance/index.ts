@@ -28,7 +28,6 @@ export { COMPLETION_EVENT_NAME, type CompletionEvent } from './completion-event.
 export { createMaintenance, type MaintenanceFace } from './create-maintenance.ts';
 export type { DiscardReason } from './discard-reason.ts';
 export { localDateTimeToEpoch, parseExecuteAt } from './execute-at.ts';
-export { HttpMaintenanceControl } from './http-maintenance-control.ts';
 export {
   createMaintenanceApi,
   type HeadDecision,
@@ -39,13 +38,9 @@ export {
   type MaintenanceRequestHead,
   SYSTEM_FUNCTIONS_PATH,
 } from './maintenance-api.ts';
-export {
-  InProcessMaintenanceControl,
-  type MaintenanceControl,
-  type TokenCreateRequest,
-} from './maintenance-control.ts';
-export { maintenanceControlRoutes } from './maintenance-control-routes.ts';
+export { maintenanceEffects } from './maintenance-effects.ts';
 export { createMaintenanceHandler, type MaintenanceHandlerOptions } from './maintenance-handler.ts';
+export { MAINTENANCE_CONTROL_OPERATIONS, MAX_IDLE_WAIT_MS } from './maintenance-operations.ts';
 export { ERROR_MESSAGES, type MaintenanceResponse } from './maintenance-responses.ts';
 export { compareVersions, hasMaintenanceApi, LAST_VERSION_WITHOUT_API } from './module-version-gate.ts';
 export { COMMAND_MODES, LOG_SCOPES } from './parameter-rules.ts';

@@ -28,6 +28,7 @@ export {
   UnknownProviderError,
 } from './resolve-number.ts';
 export { Resolver, type ResolverOptions, type ResolverSettings } from './resolver.ts';
-export { resolverControlRoutes } from './resolver-control-routes.ts';
+export { resolverEffects } from './resolver-effects.ts';
 export { DEFAULT_LIMITS, type ResolverLimits } from './resolver-limits.ts';
+export { RESOLVER_OPERATIONS } from './resolver-operations.ts';
 export { buildUrl, encodeValue } from './url-template.ts';

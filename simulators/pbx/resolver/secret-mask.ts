@@ -4,13 +4,26 @@ import { encodeValue } from './url-template.ts';
 export const MASK = '***';
 
 /**
- * Replaces every known secret in text with `***` (issue 5, "Reliability": secrets never appear
- * in the log or the report). Each secret is also masked in the forms it may take on the wire:
- * URL-encoded, `encodeURIComponent`-encoded and, for user name and password, the Basic token.
+ * A secret this long or longer is masked wherever it occurs in a text; a shorter one only where it
+ * stands as a token of its own. Searching text for a one-letter password turned `provide` into
+ * `***rovide`, which gives the secret away (issue 20, item 19).
+ */
+export const MIN_SEARCHED_SECRET_LENGTH = 8;
+
+/**
+ * The second net for secrets in the log and the report (issue 5, "Reliability": secrets never
+ * appear there). The first is structural: a secret is masked where the resolver uses it, in the
+ * URL it builds (url-template.ts, `substitutedUrl`/`maskedUrl`), the fields of a provider it shows
+ * (provider-config.ts, `maskProvider`) and the credentials it sends (never written). This one
+ * catches what comes back from the other side (an endpoint echoing a secret in a body, a Location
+ * header or an error): each secret in every form it takes on the wire (URL-encoded,
+ * `encodeURIComponent`-encoded, and for user name and password the Basic token) is replaced by
+ * `***`, anywhere when it has `MIN_SEARCHED_SECRET_LENGTH` characters or more, else only where it
+ * stands alone (no letter or digit right before or after it), so ordinary words stay whole.
  * Longer secrets are replaced first so one that contains another is masked whole.
  */
 export class SecretMasker {
-  private readonly forms: string[];
+  private readonly forms: { form: string; whole: RegExp | null }[];
 
   constructor(secrets: readonly string[], basic?: { username: string; password: string }) {
     const forms = new Set<string>();
@@ -22,12 +35,22 @@ export class SecretMasker {
     }
     if (basic && basic.password !== '')
       forms.add(Buffer.from(`${basic.username}:${basic.password}`, 'utf8').toString('base64'));
-    this.forms = [...forms].filter((f) => f !== '').sort((a, b) => b.length - a.length);
+    this.forms = [...forms]
+      .filter((f) => f !== '')
+      .sort((a, b) => b.length - a.length)
+      .map((form) => ({
+        form,
+        whole:
+          form.length >= MIN_SEARCHED_SECRET_LENGTH
+            ? null
+            : new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(form)}(?![\\p{L}\\p{N}])`, 'gu'),
+      }));
   }
 
   mask(text: string): string {
     let out = text;
-    for (const form of this.forms) out = out.split(form).join(MASK);
+    for (const { form, whole } of this.forms)
+      out = whole === null ? out.split(form).join(MASK) : out.replace(whole, MASK);
     return out;
   }
 
@@ -42,4 +65,8 @@ export class SecretMasker {
     }
     return value;
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, (c) => `\\${c}`);
 }

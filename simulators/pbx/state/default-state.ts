@@ -1,4 +1,4 @@
-import { defaultResolverState } from './resolver-state.ts';
+import { defaultResolverState } from '../state/resolver-state.ts';
 import { type AgentExtensions, KEY_VALUE_SECTIONS, type PbxState } from './types.ts';
 
 /** sha512('Pass123') and sha512('secret'): the test-vector users (test-vectors.md). */

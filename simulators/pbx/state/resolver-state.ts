@@ -1,4 +1,4 @@
-import type { ResolverProvider } from './provider-config.ts';
+import type { ResolverProvider } from '../state/provider-config.ts';
 
 /** Levels of search-log lines. */
 export type SearchLogLevel = 'info' | 'warning' | 'error';

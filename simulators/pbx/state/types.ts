@@ -1,4 +1,4 @@
-import type { ResolverState } from './resolver-state.ts';
+import type { ResolverState } from '../state/resolver-state.ts';
 
 /**
  * The one state of a simulated PBX. Every face (port-6556 endpoint, XML-RPC, maintenance API,

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { listen } from '../../shared/http/listen.ts';
+import { boundSlowClients, HTTP_SERVER_OPTIONS } from '../../shared/http/slow-clients.ts';
 import { NOT_FOUND_TEXT, type WebRoute } from '../../shared/http/web-route.ts';
 
 export interface WebServerOptions {
@@ -49,10 +50,10 @@ export async function startWebServer(options: WebServerOptions): Promise<{ serve
     }
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(NOT_FOUND_TEXT);
   };
-  const server = options.tls ? createHttpsServer({ ...options.tls }, handler) : createServer(handler);
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
+  const server = options.tls
+    ? createHttpsServer({ ...HTTP_SERVER_OPTIONS, ...options.tls }, handler)
+    : createServer(HTTP_SERVER_OPTIONS, handler);
+  boundSlowClients(server);
   server.maxHeadersCount = 200;
   const { port } = await listen(server, { port: options.port, host: options.host });
   const scheme = options.tls ? 'https' : 'http';

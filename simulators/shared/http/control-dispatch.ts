@@ -1,3 +1,4 @@
+import { ControlRefusal } from '../control/control-error.ts';
 import { UnknownFieldError } from '../deep-merge.ts';
 import { ControlInputError } from './control-input-error.ts';
 import type { ControlMethod, ControlRoute } from './control-route.ts';
@@ -106,7 +107,8 @@ function parseBody(body: Buffer | undefined): unknown {
  * The socket-free core of the control server: routes a request through the table and turns the
  * outcome into status, headers and JSON. Unknown path → 404 `not_found`; known path, other method
  * → 405 with `allow`; bad JSON, `ControlInputError`, `UnknownFieldError`, bad percent-encoding →
- * 400 `invalid_request`; anything else → 500 `internal_error`. It never throws.
+ * 400 `invalid_request`; a `ControlRefusal` → its status and code (or its body); anything else →
+ * the dialect's own errors, else 500 `internal_error`. It never throws.
  */
 export function createControlDispatcher(routes: readonly ControlRoute[], dialect: ControlDialect = {}) {
   const compiled: CompiledRoute[] = routes.map((route) => ({ route, segments: splitPath(route.path) }));
@@ -137,6 +139,10 @@ export function createControlDispatcher(routes: readonly ControlRoute[], dialect
       }
       return errorResponse(404, code('not_found'), `no control operation at ${path}`);
     } catch (error) {
+      if (error instanceof ControlRefusal) {
+        if (error.body === undefined) return errorResponse(error.status, error.code, error.message);
+        return { status: error.status, headers: { ...JSON_HEADERS }, body: JSON.stringify(error.body) };
+      }
       const own = dialect.classify?.(error);
       if (own) return errorResponse(own.status, own.error, own.message);
       if (error instanceof ControlInputError || error instanceof UnknownFieldError) {

@@ -9,6 +9,8 @@ import {
 import type { ControlRoute } from './control-route.ts';
 import { httpUrl, listen } from './listen.ts';
 import { isBodyTooLarge, readBody } from './read-body.ts';
+import type { SiteControlPlane } from './site-control-plane.ts';
+import { boundSlowClients, HTTP_SERVER_OPTIONS } from './slow-clients.ts';
 
 /** Request bodies beyond this size get 413 (a state overlay or a user list is a few KiB). */
 export const MAX_CONTROL_BODY_BYTES = 1024 * 1024;
@@ -23,6 +25,8 @@ export interface ControlServerOptions {
   requestTimeoutMs?: number;
   /** How this plane words its failures (codes, its own errors). */
   dialect?: ControlDialect;
+  /** PBXs whose control routes this plane also serves at `/pbx/{siteId}/…` (issue 22). */
+  sites?: SiteControlPlane;
   /** Called once per answered request (method, path without query, status). */
   log?: (entry: { method: string; path: string; status: number }) => void;
 }
@@ -68,9 +72,10 @@ export async function startControlServer(
       res.once('finish', () => req.socket.destroySoon());
       return send(res, errorResponse(413, tooLarge, `the request body exceeds ${maxBodyBytes} bytes`), true);
     }
-    return send(res, await dispatch({ method: req.method ?? 'GET', url: req.url ?? '/', body }));
+    const request = { method: req.method ?? 'GET', url: req.url ?? '/', body };
+    return send(res, await (options.sites?.dispatch(request) ?? dispatch(request)));
   };
-  const server = createServer((req, res) => {
+  const server = createServer(HTTP_SERVER_OPTIONS, (req, res) => {
     req.on('error', () => res.destroy());
     handle(req, res).then(
       (status) => {
@@ -79,9 +84,7 @@ export async function startControlServer(
       () => res.destroy(),
     );
   });
-  server.headersTimeout = 10_000;
-  server.requestTimeout = requestTimeoutMs;
-  server.keepAliveTimeout = 5_000;
+  boundSlowClients(server, requestTimeoutMs);
   server.maxHeadersCount = 100;
   const { port } = await listen(server, { port: options.port, host: options.host });
   return {

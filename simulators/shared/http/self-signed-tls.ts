@@ -1,7 +1,4 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -23,52 +20,56 @@ export interface SelfSignedTlsOptions {
  * Makes a self-signed certificate (P-256 key) at start: for serving interface A over HTTPS, since
  * the real system serves it on 443 and clients try TLS (MAINT-REACHABILITY), and for the customer
  * endpoint's HTTPS (RESOLVER-TLS-NO-HOSTNAME: certificates for other names). It runs the `openssl`
- * command (`openssl req -x509`) in a temporary directory that is removed afterwards; Node's
- * crypto can make keys but not X.509 certificates. Clients must trust this certificate
+ * command (`openssl req -x509`), reading key and certificate from its output, never from a file;
+ * Node's crypto can make keys but not X.509 certificates. Clients must trust this certificate
  * explicitly (e.g. undici `connect: { ca: cert }`); it is never a trusted root. Rejects with a
  * clear error when `openssl` is not installed.
  */
 export async function createSelfSignedTls(options: SelfSignedTlsOptions = {}): Promise<SelfSignedTls> {
   const hosts = [...new Set(options.hosts ?? ['localhost', '127.0.0.1'])];
   const names = hosts.map((host) => (/^[\d.]+$|:/.test(host) ? `IP:${host}` : `DNS:${host}`)).join(',');
-  const dir = await mkdtemp(join(tmpdir(), 'pbx-self-signed-tls-'));
+  let stdout: string;
   try {
-    const keyFile = join(dir, 'key.pem');
-    const certFile = join(dir, 'cert.pem');
-    try {
-      await run(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'ec',
-          '-pkeyopt',
-          'ec_paramgen_curve:prime256v1',
-          '-nodes',
-          '-keyout',
-          keyFile,
-          '-out',
-          certFile,
-          '-days',
-          String(options.days ?? 2),
-          '-subj',
-          `/CN=${hosts[0] ?? 'localhost'}`,
-          '-addext',
-          `subjectAltName=${names}`,
-        ],
-        { timeout: 30_000 },
-      );
-    } catch (error) {
-      const reason =
-        (error as NodeJS.ErrnoException).code === 'ENOENT'
-          ? 'the openssl command is not installed'
-          : String(error);
-      throw new Error(`cannot make the self-signed certificate for HTTPS: ${reason}`);
-    }
-    const [key, cert] = await Promise.all([readFile(keyFile, 'utf8'), readFile(certFile, 'utf8')]);
-    return { key, cert };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+    // `-keyout -` and no `-out`: key and certificate come on stdout, so the private key never
+    // touches the disk (a SIGKILL cannot leave it in the temp folder; issue 20, item 20).
+    ({ stdout } = await run(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        '-',
+        '-days',
+        String(options.days ?? 2),
+        '-subj',
+        `/CN=${hosts[0] ?? 'localhost'}`,
+        '-addext',
+        `subjectAltName=${names}`,
+      ],
+      { timeout: 30_000, encoding: 'utf8' },
+    ));
+  } catch (error) {
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'the openssl command is not installed'
+        : String(error);
+    throw new Error(`cannot make the self-signed certificate for HTTPS: ${reason}`);
   }
+  const key = pemBlock(stdout, 'PRIVATE KEY');
+  const cert = pemBlock(stdout, 'CERTIFICATE');
+  if (!key || !cert)
+    throw new Error(
+      'cannot make the self-signed certificate for HTTPS: openssl printed no key and certificate',
+    );
+  return { key, cert };
+}
+
+function pemBlock(text: string, label: string): string | undefined {
+  const match = new RegExp(`-----BEGIN ${label}-----[\\s\\S]*?-----END ${label}-----\\n?`).exec(text);
+  return match?.[0];
 }

@@ -1,7 +1,7 @@
 import { HttpFleetControl, start as startController } from '../../../simulators/fleet-controller/index.ts';
-import { HttpPbxControl, start as startPbx } from '../../../simulators/pbx/index.ts';
+import { httpPbxControl, start as startPbx } from '../../../simulators/pbx/index.ts';
 import type { FleetTarget, PbxPlane } from './fleet-target.ts';
-import { PbxEventsClient } from './pbx-events-client.ts';
+import { deliveredInTime } from './pbx-events.ts';
 
 /**
  * The scrypt cost of the embedded controller's account passwords. Each scenario starts a fresh
@@ -89,10 +89,9 @@ export async function openEmbeddedFleet(): Promise<FleetTarget> {
     });
     const plane: PbxPlane = {
       siteId,
-      control: new HttpPbxControl(handle.urls.control),
-      events: new PbxEventsClient(handle.urls.control),
+      control: httpPbxControl(handle.urls.control),
     };
-    if (!(await plane.events.waitDelivered())) {
+    if (!(await deliveredInTime(plane.control))) {
       await handle.close();
       throw new Error(`the simulated PBX of ${siteId} did not connect to the controller`);
     }

@@ -12,9 +12,9 @@ export type UndoCause = () => Promise<void>;
  */
 export const FINDING_CAUSES: Record<string, (plane: PbxPlane) => Promise<UndoCause>> = {
   'its link to the controller cut': async (plane) => {
-    await plane.events.cutLink();
+    await plane.control.cutControllerLink();
     return async () => {
-      await plane.events.restoreLink();
+      await plane.control.restoreControllerLink();
     };
   },
   'an unregistered SIP trunk': async (plane) => {
@@ -27,7 +27,7 @@ export const FINDING_CAUSES: Record<string, (plane: PbxPlane) => Promise<UndoCau
   },
   'a failed most recent backup run': async (plane) => {
     const { backups } = await plane.control.getState();
-    const now = await plane.control.now();
+    const now = (await plane.control.now()).now;
     const changed =
       backups.length > 0
         ? structuredClone(backups)

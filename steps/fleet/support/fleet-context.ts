@@ -14,7 +14,7 @@ import type {
   PbxPlane,
   SiteRole,
 } from './fleet-target.ts';
-import type { RaisedEvent } from './pbx-events-client.ts';
+import { deliveredInTime, type RaisedEvent } from './pbx-events.ts';
 import { type FleetTargetSection, openRemoteFleet } from './remote-fleet.ts';
 
 /** `/api/v1` (FLEET-BASE-PATH). */
@@ -344,10 +344,10 @@ export class FleetContext {
     const plane = await this.target.pbx(siteId);
     if (plane) {
       await this.keepUnderLimit(plane, event, options.unthrottled === true);
-      const before = await plane.control.now();
-      const outcome = await plane.events.raise(event);
+      const before = (await plane.control.now()).now;
+      const outcome = (await plane.control.raiseAttentionEvent(event)).outcome;
       message.reportedAt.push(before);
-      message.reportedWithin.push([before, await plane.control.now()]);
+      message.reportedWithin.push([before, (await plane.control.now()).now]);
       if (options.wait !== false) await this.delivered(plane, `the message "${label}" (${outcome})`);
       return message;
     }
@@ -410,8 +410,8 @@ export class FleetContext {
 
   /** Waits until the PBX delivered everything it forwarded; a harness error when it does not. */
   async delivered(plane: PbxPlane, what: string): Promise<void> {
-    if (await plane.events.waitDelivered()) return;
-    const status = await plane.events.status();
+    if (await deliveredInTime(plane.control)) return;
+    const status = await plane.control.forwarderStatus();
     this.world.evidence({ exchange: `PBX ${plane.siteId} forwarder`, response: JSON.stringify(status) });
     throw new Error(`the PBX of ${plane.siteId} did not deliver ${what} to the controller`);
   }
@@ -420,7 +420,7 @@ export class FleetContext {
   private async keepUnderLimit(plane: PbxPlane, event: RaisedEvent, advance: boolean): Promise<void> {
     const key = `${plane.siteId}\u0000${event.moduleId ?? event.module}`;
     const used = this.burstUsed.get(key) ?? 0;
-    if (advance && used >= THROTTLE_BURST) await plane.control.advanceClock(THROTTLE_INTERVAL_MS);
+    if (advance && used >= THROTTLE_BURST) await plane.control.advanceClock({ ms: THROTTLE_INTERVAL_MS });
     this.burstUsed.set(key, Math.min(used + 1, THROTTLE_BURST));
   }
 }

@@ -1,6 +1,5 @@
 import type { FleetControl } from '../../../simulators/fleet-controller/index.ts';
 import type { PbxControl } from '../../../simulators/pbx/index.ts';
-import type { PbxEventsClient } from './pbx-events-client.ts';
 
 /**
  * The callers the fleet scenarios speak of. `partner` and `partnerColleague` are non-Viewer
@@ -43,10 +42,11 @@ export interface FleetAccount {
 /** A simulated or real PBX connected to the controller, driven through its control plane. */
 export interface PbxPlane {
   siteId: string;
-  /** Clock, state overlays and module log (schemas/pbx-control.openapi.yaml). */
+  /**
+   * Clock, state overlays and module log (schemas/pbx-control.openapi.yaml), and the attention-event
+   * operations: raise, partner release, link cut and restore (fleet-control.openapi.yaml, `pbx-events`).
+   */
   control: PbxControl;
-  /** The `/events/*` routes: raise, partner release, link cut and restore. */
-  events: PbxEventsClient;
 }
 
 /**

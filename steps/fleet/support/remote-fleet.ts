@@ -1,7 +1,6 @@
 import { HttpFleetControl } from '../../../simulators/fleet-controller/index.ts';
-import { HttpPbxControl } from '../../../simulators/pbx/index.ts';
+import { httpPbxControl } from '../../../simulators/pbx/index.ts';
 import type { FleetAccount, FleetTarget, McpTokenRole, PbxPlane, SiteRole } from './fleet-target.ts';
-import { PbxEventsClient } from './pbx-events-client.ts';
 
 /** The `fleet` section of a target file (schemas/target.schema.json, `$defs/fleet`). */
 export interface FleetTargetSection {
@@ -37,8 +36,7 @@ export function openRemoteFleet(name: string, section: FleetTargetSection): Flee
     const token = controlToken ?? section.controlToken;
     planes.set(siteId, {
       siteId,
-      control: new HttpPbxControl(controlUrl, undefined, token),
-      events: new PbxEventsClient(controlUrl, token),
+      control: httpPbxControl(controlUrl, { token }),
     });
   }
   return {

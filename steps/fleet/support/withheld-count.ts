@@ -74,7 +74,7 @@ export async function awaitWithheldCounts(
   let rounds = 0;
   while (rounds < WITHHELD_ROUNDS && !tallies.every(withheldArrived)) {
     rounds++;
-    await plane.control.advanceClock(WITHHELD_ROUND_MS);
+    await plane.control.advanceClock({ ms: WITHHELD_ROUND_MS });
     for (const tally of tallies) {
       if (withheldArrived(tally)) continue;
       const message = fleet.message(tally.label);

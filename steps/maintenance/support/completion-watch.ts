@@ -18,9 +18,9 @@ const POLL_INTERVAL_MS = 50;
 /** Where the completion events, the module log and the clock stand now. */
 export async function takeMarks({ control, maintenance }: MaintenanceControls): Promise<Marks> {
   const [events, log, at] = await Promise.all([
-    maintenance.completionEvents(0),
-    control.moduleLog(0),
-    control.now(),
+    maintenance.completionEvents({ since: 0 }),
+    control.moduleLog({ since: 0 }),
+    control.now().then((c) => c.now),
   ]);
   return { eventSeq: events.at(-1)?.seq ?? 0, logSeq: log.at(-1)?.seq ?? 0, at };
 }
@@ -33,7 +33,7 @@ export async function settle({ maintenance }: MaintenanceControls): Promise<void
 
 /** Completion events after the marks, each validated against completion-event.schema.json. */
 export async function eventsSince(controls: MaintenanceControls, marks: Marks): Promise<CompletionEvent[]> {
-  const events = await controls.maintenance.completionEvents(marks.eventSeq);
+  const events = await controls.maintenance.completionEvents({ since: marks.eventSeq });
   for (const event of events) assertMatchesSchema(event, 'completion-event', `completion event ${event.seq}`);
   return events;
 }
@@ -89,5 +89,5 @@ export function eventsWhileWatching(controls: MaintenanceControls, marks: Marks)
 
 /** Module-log entries written after the marks (their content is not stated: MAINT-UNSPEC-MODULE-LOG). */
 export async function logSince({ control }: MaintenanceControls, marks: Marks): Promise<ModuleLogEntry[]> {
-  return control.moduleLog(marks.logSeq);
+  return control.moduleLog({ since: marks.logSeq });
 }

@@ -1,4 +1,4 @@
-import type { CreatedToken, MaintenanceControl, PbxControl } from '../../../simulators/pbx/index.ts';
+import type { CreatedToken, PbxControl } from '../../../simulators/pbx/index.ts';
 import type { MaintenanceTarget } from '../../support/target.ts';
 import type { PbxWorld } from '../../support/world.ts';
 import { maintenanceContext } from './maintenance-context.ts';
@@ -6,7 +6,8 @@ import { maintenanceContext } from './maintenance-context.ts';
 /** Both control planes a maintenance step may need: the PBX's and its interface-A part. */
 export interface MaintenanceControls {
   control: PbxControl;
-  maintenance: MaintenanceControl;
+  /** The same PBX control plane: its interface-A operations (tokens, completion events). */
+  maintenance: PbxControl;
   /**
    * The embedded simulator: a drained executor has recorded every completion event it will
    * record, on a frozen clock (negative checks look once instead of watching in real time).
@@ -63,10 +64,7 @@ export async function createTokenAsAdmin(
   request: { label?: unknown; expiresAt?: number | null },
 ): Promise<CreatedToken> {
   const { admin } = await pbxUsers(controls.control);
-  const created = await controls.maintenance.createToken(
-    request as Parameters<MaintenanceControl['createToken']>[0],
-    admin,
-  );
+  const created = await controls.maintenance.createToken({ ...(request as { label: string }), actor: admin });
   const context = maintenanceContext(world);
   context.created.push(created);
   context.token = created.secret;

@@ -52,7 +52,7 @@ export function createdByLabel(world: PbxWorld, label: string) {
 /** The token list as an administrator sees it, each entry validated against token-info.schema.json. */
 export async function listAsAdmin(controls: MaintenanceControls): Promise<TokenInfo[]> {
   const { admin } = await pbxUsers(controls.control);
-  const list = await controls.maintenance.listTokens(admin);
+  const list = await controls.maintenance.listTokens({ actor: admin });
   for (const entry of list) assertMatchesSchema(entry, 'token-info', `token ${entry.id} in the list`);
   return list;
 }
@@ -87,7 +87,10 @@ export async function assertTokenRefused(world: PbxWorld, token: string): Promis
 /** After a restart the web faces are away until it ends; let the PBX clock run past it. */
 export async function letRestartFinish(controls: MaintenanceControls): Promise<void> {
   await settle(controls);
-  const [state, now] = await Promise.all([controls.control.getState(), controls.control.now()]);
+  const [state, now] = await Promise.all([
+    controls.control.getState(),
+    controls.control.now().then((c) => c.now),
+  ]);
   const until = state.maintenance.restartingUntil;
-  if (until > now) await controls.control.advanceClock(until - now + 1);
+  if (until > now) await controls.control.advanceClock({ ms: until - now + 1 });
 }

@@ -50,7 +50,7 @@ export async function resolveOnce(
     routes: { ...setup.routes },
     fallback: { ...DEFAULT_ENDPOINT_CONFIG.fallback, ...setup.answer },
   });
-  if (setup.countryCode !== undefined) await control.setSettings({ countryCode: setup.countryCode });
+  if (setup.countryCode !== undefined) await control.resolverSetSettings({ countryCode: setup.countryCode });
   const draft = scenario.resetDraft(MAIN, MAIN);
   // Runs resolve the same number again and again: with the provider's cache off every run is
   // answered by a fresh request (RESOLVER-CACHE-OFF), whatever the PBX's default for the switch.

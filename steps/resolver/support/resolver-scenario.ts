@@ -152,7 +152,7 @@ export class ResolverScenario {
     const text = JSON.stringify(providers);
     if (text === this.sent) return;
     this.touchedPbx = true;
-    await control.setProviders(providers);
+    await control.resolverSetProviders(providers);
     this.sent = text;
   }
 
@@ -164,7 +164,11 @@ export class ResolverScenario {
     options: { providerId?: string; evidence?: boolean } = {},
   ): Promise<ResolutionRun> {
     await this.applyProviders(control);
-    const answer = await control.resolve(number, trigger, options.providerId);
+    const answer = await control.resolverResolve({
+      number,
+      trigger,
+      ...(options.providerId === undefined ? {} : { providerId: options.providerId }),
+    });
     const run: ResolutionRun = { number, trigger, answer };
     this.runs.push(run);
     if (options.evidence !== false) {
@@ -193,7 +197,7 @@ export class ResolverScenario {
   /** The search-log lines of the last resolution, as the search-requests tab shows them. */
   async lastLog(control: ResolverControl): Promise<SearchLogEntry[]> {
     const { answer } = this.lastRun();
-    const lines = (await control.searchLog()).filter((line) => line.resolution === answer.resolution);
+    const lines = (await control.resolverSearchLog()).filter((line) => line.resolution === answer.resolution);
     this.world.evidence({
       exchange: `search log of resolution ${answer.resolution}`,
       response: maskSecrets(

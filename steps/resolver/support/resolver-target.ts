@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { httpPbxControl } from '../../../simulators/pbx/index.ts';
 import type { VirtualClock } from '../../../simulators/shared/clock.ts';
 import type { WorldPort } from '../../support/world-port.ts';
-import { HttpResolverControl } from './http-resolver-control.ts';
 import type { ResolverControl } from './resolver-control.ts';
 
 /** A PEM key and certificate for a reference endpoint served over HTTPS. */
@@ -62,7 +62,7 @@ export function resolverTargetOf(world: WorldPort): ResolverTarget | string {
       bindHost: '127.0.0.1',
       ...(world.pbx.durationClock ? { sharedClock: world.pbx.durationClock } : {}),
       ...(controlUrl
-        ? { control: new HttpResolverControl(controlUrl) }
+        ? { control: httpPbxControl(controlUrl) }
         : { unavailable: 'the embedded target reports no control URL' }),
     };
   }
@@ -86,6 +86,6 @@ export function resolverTargetOf(world: WorldPort): ResolverTarget | string {
     target.unavailable = `target "${file.name}" cannot trigger resolutions (resolver.trigger is "${section.trigger}"); configure the provider and make a call by hand against \`pbx-conformance endpoint\``;
   else if (!controlUrl)
     target.unavailable = `target "${file.name}" has no control plane (pbx.controlUrl) to configure providers, trigger resolutions and read the caller-ID result and search log`;
-  else target.control = new HttpResolverControl(controlUrl, file.pbx.controlToken);
+  else target.control = httpPbxControl(controlUrl, { token: file.pbx.controlToken });
   return target;
 }

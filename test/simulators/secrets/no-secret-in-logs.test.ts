@@ -86,7 +86,7 @@ test('no 8-character piece of a generated secret appears in any simulator log, o
         ];
         for (const value of sent) await postXml(value);
         // Maintenance API: a minted token, used right and wrong.
-        const created = await maintenance.control.createToken({ label: `t${n}` }, '123');
+        const created = await maintenance.effects.createToken({ label: `t${n}`, actor: '123' });
         const list = `${pbx.urls.web}${MAINTENANCE_BASE_PATH}/system-functions`;
         for (const token of [created.secret, `${created.secret}x`, secret, `${secret}${created.secret}`]) {
           await fetch(list, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.text());

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HttpFleetControl, start as startFleet } from '../../../simulators/fleet-controller/index.ts';
-import { ControlPlaneError, HttpPbxControl, start as startPbx } from '../../../simulators/pbx/index.ts';
+import { httpPbxControl, start as startPbx } from '../../../simulators/pbx/index.ts';
+import { ControlError } from '../../../simulators/shared/control/control-error.ts';
 import {
   ControlTokenCheck,
   ControlTokenRequiredError,
@@ -57,11 +58,11 @@ test('PBX and fleet control planes with a token refuse calls without it; the cli
   });
   try {
     await assert.rejects(
-      new HttpPbxControl(pbx.urls.control).getState(),
-      (e: unknown) => e instanceof ControlPlaneError && e.status === 401,
+      httpPbxControl(pbx.urls.control).getState(),
+      (e: unknown) => e instanceof ControlError && e.status === 401,
     );
     assert.equal(
-      (await new HttpPbxControl(pbx.urls.control, undefined, token).getState()).monitoring.instanceName,
+      (await httpPbxControl(pbx.urls.control, { token }).getState()).monitoring.instanceName,
       'Monitoring',
     );
     const raw = await fetch(`${pbx.urls.control}/state`, { headers: { authorization: 'Bearer wrong' } });

@@ -121,3 +121,18 @@ test('a busy port is a harness error with exit code 1', async (t) => {
   assert.equal(await run(['endpoint', '--port', new URL(base).port], second), 2);
   assert.match(second.err(), /already in use/);
 });
+
+// Issue 20, item 16: the refusal named `--control-token`, which `endpoint` does not have.
+test('endpoint --control-host beyond loopback is exit 2 with a reason that names only its own options', async () => {
+  for (const host of ['0.0.0.0', '192.0.2.1']) {
+    const io = captureIo(process.cwd(), { signal: AbortSignal.abort() });
+    assert.equal(await run(['endpoint', '--control-host', host], io), 2);
+    assert.match(
+      io.err(),
+      new RegExp(`^pbx-conformance: --control-host ${host} is not a loopback address: .*stays on 127\\.x`),
+    );
+    assert.doesNotMatch(io.err(), /--control-token/);
+    assert.equal(io.err().trim().split('\n').length, 1);
+    assert.equal(io.out(), '');
+  }
+});

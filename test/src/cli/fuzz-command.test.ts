@@ -45,3 +45,41 @@ test('fuzz: an unknown face or a malformed --path is a usage error (exit 2)', as
     assert.match(io.err(), /pbx-conformance: /);
   }
 });
+
+// Issue 20, item 14: `--path` without `--seed` replayed a random input and passed; an index far
+// beyond the run made fast-check generate every input before it, CPU-bound past 40 s.
+test('fuzz: --path without --seed, beyond the run, or naming no generator is exit 2 with a reason', async () => {
+  const cases: [string[], RegExp][] = [
+    [
+      ['--path', 'xmlrpc-malformed/1'],
+      /^pbx-conformance: --path replays an input of an earlier run: give that run's --seed/,
+    ],
+    [
+      ['--seed', '1', '--runs', '10', '--path', 'xmlrpc-malformed/999999999999:1'],
+      /^pbx-conformance: --path xmlrpc-malformed\/999999999999:1: input 999999999999 is beyond the \d+ inputs xmlrpc-malformed makes at --runs 10;/,
+    ],
+    [
+      ['--seed', '1', '--path', 'nope/1'],
+      /^pbx-conformance: --path names no generator of faces xmlrpc: 'nope' \(generators: xmlrpc-malformed, /,
+    ],
+  ];
+  for (const [args, reason] of cases) {
+    const io = captureIo(process.cwd());
+    const code = await run(['fuzz', '--faces', 'xmlrpc', '--quiet', ...args], io);
+    assert.equal(code, 2, `${args.join(' ')}: ${io.err()}`);
+    assert.match(io.err(), reason);
+    assert.equal(io.err().trim().split('\n').length, 1, io.err());
+  }
+});
+
+// Issue 20, item 22: `fuzz --help` printed the default of `--faces` twice.
+test('fuzz --help names the default of --faces once', async () => {
+  const io = captureIo(process.cwd());
+  await run(['fuzz', '--help'], io);
+  const line =
+    io
+      .out()
+      .split('\n')
+      .find((l) => l.includes('--faces')) ?? '';
+  assert.equal(line.match(/default/g)?.length, 1, line);
+});

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
@@ -304,27 +305,71 @@ test('simulate refuses a data directory another controller holds, in one line', 
   assert.equal(io.out(), '');
 });
 
-test('simulate --pbx-count outside 1..50 is a usage error', async () => {
-  for (const value of ['0', '51', 'drei']) {
+test('simulate --pbx-count outside 1..100000 is a usage error', async () => {
+  for (const value of ['0', '100001', 'drei']) {
     const io = captureIo(process.cwd(), { signal: AbortSignal.abort() });
     assert.equal(await run(['simulate', '--pbx-count', value], io), 2);
     assert.match(
       io.err(),
-      /^pbx-conformance: option '--pbx-count <n>' argument '.*' is invalid\. expected 1 to 50 PBXs\n$/,
+      /^pbx-conformance: option '--pbx-count <n>' argument '.*' is invalid\. expected 1 to 100000 PBXs\n$/,
     );
   }
 });
 
-test('simulate --no-fleet with --data or --pbx-count is a usage error', async () => {
+test('simulate --no-fleet with --data, --pbx-count, --address-pool or --activity is a usage error', async () => {
   for (const extra of [
     ['--data', 'x'],
     ['--pbx-count', '2'],
+    ['--address-pool', '127.9.0.0/24'],
+    ['--activity', 'field'],
   ]) {
     const io = captureIo(process.cwd(), { signal: AbortSignal.abort() });
     assert.equal(await run(['simulate', '--no-fleet', ...extra], io), 2);
     assert.equal(
       io.err(),
-      'pbx-conformance: --data and --pbx-count belong to the fleet; they cannot go with --no-fleet\n',
+      'pbx-conformance: --data, --pbx-count, --address-pool and --activity belong to the fleet; they cannot go with --no-fleet\n',
     );
   }
+});
+
+test('simulate with an address pool smaller than the fleet or a malformed pool exits 2 with one line before any PBX starts', async () => {
+  for (const [pool, reason] of [
+    [
+      '127.9.9.0/30',
+      /^pbx-conformance: the address pool 127\.9\.9\.0\/30 holds 3 addresses, fewer than the 60 PBXs; give a larger --address-pool\n$/,
+    ],
+    ['127.9.9.9', /^pbx-conformance: address pool 127\.9\.9\.9: expected a\.b\.c\.d\/len or first-last\n$/],
+  ] as const) {
+    const io = captureIo(process.cwd(), { signal: AbortSignal.abort() });
+    assert.equal(await run(['simulate', '--pbx-count', '60', '--address-pool', pool], io), 2);
+    assert.match(io.err(), reason);
+    assert.equal(io.out(), '');
+  }
+});
+
+test('simulate exits 2 naming the open-file limit and the command that raises it when the fleet does not fit under it', async (t) => {
+  const prlimit = spawnSync('prlimit', ['--version'], { stdio: 'ignore' });
+  if (prlimit.status !== 0) return t.skip('prlimit (util-linux) is not installed');
+  const child = spawnSync(
+    'prlimit',
+    [
+      '--nofile=300:300',
+      process.execPath,
+      '--import',
+      'tsx',
+      'src/cli/main.ts',
+      'simulate',
+      '--pbx-count',
+      '500',
+      '--address-pool',
+      '127.9.8.0/16',
+    ],
+    { encoding: 'utf8', timeout: 60_000 },
+  );
+  assert.equal(child.status, 2);
+  assert.match(
+    child.stderr,
+    /^pbx-conformance: the open-file limit 300 is below the 2256 descriptors 500 PBXs need \(4 each\); raise it with `ulimit -n 2256` in the shell that runs simulate \(hard limit 300: raise it as root.*\)\n$/,
+  );
+  assert.equal(child.stdout, '');
 });

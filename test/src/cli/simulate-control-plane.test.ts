@@ -106,7 +106,7 @@ test('simulate --json: the target description carries the control token, and a r
     const control = opened.target.pbx.control;
     assert.ok(control);
     await control.reset();
-    assert.equal(typeof (await control.now()), 'number');
+    assert.equal(typeof (await control.now()).now, 'number');
     const withoutToken = openRemoteTarget({
       ...description,
       pbx: { ...description.pbx, controlToken: undefined },

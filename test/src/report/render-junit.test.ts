@@ -116,7 +116,7 @@ test('a failure carries the command that reproduces it', () => {
     .find((c) => c['name'] === 'MON-B');
   assert.match(
     String(child(monB, 'failure')['#text']),
-    /reproduce:\npbx-conformance verify --target '\/etc\/lab.json' --tags @MON-B/,
+    /reproduce:\nnpx pbx-conformance verify --target '\/etc\/lab.json' --tags @MON-B/,
   );
 });
 

@@ -186,6 +186,13 @@ test('unusable options are harness errors', async () => {
     check({ url: 'http://127.0.0.1:9/{tel}', matcher: NAME, number: ['1'], timeout: 5000 }),
     /timeoutMs must be <= 1500/,
   );
+  // Issue 20, item 15: a matcher that does not compile was reported as "no parser matched" (exit 1).
+  await assert.rejects(
+    check({ url: 'http://127.0.0.1:9/{tel}', matcher: [NAME[0] as string, '((('], number: ['1'] }),
+    (e) =>
+      e instanceof HarnessError &&
+      /^parser 1: the matcher "\(\(\(" does not compile: .*Unterminated group/.test(e.message),
+  );
   await assert.rejects(
     check({ provider: '/nonexistent/p.json', number: ['1'] }),
     /cannot read the provider file/,

@@ -74,3 +74,30 @@ test('a missing or non-JSON target file keeps its plain message', async () => {
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+// Issue 20, item 22: a UTF-8 BOM was "not valid JSON", and `"name": 5` was reported as "has no `name`".
+test('a target file saved with a UTF-8 byte order mark loads', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'pbx-target-'));
+  try {
+    const file = join(dir, 'bom.json');
+    await writeFile(file, `\uFEFF${JSON.stringify(sampleTarget({ web: 8080, monitoring: 6556 }))}`);
+    assert.equal((await loadTarget(file)).name, 'lab');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a `name` that is not a string is named for what it is, not as missing', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'pbx-target-'));
+  try {
+    const file = join(dir, 'name.json');
+    await writeFile(file, JSON.stringify({ ...sampleTarget({ web: 8080, monitoring: 6556 }), name: 5 }));
+    await assert.rejects(loadTarget(file), {
+      message: `target file ${file}: \`name\` must be a string, got the number 5`,
+    });
+    await writeFile(file, JSON.stringify({ pbx: {} }));
+    await assert.rejects(loadTarget(file), { message: `target file ${file} has no \`name\`` });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

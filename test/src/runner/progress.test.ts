@@ -73,3 +73,56 @@ test('on a terminal the status line is redrawn in place and failures go above it
       /4\/4 scenarios, 1 failure, \d+ s elapsed\n$/.test(text()),
   );
 });
+
+test('the elapsed time moves on its own while a long scenario runs, on a terminal and in CI', (t) => {
+  t.mock.timers.enable({ apis: ['setInterval'] });
+  for (const tty of [true, false]) {
+    const { out, text } = capture();
+    let clock = 0;
+    const progress = new Progress({ out, tty, now: () => clock });
+    const [first, ...others] = ENVELOPES.filter((e) => !e.testCaseFinished && !e.testRunFinished);
+    for (const envelope of [first, ...others]) if (envelope) progress.onEnvelope(envelope);
+    // No scenario ends for 12 s: the line still moves.
+    for (let second = 1; second <= 12; second++) {
+      clock = second * 1_000;
+      t.mock.timers.tick(1_000);
+    }
+    if (tty) assert.match(text(), /0\/4 scenarios, 0 failures, 12 s elapsed$/);
+    else {
+      assert.match(text(), /^progress: 0\/4 scenarios, 0 failures, 5 s elapsed$/m);
+      assert.match(text(), /^progress: 0\/4 scenarios, 0 failures, 10 s elapsed$/m);
+    }
+    progress.stop();
+    const after = text();
+    clock = 60_000;
+    t.mock.timers.tick(5_000);
+    assert.equal(text(), after, 'stopped: nothing more');
+  }
+});
+
+test('a FAIL line once per clause, not per scenario; a long reason keeps what it says last', () => {
+  const long = `blocks come as header, pbx, linux; expected header, linux, pbx, local (sections: ${'<<<x>>> '.repeat(60)}) <<<pbx_sip>>> before <<<df>>>`;
+  const envelopes = syntheticEnvelopes([
+    { name: 'one', tags: ['@MON-B'], steps: [{ text: 'b', status: 'FAILED', message: 'first reason' }] },
+    { name: 'two', tags: ['@MON-B'], steps: [{ text: 'b', status: 'FAILED', message: 'second reason' }] },
+    {
+      name: 'three',
+      tags: ['@MON-B', '@MON-C'],
+      steps: [{ text: 'b', status: 'FAILED', message: long }],
+    },
+  ]);
+  const { out, text } = capture();
+  const progress = new Progress({ out, tty: false, now: () => 0 });
+  for (const envelope of envelopes) progress.onEnvelope(envelope);
+  const fails = text()
+    .split('\n')
+    .filter((line) => line.startsWith('FAIL'));
+  assert.equal(fails.length, 2, text());
+  assert.equal(fails[0], 'FAIL MON-B: first reason (features/demo.feature)');
+  assert.match(
+    fails[1] ?? '',
+    /^FAIL MON-C: blocks come as header, pbx, linux; expected header, linux, pbx, local/,
+  );
+  assert.match(fails[1] ?? '', / … .*<<<pbx_sip>>> before <<<df>>> \(features\/demo\.feature\)$/);
+  assert.match(text(), /3\/3 scenarios, 3 failures/);
+});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { blockSequence, viewAgentText } from '../../../steps/support/agent-text-view.ts';
+import { blockOrderProblem, blockSequence, viewAgentText } from '../../../steps/support/agent-text-view.ts';
 
 const TEXT = [
   '<<<monitor_agent>>>',
@@ -41,4 +41,16 @@ test('MON-TEXT-BLOCK-ORDER: a Linux section after the PBX sections shows as a se
 
 test('reports text before the first section', () => {
   assert.deepEqual(viewAgentText('hello\n<<<monitor_agent>>>\n').preamble, ['hello']);
+});
+
+test('MON-TEXT-BLOCK-ORDER: the reason says what is wrong before it lists every section', () => {
+  assert.equal(blockOrderProblem(viewAgentText(TEXT)), undefined);
+  const many = Array.from({ length: 40 }, (_, i) => `<<<linux_${i}>>>`);
+  const swapped = ['<<<monitor_agent>>>', '<<<pbx>>>', ...many, '<<<pbx_java>>>', ''].join('\n');
+  const reason = blockOrderProblem(viewAgentText(swapped)) ?? '';
+  assert.match(
+    reason,
+    /^blocks come as header, pbx, linux, pbx, not header, linux, pbx, local: no local block; <<<linux_0>>> \(linux\) after <<<pbx>>> \(pbx\); sections: <<<monitor_agent>>> <<<pbx>>> <<<linux_0>>>/,
+  );
+  assert.ok(reason.indexOf('no local block') < 120, 'the problem comes first');
 });

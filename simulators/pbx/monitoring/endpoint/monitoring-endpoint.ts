@@ -6,17 +6,31 @@ import type { SnapshotCache } from '../../snapshot/snapshot.ts';
 import { isPbxRestarting } from '../../state/pbx-restarting.ts';
 import type { PbxStore } from '../../state/store.ts';
 import type { PbxState, SnapshotFormat } from '../../state/types.ts';
-import { answerRequest, type Rendering } from './answer-request.ts';
+import { answerRequest, type EndpointRequest, type Rendering } from './answer-request.ts';
 import { DEFAULT_ENDPOINT_LIMITS, type EndpointLimits } from './endpoint-limits.ts';
 import type { EndpointStatus } from './endpoint-status.ts';
 import { activeRanges, isAllowed, rangeText } from './host-allow-list.ts';
-import { serveConnection } from './serve-connection.ts';
+import {
+  type ConnectionPhase,
+  type ServedConnection,
+  serveConnection,
+  type TimedAnswer,
+} from './serve-connection.ts';
+
+/** What a full table closes first: connections that have their answer, then silent ones, then partial heads. */
+const EVICTION_ORDER: readonly ConnectionPhase[] = ['answered', 'silent', 'receiving'];
 
 export interface MonitoringEndpointOptions {
   /** Overrides of the connection bounds (tests shorten the timeouts). */
   limits?: Partial<EndpointLimits>;
   /** The PBX's duration clock, for the raw-mode grace (serve-connection.ts); default real time. */
   durationClock?: Clock;
+  /**
+   * Answers a request in place of the renderers, or returns `undefined` to let them answer: a
+   * replayed recording (simulators/pbx/recording/replay.ts). Listening, the monitoring-hosts check
+   * and the bounds stay the endpoint's.
+   */
+  answerOverride?: (request: EndpointRequest) => TimedAnswer | undefined;
 }
 
 export interface ApplyOptions {
@@ -54,10 +68,14 @@ export class EndpointConfigError extends Error {
 export class MonitoringEndpoint {
   private readonly limits: EndpointLimits;
   private readonly durationClock: Clock;
+  private readonly answerOverride: MonitoringEndpointOptions['answerOverride'];
   private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  /** Open connections per peer address (entries at 0 are removed). */
+  /** Open connections in acceptance order, with how far each has come. */
+  private readonly sockets = new Map<Socket, ServedConnection>();
+  /** Connections per peer address still waiting for their answer (entries at 0 are removed). */
   private readonly perAddress = new Map<string, number>();
+  /** Counts up when the listener stops, so late closes of its connections leave `perAddress` alone. */
+  private generation = 0;
   /** Addresses whose cap was hit, so the warning is written once per episode. */
   private readonly addressesAtCap = new Set<string>();
   private current: Omit<EndpointStatus, 'firewallOpenFor'>;
@@ -84,6 +102,7 @@ export class MonitoringEndpoint {
   ) {
     this.limits = { ...DEFAULT_ENDPOINT_LIMITS, ...options.limits };
     this.durationClock = options.durationClock ?? durationClock();
+    this.answerOverride = options.answerOverride;
     const { host, port } = store.read().monitoring;
     this.current = { state: 'stopped', port: null, host, configuredPort: port };
     store.on('change', this.onChange);
@@ -112,6 +131,11 @@ export class MonitoringEndpoint {
   /** Connections open right now (diagnostics; tests check that bounds drop connections). */
   openConnections(): number {
     return this.sockets.size;
+  }
+
+  /** How far each open connection has come, oldest first (diagnostics for the table's tests). */
+  connectionPhases(): ConnectionPhase[] {
+    return [...this.sockets.values()].map((served) => served.phase());
   }
 
   /** Stops following the store, closes the listener and destroys every open connection. */
@@ -259,21 +283,21 @@ export class MonitoringEndpoint {
     );
   }
 
+  /**
+   * Admits a connection within the bounds of MON-UNSPEC-LIMITS (docs/simulator.md, "Limits").
+   *
+   * - Per peer address only connections still waiting for their answer count: one address may not
+   *   hold more than `maxConnectionsPerAddress` of them (one more is closed at once without a
+   *   byte). An answered connection that only waits for its client to close does not count, so a
+   *   poller that keeps its own concurrency at that number or below is never refused, however late
+   *   its closes are seen here.
+   * - The table holds `maxConnections`. When it is full, the newcomer is taken and the connection
+   *   that has come least far is closed to make room: the oldest answered one, else the oldest
+   *   that has sent nothing, else the oldest with a partial request head. Silent sockets, from one
+   *   address or a thousand, can therefore never keep a listed client with a request to make
+   *   from being served (issue 20, item 1).
+   */
   private accept(socket: Socket): void {
-    if (this.sockets.size >= this.limits.maxConnections) {
-      socket.on('error', () => {});
-      socket.destroy();
-      if (!this.atCapacity) {
-        this.atCapacity = true;
-        this.store.log(
-          'warning',
-          'monitoring',
-          `connection limit ${this.limits.maxConnections} reached: new connections are closed`,
-        );
-      }
-      return;
-    }
-    this.atCapacity = false;
     if (isPbxRestarting(this.store.read(), this.store.clock.now())) {
       // The PBX is restarting (maintenance `RestartPbx`): the service is down, so the connection is
       // dropped without a byte. The listener stays bound so an ephemeral port does not change.
@@ -297,16 +321,25 @@ export class MonitoringEndpoint {
       return;
     }
     this.addressesAtCap.delete(peer);
-    this.perAddress.set(peer, fromPeer + 1);
-    this.sockets.add(socket);
-    socket.once('close', () => {
-      this.sockets.delete(socket);
+    if (this.sockets.size >= this.limits.maxConnections) this.makeRoom();
+    else this.atCapacity = false;
+    let waiting = true;
+    const generation = this.generation;
+    const answered = () => {
+      if (!waiting || generation !== this.generation) return;
+      waiting = false;
       const left = (this.perAddress.get(peer) ?? 1) - 1;
       if (left > 0) this.perAddress.set(peer, left);
       else this.perAddress.delete(peer);
+    };
+    this.perAddress.set(peer, fromPeer + 1);
+    socket.once('close', () => {
+      this.sockets.delete(socket);
+      answered();
     });
     const settings = this.store.read().monitoring;
-    serveConnection(socket, {
+    const served = serveConnection(socket, {
+      onAnswered: answered,
       limits: this.limits,
       rawGraceMs: settings.rawGraceMs,
       durationClock: this.durationClock,
@@ -317,6 +350,7 @@ export class MonitoringEndpoint {
         return allowed;
       },
       answer: (request) =>
+        this.answerOverride?.(request) ??
         answerRequest(request, {
           defaultFormat: this.store.read().monitoring.defaultFormat,
           render: (format) => this.render(format),
@@ -328,6 +362,30 @@ export class MonitoringEndpoint {
             ),
         }),
     });
+    if (!socket.destroyed) this.sockets.set(socket, served);
+  }
+
+  /**
+   * Closes the connection that has come least far (see `accept`) to free one slot. Map order is
+   * acceptance order, so the first match of each phase is the oldest.
+   */
+  private makeRoom(): void {
+    if (!this.atCapacity) {
+      this.atCapacity = true;
+      this.store.log(
+        'warning',
+        'monitoring',
+        `connection limit ${this.limits.maxConnections} reached: the oldest idle connections are closed to make room`,
+      );
+    }
+    for (const phase of EVICTION_ORDER) {
+      for (const [socket, served] of this.sockets) {
+        if (served.phase() !== phase) continue;
+        this.sockets.delete(socket);
+        socket.destroy();
+        return;
+      }
+    }
   }
 
   private render(format: SnapshotFormat): Rendering {
@@ -342,9 +400,10 @@ export class MonitoringEndpoint {
   private async stopListener(): Promise<void> {
     const server = this.server;
     this.server = undefined;
-    for (const socket of this.sockets) socket.destroy();
+    for (const socket of this.sockets.keys()) socket.destroy();
     this.sockets.clear();
     this.perAddress.clear();
+    this.generation++;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 

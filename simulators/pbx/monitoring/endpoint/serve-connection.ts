@@ -16,8 +16,31 @@ export interface ConnectionContext {
   durationClock: Clock;
   /** Whether the peer is listed (MON-AUTH-UNLISTED-CLOSED); asked once per connection. */
   isAllowed(remoteAddress: string | undefined): boolean;
-  /** The bytes to write for a request; must not throw. */
-  answer(request: EndpointRequest): Buffer[];
+  /** The bytes to write for a request, at once or timed (a replayed recording); must not throw. */
+  answer(request: EndpointRequest): Buffer[] | TimedAnswer;
+  /** Called once, when the answer has been queued (the connection then only drains and closes). */
+  onAnswered?(): void;
+}
+
+/**
+ * An answer written chunk by chunk, each after its delay (real timers), then ended (`end`) or
+ * reset (`reset`): how `simulate --recording` replays a recorded PBX's timing and close.
+ */
+export interface TimedAnswer {
+  chunks: { delayMs: number; bytes: Buffer }[];
+  close: 'end' | 'reset';
+}
+
+/**
+ * How far a connection has come, which decides what the endpoint closes first when its table is
+ * full (monitoring-endpoint.ts): `silent` has sent nothing yet, `receiving` has sent part of a
+ * request head, `answered` has its answer queued and only waits for the client to close.
+ */
+export type ConnectionPhase = 'silent' | 'receiving' | 'answered';
+
+/** What the endpoint may ask of a connection being served. */
+export interface ServedConnection {
+  phase(): ConnectionPhase;
 }
 
 /**
@@ -33,11 +56,11 @@ export interface ConnectionContext {
  * clock, the transport timeouts on real timers. Socket errors (resets, broken pipes) only end this
  * connection.
  */
-export function serveConnection(socket: Socket, context: ConnectionContext): void {
+export function serveConnection(socket: Socket, context: ConnectionContext): ServedConnection {
   socket.on('error', () => socket.destroy());
   if (!context.isAllowed(socket.remoteAddress)) {
     socket.destroy();
-    return;
+    return { phase: () => 'answered' };
   }
   const { maxHeadBytes, headTimeoutMs, answerTimeoutMs } = context.limits;
   let received: Buffer = Buffer.alloc(0);
@@ -67,18 +90,42 @@ export function serveConnection(socket: Socket, context: ConnectionContext): voi
     answered = true;
     clearTimers();
     received = Buffer.alloc(0);
+    context.onAnswered?.();
     if (socket.destroyed) return;
-    let chunks: Buffer[];
+    let chunks: Buffer[] | TimedAnswer;
     try {
       chunks = context.answer(request);
     } catch {
       socket.destroy();
       return;
     }
+    if (!Array.isArray(chunks)) return writeTimed(chunks);
     socket.cork();
     for (const chunk of chunks) socket.write(chunk);
     socket.end();
     after(answerTimeoutMs, () => socket.destroy());
+  };
+
+  const writeTimed = (answer: TimedAnswer) => {
+    const next = (index: number) => {
+      if (socket.destroyed) return;
+      const chunk = answer.chunks[index];
+      if (!chunk) {
+        if (answer.close === 'reset') socket.resetAndDestroy();
+        else {
+          socket.end();
+          after(answerTimeoutMs, () => socket.destroy());
+        }
+        return;
+      }
+      const write = () => {
+        socket.write(chunk.bytes);
+        next(index + 1);
+      };
+      if (chunk.delayMs > 0) after(chunk.delayMs, write);
+      else write();
+    };
+    next(0);
   };
 
   const decide = (verdict: HeadVerdict) => {
@@ -109,4 +156,7 @@ export function serveConnection(socket: Socket, context: ConnectionContext): voi
     clearTimers();
     received = Buffer.alloc(0);
   });
+  return {
+    phase: () => (answered ? 'answered' : received.length === 0 ? 'silent' : 'receiving'),
+  };
 }

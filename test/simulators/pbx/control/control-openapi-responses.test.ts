@@ -5,13 +5,14 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { request } from 'undici';
 import { parse } from 'yaml';
 import { start as startEndpoint } from '../../../../simulators/customer-endpoint/index.ts';
-import { createControlServer } from '../../../../simulators/pbx/control/control-server.ts';
-import { InProcessPbxControl } from '../../../../simulators/pbx/control/in-process-control.ts';
+import { stateEffects } from '../../../../simulators/pbx/control/state-effects.ts';
+import { STATE_OPERATIONS } from '../../../../simulators/pbx/control/state-operations.ts';
 import { start } from '../../../../simulators/pbx/index.ts';
 import { SnapshotCache } from '../../../../simulators/pbx/snapshot/snapshot.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';
+import { startControlPlane } from '../../../../simulators/shared/control/start-control-plane.ts';
 import { closeServer } from '../../../../simulators/shared/http/listen.ts';
 import { FakeEndpoint } from './fake-endpoint.ts';
 
@@ -46,10 +47,13 @@ const responseOf = (path: string, method: string, status = '200') =>
 async function setup(t: TestContext) {
   const store = new PbxStore(new VirtualClock({ start: 1_750_000_000_000 }), defaultState(1_750_000_000_000));
   const cache = new SnapshotCache(store);
-  const control = new InProcessPbxControl(store, cache, new FakeEndpoint(store));
-  const { server, url } = await createControlServer(control, { host: '127.0.0.1', port: 0 });
+  const effects = stateEffects(store, cache, new FakeEndpoint(store));
+  const { server, url, client } = await startControlPlane(STATE_OPERATIONS, effects, {
+    host: '127.0.0.1',
+    port: 0,
+  });
   t.after(() => closeServer(server));
-  return { url, control };
+  return { url, control: client };
 }
 
 async function get(
@@ -68,8 +72,8 @@ async function get(
 
 test('answers on the wire match the schemas of the OpenAPI document', async (t) => {
   const { url, control } = await setup(t);
-  await control.setTile(false);
-  await control.injectFault('render-error');
+  await control.setTile({ on: false });
+  await control.injectFault({ name: 'render-error' });
   assertSchema('PublicState', (await get(url, 'GET', '/state')).json);
   assertSchema('EndpointStatus', (await get(url, 'GET', '/monitoring/status')).json);
   assertSchema('EndpointStatus', (await get(url, 'PUT', '/monitoring/port', { port: 0 })).json);

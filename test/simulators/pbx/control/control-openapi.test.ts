@@ -3,16 +3,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { request } from 'undici';
 import { parse } from 'yaml';
-import type { PbxControl } from '../../../../simulators/pbx/control/control-api.ts';
-import { controlRoutes } from '../../../../simulators/pbx/control/control-routes.ts';
-import { HttpPbxControl } from '../../../../simulators/pbx/control/http-control-client.ts';
+import { activityControlRoutes } from '../../../../simulators/pbx/activity/activity-control-routes.ts';
+import { FieldActivity } from '../../../../simulators/pbx/activity/field-activity.ts';
 import { MONITORING_LIMITS } from '../../../../simulators/pbx/control/monitoring-input.ts';
+import { STATE_OPERATIONS } from '../../../../simulators/pbx/control/state-operations.ts';
+import { ATTENTION_OPERATIONS } from '../../../../simulators/pbx/events/attention-operations.ts';
 import { start } from '../../../../simulators/pbx/index.ts';
+import { MAINTENANCE_CONTROL_OPERATIONS } from '../../../../simulators/pbx/maintenance/maintenance-operations.ts';
 import { Resolver } from '../../../../simulators/pbx/resolver/resolver.ts';
-import { resolverControlRoutes } from '../../../../simulators/pbx/resolver/resolver-control-routes.ts';
+import { RESOLVER_OPERATIONS } from '../../../../simulators/pbx/resolver/resolver-operations.ts';
 import { SNAPSHOT_FORMATS } from '../../../../simulators/pbx/snapshot/snapshot.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { FAULTS } from '../../../../simulators/pbx/state/store.ts';
+import { openApiDisagreements } from '../../../../simulators/shared/control/openapi-agreement.ts';
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 const SCHEMAS = new URL('../../../../schemas/', import.meta.url);
@@ -71,21 +74,30 @@ function documentedPbxControlPlane(): string[] {
 }
 
 const isResolverPath = (key: string) => key.split(' ')[1]?.startsWith('/resolver/') ?? false;
+const isActivityPath = (key: string) => key.split(' ')[1] === '/activity';
 
 test('the document is OpenAPI 3.1', () => {
   assert.match(document.openapi, /^3\.1\.\d+$/);
 });
 
-test('every route of the core and resolver tables is documented and every documented path is served', () => {
-  const core = controlRoutes({} as PbxControl)
-    .map((r) => `${r.method} ${r.path}`)
-    .sort();
-  const resolver = resolverControlRoutes({} as Resolver)
-    .map((r) => `${r.method} ${r.path}`)
-    .sort();
-  const keys = [...documented().keys()];
-  assert.deepEqual(keys.filter((key) => !isResolverPath(key)).sort(), core);
-  assert.deepEqual(keys.filter(isResolverPath).sort(), resolver);
+test('the document agrees with the declared operations, and documents no other', () => {
+  const tagged = (tag: string) => (operation: Operation) => operation.tags?.includes(tag) ?? false;
+  const notResolver = (operation: Operation) =>
+    !tagged('resolver')(operation) && !(operation.operationId ?? '').startsWith('activity');
+  assert.deepEqual(openApiDisagreements(document, STATE_OPERATIONS, notResolver), []);
+  assert.deepEqual(openApiDisagreements(document, RESOLVER_OPERATIONS, tagged('resolver')), []);
+  assert.deepEqual(
+    openApiDisagreements(
+      load('maintenance-api.openapi.yaml'),
+      MAINTENANCE_CONTROL_OPERATIONS,
+      tagged('control-plane'),
+    ),
+    [],
+  );
+  assert.deepEqual(
+    openApiDisagreements(load('fleet-control.openapi.yaml'), ATTENTION_OPERATIONS, tagged('pbx-events')),
+    [],
+  );
 });
 
 test('every control route a started PBX serves, from every group, is documented, and nothing more', async (t) => {
@@ -138,20 +150,30 @@ test('every operation has an id, a summary, a description and its error answers'
   }
 });
 
-test('operation ids are the method names of the TypeScript API', () => {
-  const methods = new Set(Object.getOwnPropertyNames(HttpPbxControl.prototype));
+test('resolver operation ids are the method names of the Resolver class', () => {
   const resolverMethods = new Set(Object.getOwnPropertyNames(Resolver.prototype));
   for (const [key, operation] of documented()) {
+    if (!isResolverPath(key)) continue;
     const id = operation.operationId ?? '';
-    if (isResolverPath(key)) {
-      // `resolver` + the method of the Resolver class: resolverSetProviders is setProviders().
-      const method = id.replace(/^resolver(\w)/, (_, first: string) => first.toLowerCase());
-      assert.ok(id !== method && resolverMethods.has(method), `${key}: ${id} names a Resolver method`);
-      continue;
-    }
-    // DELETE /faults is `clearFault()` without a name in TypeScript.
-    const name = id === 'clearFaults' ? 'clearFault' : id;
-    assert.ok(methods.has(name), `${key}: ${id} is a PbxControl method`);
+    // `resolver` + the method of the Resolver class: resolverSetProviders is setProviders().
+    const method = id.replace(/^resolver(\w)/, (_, first: string) => first.toLowerCase());
+    assert.ok(id !== method && resolverMethods.has(method), `${key}: ${id} names a Resolver method`);
+  }
+});
+
+test('the field-activity routes (/activity) are documented, each operation id naming its FieldActivity method', () => {
+  const activityMethods = new Set(Object.getOwnPropertyNames(FieldActivity.prototype));
+  const served = activityControlRoutes({} as FieldActivity)
+    .map((r) => `${r.method} ${r.path}`)
+    .sort();
+  const keys = [...documented().keys()].filter(isActivityPath).sort();
+  assert.deepEqual(keys, served);
+  for (const [key, operation] of documented()) {
+    if (!isActivityPath(key)) continue;
+    const id = operation.operationId ?? '';
+    // `activity` + the method of the FieldActivity class: activityStart is start().
+    const method = id.replace(/^activity(\w)/, (_, first: string) => first.toLowerCase());
+    assert.ok(id !== method && activityMethods.has(method), `${key}: ${id} names a FieldActivity method`);
   }
 });
 

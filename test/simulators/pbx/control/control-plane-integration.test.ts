@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { test } from 'node:test';
-import { HttpPbxControl } from '../../../../simulators/pbx/control/http-control-client.ts';
 import { start } from '../../../../simulators/pbx/index.ts';
+import { httpPbxControl } from '../../../../simulators/pbx/pbx-control.ts';
 
 /** Whether a TCP connection to the port is accepted (the endpoint is listening) or refused. */
 function connects(host: string, port: number): Promise<boolean> {
@@ -19,7 +19,7 @@ function connects(host: string, port: number): Promise<boolean> {
 test('switching the tile over HTTP stops and restarts the data endpoint', async (t) => {
   const pbx = await start({ monitoringPort: 0, clock: { start: 1_750_000_000_000 } });
   t.after(() => pbx.close());
-  const control = new HttpPbxControl(pbx.urls.control);
+  const control = httpPbxControl(pbx.urls.control);
   const before = await control.endpointStatus();
   assert.equal(before.state, 'listening');
   assert.ok(before.port !== null && (await connects(before.host, before.port)));
@@ -29,7 +29,7 @@ test('switching the tile over HTTP stops and restarts the data endpoint', async 
     'the default list opens the firewall for the harness',
   );
 
-  await control.setTile(false);
+  await control.setTile({ on: false });
   assert.deepEqual(await control.endpointStatus(), {
     ...before,
     state: 'stopped',
@@ -39,7 +39,7 @@ test('switching the tile over HTTP stops and restarts the data endpoint', async 
   assert.equal(pbx.urls.monitoring, null);
   assert.equal(await connects(before.host, before.port), false);
 
-  await control.setTile(true);
+  await control.setTile({ on: true });
   const after = await control.endpointStatus();
   assert.equal(after.state, 'listening');
   assert.deepEqual(after.firewallOpenFor, before.firewallOpenFor);
@@ -52,11 +52,11 @@ test('switching the tile over HTTP stops and restarts the data endpoint', async 
 test('a scenario loaded over HTTP keeps the endpoint where tests connect; reset brings back the start', async (t) => {
   const pbx = await start({ monitoringPort: 0, clock: { start: 1_750_000_000_000 } });
   t.after(() => pbx.close());
-  const control = new HttpPbxControl(pbx.urls.control);
+  const control = httpPbxControl(pbx.urls.control);
   const before = await control.endpointStatus();
-  await control.loadScenario('all-phones-offline');
+  await control.loadScenario({ name: 'all-phones-offline' });
   assert.deepEqual(await control.endpointStatus(), before);
-  await control.loadScenario('unlicensed');
+  await control.loadScenario({ name: 'unlicensed' });
   assert.equal((await control.getState()).licence.valid, false);
   assert.equal((await control.endpointStatus()).state, 'stopped');
   await control.reset();
@@ -69,7 +69,7 @@ test('a scenario loaded over HTTP keeps the endpoint where tests connect; reset 
 test('a monitoring-hosts list without an active entry closes the port', async (t) => {
   const pbx = await start({ monitoringPort: 0, clock: { start: 1_750_000_000_000 } });
   t.after(() => pbx.close());
-  const control = new HttpPbxControl(pbx.urls.control);
+  const control = httpPbxControl(pbx.urls.control);
   await control.setMonitoringHosts([{ entry: '127.0.0.0/8', active: false }]);
   assert.equal((await control.endpointStatus()).state, 'stopped');
   await control.setMonitoringHosts([{ entry: '127.0.0.0/8', active: true }]);
@@ -79,7 +79,7 @@ test('a monitoring-hosts list without an active entry closes the port', async (t
 test('MON-STATE-FIREWALL: while listening the firewall is open for exactly the active entries, host bits cleared', async (t) => {
   const pbx = await start({ monitoringPort: 0, clock: { start: 1_750_000_000_000 } });
   t.after(() => pbx.close());
-  const control = new HttpPbxControl(pbx.urls.control);
+  const control = httpPbxControl(pbx.urls.control);
   await control.patchState({
     monitoring: {
       hosts: [
@@ -90,6 +90,6 @@ test('MON-STATE-FIREWALL: while listening the firewall is open for exactly the a
     },
   });
   assert.deepEqual((await control.endpointStatus()).firewallOpenFor, ['127.0.0.1/32', '10.1.2.0/24']);
-  await control.setLicence(false);
+  await control.setLicence({ valid: false });
   assert.deepEqual((await control.endpointStatus()).firewallOpenFor, []);
 });

@@ -1,5 +1,5 @@
 import type { EndpointStatus } from '../../../../simulators/pbx/control/control-api.ts';
-import type { ControllableEndpoint } from '../../../../simulators/pbx/control/in-process-control.ts';
+import type { ControllableEndpoint } from '../../../../simulators/pbx/control/state-effects.ts';
 import type { PbxStore } from '../../../../simulators/pbx/state/store.ts';
 
 /**

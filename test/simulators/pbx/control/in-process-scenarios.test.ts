@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { InProcessPbxControl } from '../../../../simulators/pbx/control/in-process-control.ts';
+import { stateEffects } from '../../../../simulators/pbx/control/state-effects.ts';
+import { STATE_OPERATIONS } from '../../../../simulators/pbx/control/state-operations.ts';
 import { listScenarios, resolveScenario } from '../../../../simulators/pbx/load-scenario.ts';
 import { SnapshotCache } from '../../../../simulators/pbx/snapshot/snapshot.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';
-import { ControlInputError } from '../../../../simulators/shared/http/control-input-error.ts';
+import { ControlError } from '../../../../simulators/shared/control/control-error.ts';
+import { inProcessClient } from '../../../../simulators/shared/control/in-process-client.ts';
 import { FakeEndpoint } from './fake-endpoint.ts';
 
 const START = 1_750_000_000_000;
@@ -18,7 +20,12 @@ function setup() {
   const store = new PbxStore(clock, initial);
   const cache = new SnapshotCache(store);
   const endpoint = new FakeEndpoint(store);
-  return { store, cache, endpoint, control: new InProcessPbxControl(store, cache, endpoint) };
+  return {
+    store,
+    cache,
+    endpoint,
+    control: inProcessClient(STATE_OPERATIONS, stateEffects(store, cache, endpoint)),
+  };
 }
 
 /** A scenario other than the start one, so loading it changes something. */
@@ -42,7 +49,7 @@ test('loadScenario replaces the state but keeps the monitoring host and port', a
   const { store, cache, endpoint, control } = setup();
   const name = another();
   const serial = cache.get().serial;
-  await control.loadScenario(name);
+  await control.loadScenario({ name });
   const expected = resolveScenario(name, START);
   expected.monitoring.port = 0;
   expected.monitoring.host = '127.0.0.3';
@@ -54,15 +61,15 @@ test('loadScenario replaces the state but keeps the monitoring host and port', a
 test('reset after loadScenario returns to the state the simulator started with', async () => {
   const { store, control } = setup();
   const start = structuredClone(store.read());
-  await control.loadScenario(another());
+  await control.loadScenario({ name: another() });
   await control.reset();
   assert.deepEqual(store.read(), start);
 });
 
 test('an unknown scenario is refused with the known names', async () => {
   const { control } = setup();
-  await assert.rejects(control.loadScenario('no-such-scenario'), (error: Error) => {
-    return error instanceof ControlInputError && error.message.includes('healthy');
+  await assert.rejects(control.loadScenario({ name: 'no-such-scenario' }), (error: Error) => {
+    return error instanceof ControlError && error.status === 400 && error.message.includes('healthy');
   });
-  await assert.rejects(control.loadScenario(3 as unknown as string), /name must be a string/);
+  await assert.rejects(control.loadScenario({ name: 3 as unknown as string }), /name must be a string/);
 });

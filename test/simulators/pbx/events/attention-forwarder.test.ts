@@ -361,3 +361,41 @@ test('a clock advance over many refresh intervals sends one periodic inventory, 
   assert.equal(inventories().length, 3, 'the refresh timer is still armed after the long advance');
   await forwarder.close();
 });
+
+// Issue 20, item 18: after `PUT /events/controller null` the control plane's reset left the link
+// off, and a later verify on that simulator failed 59 of 62 EVENT and FLEET scenarios.
+test('reset restores the controller link the PBX started with, whatever PUT /events/controller set since', async () => {
+  const store = new PbxStore(new VirtualClock({ start: T0 }), defaultState(T0));
+  const opened: { siteId: string }[] = [];
+  const forwarder = new AttentionForwarder(store, {
+    controller: SETTINGS,
+    channelFactory: (settings) => {
+      opened.push({ siteId: settings.siteId });
+      return new FakeChannel();
+    },
+  });
+  forwarder.configure(null);
+  assert.deepEqual(forwarder.status().link, 'disabled');
+  store.reset();
+  assert.equal(forwarder.status().siteId, 'site-a');
+  assert.notEqual(forwarder.status().link, 'disabled');
+  forwarder.configure({ ingest: 'tcp://127.0.0.1:2', siteId: 'site-b', key: 'k2' });
+  store.reset();
+  assert.equal(forwarder.status().siteId, 'site-a');
+  assert.deepEqual(
+    opened.map((o) => o.siteId),
+    ['site-a', 'site-a', 'site-b', 'site-a'],
+  );
+  await forwarder.close();
+});
+
+test('reset of a PBX started without a controller leaves the link off, whatever was configured since', async () => {
+  const store = new PbxStore(new VirtualClock({ start: T0 }), defaultState(T0));
+  const forwarder = new AttentionForwarder(store, { channelFactory: () => new FakeChannel() });
+  forwarder.configure(SETTINGS);
+  assert.equal(forwarder.status().siteId, 'site-a');
+  store.reset();
+  assert.deepEqual(forwarder.status().link, 'disabled');
+  assert.equal(forwarder.status().siteId, null);
+  await forwarder.close();
+});

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { start as startController } from '../../../../simulators/fleet-controller/index.ts';
-import { createControlServer } from '../../../../simulators/pbx/control/control-server.ts';
-import { attentionControlRoutes } from '../../../../simulators/pbx/events/attention-control-routes.ts';
+import { attentionEffects } from '../../../../simulators/pbx/events/attention-effects.ts';
 import { AttentionForwarder } from '../../../../simulators/pbx/events/attention-forwarder.ts';
+import { ATTENTION_OPERATIONS } from '../../../../simulators/pbx/events/attention-operations.ts';
 import { start as startPbx } from '../../../../simulators/pbx/index.ts';
+import { startControlPlane } from '../../../../simulators/shared/control/start-control-plane.ts';
 import { closeServer } from '../../../../simulators/shared/http/listen.ts';
 import { ANNA, basic, FAST_SCRYPT } from '../../fleet-controller/fleet-test-kit.ts';
 
@@ -22,10 +23,9 @@ test('a started PBX with a forwarder and the events routes on its control plane 
     controller: { ingest: reg.ingest, siteId: 'site-hamburg', key: reg.key },
   });
   t.after(() => forwarder.close());
-  const control = await createControlServer(pbx.control, {
+  const control = await startControlPlane(ATTENTION_OPERATIONS, attentionEffects(forwarder, store), {
     host: '127.0.0.1',
     port: 0,
-    extraRoutes: attentionControlRoutes(forwarder, store),
   });
   t.after(() => closeServer(control.server));
   const post = (path: string, body?: unknown) =>

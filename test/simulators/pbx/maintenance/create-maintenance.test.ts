@@ -11,21 +11,21 @@ test('createMaintenance wires one face; reset forgets tokens, queue, events and 
   const store = new PbxStore(clock, defaultState(0));
   const face = createMaintenance(store);
   try {
-    const { secret } = await face.control.createToken({ label: 'x' }, 'admin');
+    const { secret } = await face.effects.createToken({ label: 'x', actor: 'admin' });
     const headers = { authorization: `Bearer ${secret}` };
     assert.equal(
       face.api.handle({ method: 'POST', target: `${SYSTEM_FUNCTIONS_PATH}/DeleteFaxes`, headers }).status,
       200,
     );
-    await face.control.waitIdle();
-    assert.equal((await face.control.completionEvents()).length, 1);
+    await face.effects.waitIdle(undefined);
+    assert.equal((await face.effects.completionEvents({})).length, 1);
     face.api.handle({ method: 'POST', target: `${SYSTEM_FUNCTIONS_PATH}/RestartPbx`, headers });
     await face.executor.idle();
     assert.equal(clock.pendingTimers(), 1);
     face.reset();
     store.reset();
     assert.equal(clock.pendingTimers(), 0);
-    assert.deepEqual(await face.control.completionEvents(), []);
+    assert.deepEqual(await face.effects.completionEvents({}), []);
     assert.equal(face.api.handle({ method: 'GET', target: SYSTEM_FUNCTIONS_PATH, headers }).status, 401);
   } finally {
     face.close();

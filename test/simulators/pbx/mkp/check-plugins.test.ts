@@ -2,26 +2,24 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { listScenarios } from '../../../../simulators/pbx/load-scenario.ts';
-import { PACKAGE_SOURCE_DIR } from '../../../../simulators/pbx/mkp/monitoring-package.ts';
 import { renderAgentText } from '../../../../simulators/pbx/snapshot/render/agent-text.ts';
 import type { PbxState } from '../../../../simulators/pbx/state/types.ts';
 import { scenarioState, snapshotOf } from '../snapshot/render/snapshot-of.ts';
 import { pbxStateArbitrary } from '../snapshot/render/state-arbitrary.ts';
+import { PLUGINS_PART, runPackageOn } from './agent-plugins.ts';
 import { hasCommand, run } from './system-tools.ts';
 
 const noPython = hasCommand('python3') ? false : 'python3 is not installed';
-const PART = join(PACKAGE_SOURCE_DIR, 'cmk_addons_plugins');
-const HARNESS = fileURLToPath(new URL('./plugin-harness.py', import.meta.url));
+const PART = PLUGINS_PART;
 
 interface HarnessService {
   plugin: string;
   name: string;
   item: string | null;
   state: 0 | 1 | 2 | 3;
-  results: { state: number; summary: string | null; notice: string | null }[];
+  results: { state: number; summary: string; details: string }[];
   metrics: { name: string; value: number; levels: [number, number] | null }[];
 }
 
@@ -30,10 +28,10 @@ interface HarnessRun {
   services: HarnessService[];
 }
 
-/** Discovery and check of every plug-in on the agent text of `state`, through the stub API. */
+/** Discovery and check of every plug-in on the agent text of `state`, through the product's runner. */
 function discover(state: PbxState): HarnessRun {
-  const text = renderAgentText(snapshotOf(state));
-  return JSON.parse(run('python3', ['-B', HARNESS, PART], text).toString('utf8')) as HarnessRun;
+  const result = runPackageOn(renderAgentText(snapshotOf(state)));
+  return { sections: result.sectionsParsed, services: result.services as unknown as HarnessService[] };
 }
 
 function service(result: HarnessRun, name: string): HarnessService {
@@ -103,7 +101,7 @@ test('MKP-SERVICES-PBX: a configured RAID adds the RAID service, critical while 
   assert.deepEqual(result.services.map((s) => s.name).sort(), expectedServices(state));
   const raid = service(result, 'RAID');
   assert.equal(raid.state, 2);
-  assert.ok(raid.results.some((r) => r.notice?.includes('sdb1: faulty') && r.state === 2));
+  assert.ok(raid.results.some((r) => r.details.includes('sdb1: faulty') && r.state === 2));
 });
 
 test('every shipped scenario parses and checks without an error, and discovery follows its state', {

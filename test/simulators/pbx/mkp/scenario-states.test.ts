@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { listScenarioFiles } from '../../../../simulators/pbx/load-scenario.ts';
-import { PACKAGE_SOURCE_DIR } from '../../../../simulators/pbx/mkp/monitoring-package.ts';
 import { renderAgentText } from '../../../../simulators/pbx/snapshot/render/agent-text.ts';
 import { scenarioState, snapshotOf } from '../snapshot/render/snapshot-of.ts';
-import { hasCommand, run } from './system-tools.ts';
+import { runPackageOn } from './agent-plugins.ts';
+import { hasCommand } from './system-tools.ts';
 
 const noPython = hasCommand('python3') ? false : 'python3 is not installed';
-const PART = join(PACKAGE_SOURCE_DIR, 'cmk_addons_plugins');
-const HARNESS = fileURLToPath(new URL('./plugin-harness.py', import.meta.url));
 
 /** Checkmk's order of service states: OK < WARN < UNKNOWN < CRIT. */
 const NAMES = ['OK', 'WARN', 'CRIT', 'UNKNOWN'] as const;
@@ -23,8 +19,7 @@ interface Service {
 
 function services(scenario: string): Service[] {
   const text = renderAgentText(snapshotOf(scenarioState(scenario)));
-  const out = run('python3', ['-B', HARNESS, PART], text).toString('utf8');
-  return (JSON.parse(out) as { services: Service[] }).services;
+  return runPackageOn(text).services as Service[];
 }
 
 test('every named scenario states the worst state the MKP plug-ins report, in its description and as mkpWorstState', {

@@ -6,6 +6,7 @@ import {
   openEmbeddedFleet,
 } from '../../../../steps/fleet/support/embedded-fleet.ts';
 import { restExchange } from '../../../../steps/fleet/support/fleet-rest.ts';
+import { deliveredInTime } from '../../../../steps/fleet/support/pbx-events.ts';
 
 test('the embedded fleet starts a PBX per site on first use, connected to the controller', async () => {
   const fleet = await openEmbeddedFleet();
@@ -13,15 +14,18 @@ test('the embedded fleet starts a PBX per site on first use, connected to the co
     const plane = await fleet.pbx('site-hamburg');
     assert.ok(plane);
     assert.equal(await fleet.pbx('site-hamburg'), plane, 'one PBX per site');
-    assert.equal((await plane.events.status()).link, 'up');
+    assert.equal((await plane.control.forwarderStatus()).link, 'up');
     const controllerNow = await fleet.control?.now();
     assert.ok(
       controllerNow !== undefined &&
-        (await plane.control.now()) < controllerNow - EMBEDDED_PBX_CLOCK_LAG_MS / 2,
+        (await plane.control.now()).now < controllerNow - EMBEDDED_PBX_CLOCK_LAG_MS / 2,
     );
 
-    assert.equal(await plane.events.raise({ module: 'M', subject: 'Probe', severity: 'INFO' }), 'sent');
-    assert.ok(await plane.events.waitDelivered());
+    assert.equal(
+      (await plane.control.raiseAttentionEvent({ module: 'M', subject: 'Probe', severity: 'INFO' })).outcome,
+      'sent',
+    );
+    assert.ok(await deliveredInTime(plane.control));
     const { email, password } = fleet.accounts.partner;
     const res = await restExchange({
       method: 'GET',

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { evaluateFindings } from '../../../../simulators/fleet-controller/index.ts';
-import { HttpPbxControl, pbxInventory, start } from '../../../../simulators/pbx/index.ts';
+import { httpPbxControl, pbxInventory, start } from '../../../../simulators/pbx/index.ts';
 import { FINDING_CAUSES } from '../../../../steps/fleet/support/finding-causes.ts';
 import type { PbxPlane } from '../../../../steps/fleet/support/fleet-target.ts';
-import { PbxEventsClient } from '../../../../steps/fleet/support/pbx-events-client.ts';
 
 /** The findings the simulated controller would evaluate from the PBX's inventory now. */
 function findings(handle: Awaited<ReturnType<typeof start>>): string[] {
@@ -19,8 +18,7 @@ for (const [cause, make] of Object.entries(FINDING_CAUSES)) {
     try {
       const plane: PbxPlane = {
         siteId: 's',
-        control: new HttpPbxControl(handle.urls.control),
-        events: new PbxEventsClient(handle.urls.control),
+        control: httpPbxControl(handle.urls.control),
       };
       assert.deepEqual(findings(handle), [], 'the healthy PBX has no finding');
       const before = await plane.control.getState();

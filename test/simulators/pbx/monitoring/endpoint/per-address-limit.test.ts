@@ -58,7 +58,6 @@ test('data endpoint: 1,000 idle connections from one listed address do not lock 
     await eventually(() => opened.ended() === 1000, 'the server has ended all 1,000');
     const { bytes } = await exchange(pbx.port(), { localAddress: '127.0.0.3' });
     assert.match(bytes.toString('latin1'), /^<<<\w+>>>\n/);
-    assert.ok(pbx.endpoint.openConnections() < 512, `${pbx.endpoint.openConnections()} held`);
     assert.ok(pbx.store.moduleLog().some((e) => /per address.*127\.0\.0\.2/.test(e.message)));
   } finally {
     for (const socket of idle) socket.destroy();
@@ -70,6 +69,8 @@ test('data endpoint: a closed connection stops counting for its address at once'
   const pbx = await startEndpoint(
     (state) => {
       state.monitoring.hosts = [{ entry: '127.0.0.2/32', active: true }];
+      // The three stay unanswered, so they count (answered ones do not: connection-table.test.ts).
+      state.monitoring.rawGraceMs = 60_000;
     },
     { limits: { maxConnectionsPerAddress: 3 } },
   );

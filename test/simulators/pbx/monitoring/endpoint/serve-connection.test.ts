@@ -113,28 +113,6 @@ test('300 idle connections do not stall a normal request', async () => {
   }
 });
 
-test('beyond the connection cap a new connection is closed at once without a byte', async () => {
-  const pbx = await startEndpoint(undefined, { limits: { maxConnections: 5 } });
-  const held: Socket[] = [];
-  try {
-    held.push(...(await Promise.all(Array.from({ length: 5 }, () => openSocket(pbx.port(), 'GET /')))));
-    for (const socket of held) socket.on('error', () => {});
-    await eventually(() => pbx.endpoint.openConnections() === 5, 'the server holds all five');
-    const { bytes } = await exchange(pbx.port(), { send: request('GET', '/json') });
-    assert.equal(bytes.length, 0);
-    assert.ok(pbx.store.moduleLog().some((e) => e.message.includes('connection limit 5')));
-    for (const socket of held.splice(0)) socket.destroy();
-    await eventually(() => pbx.endpoint.openConnections() === 0, 'the five are gone');
-    assert.equal(
-      parseHttp((await exchange(pbx.port(), { send: request('GET', '/json') })).bytes).status,
-      200,
-    );
-  } finally {
-    for (const socket of held) socket.destroy();
-    await pbx.close();
-  }
-});
-
 test('a client resetting mid-request does not disturb the server', async () => {
   const pbx = await startEndpoint();
   try {

@@ -274,6 +274,14 @@ _RTP_DETAILS = (
 )
 
 
+def _rtp_metric(key: str, value: float) -> tuple[str, float]:
+    """Checkmk's guidelines ("Metrics": canonical units): durations in seconds, so the served
+    milliseconds are converted and the metric is named after the thing, not the unit."""
+    if key.endswith("_ms"):
+        return key[: -len("_ms")], value / 1000.0
+    return key, value
+
+
 def check_pbx_rtp_quality(section: PbxSection) -> CheckResult:
     """Averages are judged only while RTP streams are active: with none the figures are empty."""
     active = section.num("rtp_active_channels")
@@ -295,12 +303,14 @@ def check_pbx_rtp_quality(section: PbxSection) -> CheckResult:
             where = "warn/crit at" if upper else "warn/crit below"
             text += f" ({where} {describe(warn, unit)}/{describe(crit, unit)})"
         yield Result(state=state, summary=text)
-        yield Metric(key, value, levels=(warn, crit) if upper else None)
+        name, shown = _rtp_metric(key, value)
+        levels = (_rtp_metric(key, warn)[1], _rtp_metric(key, crit)[1]) if upper else None
+        yield Metric(name, shown, levels=levels)
     for key, label, unit in _RTP_DETAILS:
         value = section.num(key)
         yield Result(state=State.OK, notice=f"{label}: {describe(value, unit)}")
         if value is not None:
-            yield Metric(key, value)
+            yield Metric(*_rtp_metric(key, value))
 
 
 check_plugin_pbx_rtp_quality = CheckPlugin(

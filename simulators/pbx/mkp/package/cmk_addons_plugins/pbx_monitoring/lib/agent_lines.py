@@ -58,14 +58,18 @@ def unquote_text(text: str | None) -> str | None:
 
 
 def number(text: str | None) -> float | None:
-    """A number, or None when it is missing, unreadable or the unknown sentinel ``-1``."""
+    """A number, or None when the line is missing or holds the unknown sentinel ``-1``.
+
+    Text that is not a number raises ``ValueError``: Checkmk's guidelines for check plug-ins
+    ("Exceptions") want an exception, which Checkmk turns into a crash report and an UNKNOWN
+    service, rather than a plug-in's own guess when the agent output is not in the known format.
+    """
     if text is None:
         return None
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    if value != value or value == UNKNOWN_SENTINEL:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"not a finite number: {text!r}")
+    if value == UNKNOWN_SENTINEL:
         return None
     return value
 

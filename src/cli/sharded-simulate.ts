@@ -1,0 +1,162 @@
+import { resolve } from 'node:path';
+import { isLoopbackHost } from '../../simulators/shared/control-token.ts';
+import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
+import { addressAt, DEFAULT_ADDRESS_POOL, parseAddressPool, slicePool } from '../fleet/address-pool.ts';
+import { preflightFleet } from '../fleet/fleet-preflight.ts';
+import { derivedIngestKey, FLEET_SECRET_ENV, parseShard, shardSlice } from '../fleet/shards.ts';
+import type { CliIo } from './cli-io.ts';
+import { startDemoFleet } from './demo-fleet.ts';
+import { resolveScenarioOption } from './resolve-scenario-option.ts';
+import { startShard } from './shard-fleet.ts';
+import {
+  DEFAULT_PBX_COUNT,
+  DEFAULT_POOL_DATA_PORT,
+  DEFAULT_POOL_WEB_PORT,
+  type SimulateOptions,
+} from './simulate-options.ts';
+import { stopRequested } from './stop-requested.ts';
+
+function fleetSecret(io: CliIo): string {
+  const secret = io.env[FLEET_SECRET_ENV];
+  if (!secret || secret.length < 16)
+    throw new HarnessError(
+      `set ${FLEET_SECRET_ENV} to one secret of at least 16 characters for the controller and every shard (the PBXs' ingest keys derive from it)`,
+    );
+  return secret;
+}
+
+/**
+ * `simulate --fleet-only` and `simulate --shard i/N` (issue 22): a fleet across processes or
+ * machines. The controller alone registers every site of a fleet of `--pbx-count` PBXs with the
+ * key derived from `PBX_CONFORMANCE_FLEET_SECRET`; each shard starts its slice of the PBXs and
+ * links them to `--controller`. Runs until SIGINT/SIGTERM (or `io.signal`).
+ */
+export async function simulateSharded(options: SimulateOptions, io: CliIo): Promise<number> {
+  if (options.fleetOnly && options.shard !== undefined)
+    throw new HarnessError('--fleet-only runs the controller, --shard runs PBXs: give one of them');
+  if (options.json)
+    throw new HarnessError('--json describes one PBX; it does not go with --fleet-only or --shard');
+  if (options.fleet === false) throw new HarnessError('--no-fleet does not go with --fleet-only or --shard');
+  const secret = fleetSecret(io);
+  const count = options.pbxCount ?? DEFAULT_PBX_COUNT;
+  const info = io.stdout;
+  if (options.fleetOnly) {
+    if (options.controller !== undefined)
+      throw new HarnessError('--controller names the controller of a shard; --fleet-only is that controller');
+    const fleet = await startDemoFleet({
+      host: options.host,
+      ...(options.controlHost === undefined ? {} : { controlHost: options.controlHost }),
+      ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
+      clock: options.clock,
+      pbxCount: count,
+      keyFor: (siteId) => derivedIngestKey(secret, siteId),
+      ...(options.apiPort === undefined ? {} : { apiPort: options.apiPort }),
+      ...(options.ingestPort === undefined ? {} : { ingestPort: options.ingestPort }),
+      ...(options.controlPort === undefined ? {} : { controlPort: options.controlPort }),
+      ...(options.data === undefined ? {} : { dataDir: resolve(io.cwd, options.data) }),
+    });
+    try {
+      const stop = stopRequested(io.signal);
+      const { urls } = fleet.controller;
+      info.write(
+        [
+          `Fleet controller alone (${count} sites, each waiting for its PBX from a shard; clock ${options.clock})`,
+          `  REST:            ${urls.api}/api/v1`,
+          `  MCP:             ${urls.mcp}`,
+          `  control plane:   ${urls.control}`,
+          `  PBX ingest:      ${urls.ingest}  (simulate --shard i/N --controller <this> --pbx-count ${count})`,
+          ...(isLoopbackHost(options.host)
+            ? []
+            : [`warning: --host ${options.host} exposes REST, MCP and the ingest listener beyond loopback`]),
+          'Press Ctrl-C to stop.',
+          '',
+        ].join('\n'),
+      );
+      await stop;
+      info.write('stopping the controller\n');
+    } finally {
+      await fleet.close();
+    }
+    return 0;
+  }
+  let shard: ReturnType<typeof parseShard>;
+  try {
+    shard = parseShard(options.shard ?? '', io.env);
+  } catch (error) {
+    throw new HarnessError(oneLineMessage(error));
+  }
+  if (options.controller === undefined || !/^tcp:\/\/[^/]+:\d+$/.test(options.controller))
+    throw new HarnessError(
+      '--shard needs --controller tcp://host:port, the ingest listener of simulate --fleet-only',
+    );
+  let addresses: ReturnType<typeof parseAddressPool>;
+  try {
+    addresses = parseAddressPool(options.addressPool ?? DEFAULT_ADDRESS_POOL);
+  } catch (error) {
+    throw new HarnessError(oneLineMessage(error));
+  }
+  const pool = {
+    addresses,
+    dataPort: options.port ?? DEFAULT_POOL_DATA_PORT,
+    webPort: options.webPort ?? DEFAULT_POOL_WEB_PORT,
+  };
+  const { from, to } = shardSlice(shard, count);
+  if (to > addresses.size)
+    throw new HarnessError(
+      `the address pool ${addresses.spec} holds ${addresses.size} addresses, fewer than the ${to} this shard reaches`,
+    );
+  if (to > from) {
+    const reason = await preflightFleet({
+      count: to - from,
+      pool: slicePool(addresses, from, to - from),
+      ports: [pool.dataPort, pool.webPort],
+    });
+    if (reason) throw new HarnessError(reason);
+  }
+  const scenario = await resolveScenarioOption(options.scenario, io.cwd);
+  let running: Awaited<ReturnType<typeof startShard>>;
+  try {
+    running = await startShard({
+      shard,
+      count,
+      controller: options.controller,
+      secret,
+      pool,
+      pbx: { ...(scenario === undefined ? {} : { scenario }), clock: { mode: options.clock } },
+      controlHost: options.controlHost ?? '127.0.0.1',
+      controlPort: options.controlPort ?? 0,
+      ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
+      ...(options.activity === 'field'
+        ? {
+            activity: {
+              seed: options.seed ?? 'field',
+              ...(options.eventsPerHour === undefined ? {} : { eventsPerHour: options.eventsPerHour }),
+            },
+          }
+        : {}),
+    });
+  } catch (error) {
+    throw new HarnessError(`shard ${shard.index + 1}/${shard.total} did not start: ${oneLineMessage(error)}`);
+  }
+  try {
+    const stop = stopRequested(io.signal);
+    const range = to > from ? `${addressAt(addresses, from)}-${addressAt(addresses, to - 1)}` : 'none';
+    info.write(
+      [
+        `Fleet shard ${shard.index + 1}/${shard.total}: PBXs ${from + 1} to ${to} of ${count} (clock ${options.clock})`,
+        `  sites:           ${running.siteIds[0] ?? '-'} … ${running.siteIds.at(-1) ?? '-'}`,
+        `  PBX addresses:   ${range}  (pool ${addresses.spec})`,
+        `  PBX ports:       data endpoint ${pool.dataPort}, web ${pool.webPort} on every address`,
+        `  control plane:   ${running.controlUrl}  (PBX of site X: ${running.controlUrl}/pbx/X)`,
+        `  controller:      ${options.controller}`,
+        'Press Ctrl-C to stop.',
+        '',
+      ].join('\n'),
+    );
+    await stop;
+    info.write('stopping the shard\n');
+  } finally {
+    await running.close();
+  }
+  return 0;
+}

@@ -1,0 +1,61 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { PbxState, Recording } from '../../simulators/pbx/index.ts';
+import { loadScenarioFile } from '../../simulators/pbx/index.ts';
+import { PROJECT_ROOT } from '../core/project-paths.ts';
+import { joinProblems, strictValidator } from '../core/strict-schema.ts';
+import type { ImportedScenario } from './import-recording.ts';
+
+const RECORDING_SCHEMA = join(PROJECT_ROOT, 'schemas', 'pbx-recording.schema.json');
+
+/** A recording file that cannot be used (unreadable, not JSON, not the schema): exit 2. */
+export class RecordingFileError extends Error {
+  constructor(file: string, message: string) {
+    super(`recording ${file}: ${message}`);
+    this.name = 'RecordingFileError';
+  }
+}
+
+/** Reads and validates a recording (schemas/pbx-recording.schema.json). */
+export function loadRecording(file: string): Recording {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new RecordingFileError(file, `cannot be read (${reason})`);
+  }
+  const verdict = strictValidator(RECORDING_SCHEMA).validate(value);
+  if (!verdict.ok)
+    throw new RecordingFileError(
+      file,
+      `does not match schemas/pbx-recording.schema.json: ${joinProblems(verdict.problems)}`,
+    );
+  return value as Recording;
+}
+
+/** A scenario name from a file name: `lab-pbx.json` → `lab-pbx`. */
+export function scenarioNameOf(file: string): string {
+  const name = basename(file)
+    .replace(/\.[^.]*$/, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return /^[a-z0-9]/.test(name) ? name : `recording-${name || 'imported'}`;
+}
+
+/**
+ * The state a scenario gives at `now`, through the simulator's own scenario loader (the schema
+ * check and the overlay on the default state), by way of a temporary file that is removed at once.
+ */
+export function scenarioState(scenario: ImportedScenario, now: number): PbxState {
+  const folder = mkdtempSync(join(tmpdir(), 'pbx-recording-'));
+  try {
+    const file = join(folder, `${scenario.name}.json`);
+    writeFileSync(file, JSON.stringify({ ...scenario, $schema: undefined }));
+    return loadScenarioFile(file, now);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}

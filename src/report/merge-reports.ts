@@ -1,0 +1,149 @@
+import { clauseVerdict } from './clause-verdict.ts';
+import { compareBaseline } from './compare-baseline.ts';
+import type { ExpectedFailure } from './expected-failures.ts';
+import {
+  type ClauseResult,
+  type CompatibilityReport,
+  emptyVerdictCounts,
+  type InterfaceResult,
+  type ScenarioCounts,
+  type ScenarioResult,
+  type UntracedScenario,
+} from './model.ts';
+
+/** Why two reports cannot be joined (different target, tool, catalog or report version). */
+export class ReportMergeError extends Error {}
+
+const scenarioKey = (s: { uri: string; line: number; name: string }) => `${s.uri}:${s.line}:${s.name}`;
+
+/**
+ * `pbx-conformance report merge` (issue 22): joins the reports of the shards of one run
+ * (`verify --shard i/N`, each shard running its share of the scenarios) into the report one
+ * serial run would have written. Each clause gets the scenarios every shard ran for it (a
+ * scenario counted once), and its verdict, the interface scores, the baseline comparison and the
+ * outcome are computed afresh from them, the same way `verify` computes them. A clause no shard
+ * ran stays `not-run` (or `not-covered`). Refuses reports of different targets, tool or catalog
+ * versions.
+ */
+export function mergeReports(reports: readonly CompatibilityReport[]): CompatibilityReport {
+  const [first] = reports;
+  if (!first) throw new ReportMergeError('no report to merge');
+  for (const report of reports) {
+    for (const [what, a, b] of [
+      ['report version', report.reportVersion, first.reportVersion],
+      ['target', report.metadata.target, first.metadata.target],
+      ['tool version', report.metadata.toolVersion, first.metadata.toolVersion],
+      ['catalog version', report.metadata.catalogVersion, first.metadata.catalogVersion],
+    ] as const) {
+      if (a !== b)
+        throw new ReportMergeError(
+          `the reports differ in their ${what} (${String(b)} and ${String(a)}); merge only the shards of one run`,
+        );
+    }
+  }
+  const clauseIds = first.interfaces.flatMap((face) => face.clauses.map((clause) => clause.id));
+  const byId = new Map<string, ClauseResult[]>();
+  for (const report of reports)
+    for (const face of report.interfaces)
+      for (const clause of face.clauses) byId.set(clause.id, [...(byId.get(clause.id) ?? []), clause]);
+  for (const report of reports) {
+    const ids = report.interfaces.flatMap((face) => face.clauses.map((clause) => clause.id));
+    if (ids.length !== clauseIds.length || ids.some((id, i) => id !== clauseIds[i]))
+      throw new ReportMergeError(
+        'the reports judge different clause catalogs; merge only the shards of one run',
+      );
+  }
+
+  const listed = new Map<string, ExpectedFailure>();
+  const clauses = clauseIds.map((id): ClauseResult => {
+    const versions = byId.get(id) ?? [];
+    const base = versions[0]!;
+    const scenarios = new Map<string, ScenarioResult>();
+    for (const version of versions) for (const s of version.scenarios) scenarios.set(scenarioKey(s), s);
+    for (const version of versions) {
+      const reason = version.baseline?.reason;
+      if (reason !== undefined && version.baseline?.status !== 'unexpected-failure')
+        listed.set(id, { clause: id, reason });
+    }
+    const cited = [...scenarios.values()];
+    const judged = clauseVerdict(
+      base.check,
+      cited,
+      versions.some((v) => v.verdict === 'not-run' || v.scenarios.length > 0),
+    );
+    const { reason: _reason, baseline: _baseline, repeat: _repeat, ...rest } = base;
+    const result: ClauseResult = { ...rest, verdict: judged.verdict, scenarios: cited };
+    if (judged.verdict === 'not-verifiable') result.reason = judged.reason;
+    return result;
+  });
+
+  const comparison = compareBaseline(clauses, [...listed.values()]);
+  for (const clause of clauses) {
+    const baseline = comparison.byClause.get(clause.id);
+    if (baseline) clause.baseline = baseline;
+  }
+  const interfaces: InterfaceResult[] = first.interfaces.map((face) => {
+    const own = clauses.filter((clause) => clause.interface === face.id);
+    const counts = emptyVerdictCounts();
+    for (const clause of own) counts[clause.verdict] += 1;
+    return {
+      id: face.id,
+      score: { passed: counts.pass, testable: own.length - counts['not-testable'] },
+      counts,
+      clauses: own,
+    };
+  });
+  const clauseCounts = emptyVerdictCounts();
+  for (const clause of clauses) clauseCounts[clause.verdict] += 1;
+
+  const untraced = new Map<string, UntracedScenario>();
+  for (const report of reports) for (const s of report.untracedScenarios) untraced.set(scenarioKey(s), s);
+  const scenarioCounts: ScenarioCounts = { total: 0, passed: 0, failed: 0, skipped: 0, other: 0 };
+  for (const report of reports) {
+    for (const key of Object.keys(scenarioCounts) as (keyof ScenarioCounts)[])
+      scenarioCounts[key] += report.scenarios[key];
+  }
+
+  const baselineName = first.baseline.file;
+  const reasons: string[] = [];
+  if (scenarioCounts.total === 0) reasons.push('no scenario ran');
+  if (comparison.unexpectedFailures.length > 0)
+    reasons.push(
+      `${comparison.unexpectedFailures.length} clause(s) failed that ${baselineName} does not list as expected failures: ${comparison.unexpectedFailures.join(', ')}`,
+    );
+  if (comparison.unexpectedPasses.length > 0)
+    reasons.push(
+      `${comparison.unexpectedPasses.length} clause(s) listed as expected failures now pass; remove them from ${baselineName}: ${comparison.unexpectedPasses.join(', ')}`,
+    );
+  const failedUntraced = [...untraced.values()].filter(
+    (s) => s.status !== 'passed' && s.status !== 'skipped',
+  );
+  if (failedUntraced.length > 0)
+    reasons.push(
+      `${failedUntraced.length} scenario(s) citing no catalog clause did not pass: ${failedUntraced.map((s) => `${s.uri}:${s.line}`).join(', ')}`,
+    );
+  // The coverage gates (--require, --fail-under) judge a whole run; each shard judged only its
+  // share, so they are not carried over: give them to the merged run's own check if needed.
+  const startedAt = reports.map((r) => r.metadata.startedAt).sort()[0] ?? first.metadata.startedAt;
+  const finishedAt =
+    reports
+      .map((r) => r.metadata.finishedAt)
+      .sort()
+      .at(-1) ?? first.metadata.finishedAt;
+  return {
+    reportVersion: first.reportVersion,
+    metadata: { ...first.metadata, startedAt, finishedAt },
+    scenarios: scenarioCounts,
+    clauses: clauseCounts,
+    interfaces,
+    untracedScenarios: [...untraced.values()],
+    baseline: {
+      ...first.baseline,
+      expectedFailures: comparison.expectedFailures,
+      unexpectedFailures: comparison.unexpectedFailures,
+      unexpectedPasses: comparison.unexpectedPasses,
+      listedNotRun: comparison.listedNotRun,
+    },
+    outcome: { passed: reasons.length === 0, reasons },
+  };
+}

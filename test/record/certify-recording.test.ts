@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { run } from '../../src/cli/run.ts';
+import { recordCommand } from '../../src/record/record-command.ts';
+import { captureIo } from '../src/cli/capture-io.ts';
+import { startFakePbx } from './fake-pbx.ts';
+import { tempFolder, writeJson } from './support.ts';
+
+const PLUGIN = fileURLToPath(new URL('../../examples/plugins/check_pbx_backups.py', import.meta.url));
+
+test('certify-plugin --recording: the example plug-in is certified against a recording of the independent fake PBX, beside the catalog', async () => {
+  const folder = await tempFolder();
+  const fake = await startFakePbx();
+  try {
+    const recorded = await recordCommand(
+      {
+        target: await writeJson(join(folder.dir, 'target.json'), fake.target),
+        out: join(folder.dir, 'berlin.json'),
+      },
+      folder.dir,
+    );
+    await fake.close();
+    // The fake's newest SMB run failed to mount and its MAIL run was too big: CRITICAL.
+    await writeFile(
+      join(folder.dir, 'expectations.yaml'),
+      [
+        'plugin: check_pbx_backups',
+        'scenarios:',
+        '  healthy: { state: OK }',
+        "  recording-berlin: { state: CRITICAL, text: ['last backup failed'], perfdata: [backup_targets, backups_failed] }",
+        '',
+      ].join('\n'),
+    );
+    const io = captureIo(folder.dir, { env: process.env });
+    const code = await run(
+      [
+        'certify-plugin',
+        '--expectations',
+        'expectations.yaml',
+        '--scenario',
+        'healthy',
+        '--recording',
+        recorded.recording,
+        '--reports',
+        'reports',
+        '--quiet',
+        '--',
+        'python3',
+        PLUGIN,
+        '-H',
+        '{host}',
+        '-p',
+        '{port}',
+      ],
+      io,
+    );
+    assert.equal(code, 0, io.out() + io.err());
+    const report = await readFile(join(folder.dir, 'reports', 'junit.xml'), 'utf8');
+    assert.match(report, /RECORDING-BERLIN/);
+    assert.doesNotMatch(report, /<failure/);
+    // A wrong expectation on the recording fails: the verdict is earned by the plug-in on the recorded bytes.
+    await writeFile(
+      join(folder.dir, 'wrong.yaml'),
+      'plugin: check_pbx_backups\nscenarios:\n  recording-berlin: { state: OK }\n',
+    );
+    const wrong = captureIo(folder.dir, { env: process.env });
+    assert.equal(
+      await run(
+        [
+          'certify-plugin',
+          '--expectations',
+          'wrong.yaml',
+          '--scenario',
+          'healthy',
+          '--recording',
+          recorded.recording,
+          '--reports',
+          'reports2',
+          '--quiet',
+          '--',
+          'python3',
+          PLUGIN,
+          '-H',
+          '{host}',
+          '-p',
+          '{port}',
+        ],
+        wrong,
+      ),
+      1,
+    );
+  } finally {
+    await fake.close();
+    await folder.remove();
+  }
+});

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { addressAt, parseAddressPool } from '../../../src/fleet/address-pool.ts';
+import {
+  descriptorsNeeded,
+  FDS_PER_PBX,
+  openFileShortfall,
+  preflightFleet,
+  readOpenFileLimit,
+} from '../../../src/fleet/fleet-preflight.ts';
+import { holdAddressPort, randomPool } from './random-pool.ts';
+
+test('the open-file limit is read from a limits file; a file without one reads as no limit', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'pbx-limits-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, 'limits');
+  await writeFile(
+    file,
+    'Limit                     Soft Limit           Hard Limit           Units\nMax open files            1024                 524288               files\n',
+  );
+  assert.deepEqual(readOpenFileLimit(file), { soft: 1024, hard: 524288 });
+  await writeFile(file, 'Max open files            unlimited            unlimited            files\n');
+  assert.deepEqual(readOpenFileLimit(file), {
+    soft: Number.POSITIVE_INFINITY,
+    hard: Number.POSITIVE_INFINITY,
+  });
+  await writeFile(file, 'nothing here\n');
+  assert.equal(readOpenFileLimit(file), null);
+  assert.equal(readOpenFileLimit(join(dir, 'missing')), null);
+});
+
+test('a fleet that does not fit under the open-file limit gets one line naming the limit and the command that raises it', () => {
+  const need = descriptorsNeeded(10_000);
+  assert.equal(need, 10_000 * FDS_PER_PBX + 256);
+  const soft = openFileShortfall(10_000, { soft: 20_000, hard: 1_048_576 });
+  assert.ok(soft);
+  assert.match(soft, /open-file limit 20000 is below the \d+ descriptors 10000 PBXs need/);
+  assert.match(soft, new RegExp(`ulimit -n ${need}`));
+  assert.doesNotMatch(soft, /hard limit/);
+  assert.doesNotMatch(soft, /\n/);
+  const hard = openFileShortfall(10_000, { soft: 20_000, hard: 20_000 });
+  assert.match(hard ?? '', /hard limit 20000: raise it as root/);
+  assert.equal(openFileShortfall(100, { soft: 20_000, hard: 20_000 }), null);
+  assert.equal(openFileShortfall(100, null), null);
+});
+
+test('preflight refuses a pool smaller than the fleet and a port already taken on an address of the fleet', async (t) => {
+  const tooSmall = await preflightFleet({ count: 5, pool: parseAddressPool('127.1.1.0/30'), ports: [6556] });
+  assert.match(tooSmall ?? '', /holds 3 addresses, fewer than the 5 PBXs/);
+  const picked = await randomPool(3);
+  if (!picked) return t.skip('no spare loopback block on this system');
+  assert.equal(
+    await preflightFleet({ count: 3, pool: picked.pool, ports: [picked.port, picked.port2] }),
+    null,
+  );
+  const held = await holdAddressPort(addressAt(picked.pool, 2), picked.port2);
+  t.after(() => held.close());
+  const busy = await preflightFleet({ count: 3, pool: picked.pool, ports: [picked.port, picked.port2] });
+  assert.equal(
+    busy,
+    `port ${picked.port2} on ${addressAt(picked.pool, 2)} is not free (EADDRINUSE); stop what holds it or choose other ports`,
+  );
+});
