@@ -15,6 +15,10 @@ export interface CertifyReportInput {
   /** The plug-in's name in the reports. */
   plugin: string;
   expectationsFile: string | null;
+  /** The plug-in command as shown (shell-quoted, secrets as placeholder names). */
+  command: string;
+  /** The run's options that a reproduce line repeats (`--expectations FILE`, `--scenario-file FILE`), as given. */
+  rerunOptions: string[];
   toolVersion: string;
   /** Files the served agent texts were written to, by run name (relative to the reports dir). */
   servedFiles: Map<string, string>;
@@ -64,6 +68,7 @@ export function certifyReport(input: CertifyReportInput): CompatibilityReport {
       // No Cucumber ran: the plug-in's runs are judged by certify-plugin itself.
       cucumberVersion: null,
       tagExpression: null,
+      rerun: { command: 'certify-plugin', options: input.rerunOptions, plugin: input.command },
     },
     scenarios: scenarioCounts,
     clauses: counts,

@@ -3,21 +3,16 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-<<<<<<< HEAD
-import type { ClauseLevel } from '../catalog/catalog.ts';
-import { AnswerProxy } from './answer-proxy.ts';
-=======
 import { loadScenarioFile, type PbxState } from '../../simulators/pbx/index.ts';
+import type { ClauseLevel } from '../catalog/catalog.ts';
 import { recordingStartOptions } from '../record/recording-start.ts';
-import { checkRun, type RunCheck } from './check-run.ts';
->>>>>>> main
+import { AnswerProxy } from './answer-proxy.ts';
 import { displayCommand, fillPlaceholders, type PlaceholderValues, redactSecrets } from './command-line.ts';
 import type { Expectation, Expectations } from './expectations.ts';
 import { type LabelTracking, type TrackedRun, trackFigures } from './figure-tracking.ts';
 import { isolatedEnv } from './isolated-env.ts';
 import { type Finding, judgeRun, judgeState, type RunJudgement } from './judge-run.ts';
 import { type OpenScenario, openScenario, type ScenarioBase } from './open-scenario.ts';
-import { type PbxState, scenarioFileState } from './pbx.ts';
 import { PLUGIN_CLAUSES, type PluginClauseId } from './plugin-clauses.ts';
 import type { StateName } from './plugin-output.ts';
 import { type PluginRun, runPlugin } from './run-plugin.ts';
@@ -156,10 +151,18 @@ export async function certifyPlugin(input: CertifyInput): Promise<CertifyResult>
       file.name,
       file.description,
       { kind: 'named', scenario: file.name },
-      { state: scenarioFileState(file.path) },
+      { state: loadScenarioFile(file.path, Date.now()) },
     );
   }
-<<<<<<< HEAD
+  for (const recording of input.recordings ?? []) {
+    const { scenario, replay } = recordingStartOptions(recording.path, input.cwd, 'recorded', Date.now());
+    await scenarioRun(
+      recording.name,
+      recording.description,
+      { kind: 'named', scenario: recording.name },
+      { state: scenario, replay },
+    );
+  }
   compareTwins(input.scenarios, all);
   judgeKnownWhenServed(all);
   const extra: Judged[] = [];
@@ -182,29 +185,6 @@ export async function certifyPlugin(input: CertifyInput): Promise<CertifyResult>
     }
   }
   let generated: Record<string, unknown> | undefined;
-=======
-  for (const recording of input.recordings ?? []) {
-    input.progress?.(`${recording.name} (${recording.path}) …`);
-    verdicts.push(
-      await certifyScenario(
-        input,
-        recording.name,
-        recording.description,
-        { kind: 'named', scenario: recording.name },
-        () => {
-          const { scenario, replay } = recordingStartOptions(
-            recording.path,
-            input.cwd,
-            'recorded',
-            Date.now(),
-          );
-          return { state: scenario, replay };
-        },
-      ),
-    );
-  }
-  compareTwins(input.scenarios, verdicts);
->>>>>>> main
   if (input.runs > 0) {
     input.progress?.(`generated states (${input.runs} runs) …`);
     const outcome = await certifyGenerated(input, addresses);
@@ -617,7 +597,7 @@ async function certifyGenerated(
       await writeFile(path, `${JSON.stringify(named, null, 2)}\n`);
       let judged: Judged;
       try {
-        const state: PbxState = scenarioFileState(path);
+        const state: PbxState = loadScenarioFile(path, Date.now());
         judged = await runOnScenario(
           input,
           await addresses.take(),

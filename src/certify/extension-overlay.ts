@@ -1,4 +1,4 @@
-import type { AgentExtensions, PbxControl } from './pbx.ts';
+import type { AgentExtensions, PbxControl } from '../../simulators/pbx/index.ts';
 
 /**
  * The extension scenario's content: what a newer PBX module may add to the agent text without

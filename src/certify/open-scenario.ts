@@ -1,15 +1,11 @@
 import { connect } from 'node:net';
-<<<<<<< HEAD
 import { request } from 'undici';
-=======
 import { type PbxHandle, type PbxState, type ReplayBinding, start } from '../../simulators/pbx/index.ts';
->>>>>>> main
 import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { AnswerProxy, fetchRaw } from './answer-proxy.ts';
 import type { PlaceholderValues } from './command-line.ts';
 import { applyAgentExtension } from './extension-overlay.ts';
-import { type PbxHandle, type PbxState, start } from './pbx.ts';
 import type { ScenarioSetup } from './scenario-catalog.ts';
 
 /** Where a scenario's listeners bind when no address of its own is given. */
@@ -54,18 +50,14 @@ export async function openScenario(
       : 'state' in base
         ? base.state
         : base.scenario;
-<<<<<<< HEAD
-  const handle = await start({ scenario, host, monitoringPort: 0, clock: { mode: 'frozen' } });
-=======
   const replay = base !== undefined && 'replay' in base ? base.replay : undefined;
   const handle = await start({
     scenario,
-    host: CERTIFY_HOST,
+    host,
     monitoringPort: 0,
     clock: { mode: 'frozen' },
     ...(replay ? { replay } : {}),
   });
->>>>>>> main
   const notes: Record<string, unknown> = {};
   let proxy: AnswerProxy | null = null;
   let refusing: HeldPort | null = null;
@@ -88,15 +80,9 @@ export async function openScenario(
       case 'named':
         break;
       case 'endpoint-down':
-<<<<<<< HEAD
-        await handle.control.setTile(false);
+        await handle.control.setTile({ on: false });
         refusing ??= await holdRefusingPort(handle.urls.web, host);
         address = { host, port: refusing.port };
-=======
-        await handle.control.setTile({ on: false });
-        refusing ??= await holdRefusingPort(handle.urls.web);
-        address = { host: CERTIFY_HOST, port: refusing.port };
->>>>>>> main
         notes['endpoint'] = 'stopped (tile off); {port} refuses connections';
         break;
       case 'host-unlisted':

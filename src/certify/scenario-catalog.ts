@@ -1,4 +1,4 @@
-import { listScenarios } from './pbx.ts';
+import { listScenarios } from '../../simulators/pbx/index.ts';
 
 /** How a catalog scenario is set up on its fresh simulator (see open-scenario.ts). */
 export type ScenarioSetup =

@@ -55,7 +55,7 @@ export function jsonFigures(text: string): Figures {
     if (typeof value === 'number' && Number.isFinite(value)) figures.set(`json ${path}`, value);
     else if (Array.isArray(value)) {
       figures.set(`json ${path}.length`, value.length);
-      value.forEach((item, index) => walk(item, `${path}[${index}]`));
+      for (const [index, item] of value.entries()) walk(item, `${path}[${index}]`);
     } else if (typeof value === 'object' && value !== null) {
       for (const [key, item] of Object.entries(value)) walk(item, path === '' ? key : `${path}.${key}`);
     }

@@ -234,6 +234,7 @@ export async function certifyPluginCommand(
     catalog: clauseCatalog,
     plugin,
     expectationsFile: options.expectations ?? null,
+    command: template,
     rerunOptions: [
       ...(options.expectations === undefined ? [] : ['--expectations', options.expectations]),
       ...(options.scenarioFile === undefined ? [] : ['--scenario-file', options.scenarioFile]),
