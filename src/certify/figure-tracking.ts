@@ -33,20 +33,28 @@ export interface TrackingEvidence {
 const MAX_PAIR_CANDIDATES = 50_000;
 
 /**
- * Figure tracking (PLUGIN-FIGURES-FOLLOW-SERVED): for each perfdata label, every served figure
- * (or plain ratio or percentage of two) it equals in one run is a candidate, and the candidates
- * are narrowed over every other run, so a coincidence in one state (online phones equal to active
- * accounts) never raises an alarm. A label some candidate follows in every data run `follows`.
- * One that follows none is `broken` only on evidence that it tracked a figure and then stopped:
- * - it equalled the figure in two runs where the figure had different values (it really tracked
- *   it), and another run shows a value that is not the figure; or
+ * Figure tracking (PLUGIN-FIGURES-FOLLOW-SERVED): for each perfdata label, every served figure it
+ * equals in any run (and every ratio or percentage of two it equals in one run) is a candidate, and
+ * the candidates are narrowed over every other run, so a coincidence in one state (online phones
+ * equal to active accounts) never raises an alarm. A label some candidate follows in every data run
+ * `follows`, and is never accused: a figure explains it. One that no candidate explains is `broken`
+ * only on evidence that it tracked a figure and then stopped:
+ * - it equalled the figure in two runs where the figure had different telling values (it really
+ *   tracked it), and another run shows a value that is not the figure; or
  * - it equalled the figure in two runs, and in another run it printed the same value again while
- *   the figure had moved (an answer kept from an earlier run);
+ *   the figure had moved (an answer kept from an earlier run, such as a cache at a fixed path).
+ * Small whole numbers (−9 to 9) are too common among a PBX's hundreds of figures for an equality
+ * with one of them to be evidence: they never accuse (a count a plug-in computes itself, such as
+ * failed backups, equals some figure by chance);
  * - or it follows a figure that took different values, and in a run where the PBX served nothing
  *   it still printed a number (figures presented as data, such as invented zeros).
  * Only a figure itself can accuse a label; a ratio or percentage of two only explains one.
  * Anything else is `not-traced`: listed, never a failure. Printed values are compared with the
  * precision they are printed with (a figure of 12.34 equals a printed `12.3`).
+ *
+ * The generated states (`--runs`) draw every figure anew (src/certify/state-arbitrary.ts), so a
+ * label kept from an earlier answer is no longer explained by a figure that merely stayed put
+ * among the catalog's scenarios.
  */
 export function trackFigures(runs: readonly TrackedRun[]): LabelTracking[] {
   const labels = new Set<string>();
@@ -58,8 +66,14 @@ function trackLabel(label: string, runs: readonly TrackedRun[]): LabelTracking {
   const data = runs.filter((r) => r.figures !== null && r.values.has(label));
   const seed = pickSeed(label, data);
   if (!seed) return { label, kind: 'not-traced' };
-  const candidates = candidatesOf(seed.printed, seed.run.figures as Figures);
-  if (candidates.length === 0) return { label, kind: 'not-traced' };
+  const candidates = new Set(candidatesOf(seed.printed, seed.run.figures as Figures));
+  // A figure the label equals in any run is a candidate: the run a cache was filled in need not
+  // be the seed.
+  for (const run of data) {
+    const printed = run.values.get(label) as string;
+    for (const [key, value] of run.figures as Figures) if (matches(printed, value)) candidates.add(key);
+  }
+  if (candidates.size === 0) return { label, kind: 'not-traced' };
   const agreeing = new Map<string, TrackedRun[]>();
   for (const key of candidates) {
     agreeing.set(
@@ -67,14 +81,10 @@ function trackLabel(label: string, runs: readonly TrackedRun[]): LabelTracking {
       data.filter((r) => matches(r.values.get(label) as string, figureValue(key, r.figures as Figures))),
     );
   }
-  const following = candidates.filter((key) => agreeing.get(key)?.length === data.length);
+  const following = [...candidates].filter((key) => agreeing.get(key)?.length === data.length);
   const empty = runs.filter((r) => r.figures === null && r.values.has(label));
-  // A label that never moved, explained only by figures that never moved either, is not shown
-  // to follow anything: an answer kept from an earlier run looks just like that.
-  const moved = new Set(data.map((r) => r.values.get(label))).size > 1;
-  const varying = following.filter((key) => distinctValues(key, data) >= 2);
-  if (following.length > 0 && (moved || varying.length > 0)) {
-    const proven = following.find((key) => distinctValues(key, data) >= 2);
+  if (following.length > 0) {
+    const proven = following.find((key) => !PAIR.test(key) && distinctValues(key, data) >= 2);
     const invented = empty[0];
     if (proven && invented) {
       const earlier = data[0] as TrackedRun;
@@ -110,12 +120,18 @@ function trackLabel(label: string, runs: readonly TrackedRun[]): LabelTracking {
     // many pairs for a coincidence among them to be evidence.
     if (PAIR.test(key)) continue;
     const disagree = data.filter((r) => !agree.includes(r));
-    // Proven: the label equalled the figure at two different non-zero printed values.
-    const proven = new Set(agree.map((r) => Number(r.values.get(label))).filter((v) => v !== 0)).size >= 2;
-    // The same non-zero value printed again while the figure moved: an answer kept from before.
+    // Proven: the label equalled the figure at two different telling printed values.
+    const proven =
+      new Set(
+        agree
+          .map((r) => r.values.get(label) as string)
+          .filter(telling)
+          .map(Number),
+      ).size >= 2;
+    // The same telling value printed again while the figure moved: an answer kept from before.
     const stale = disagree.find(
       (r) =>
-        Number(r.values.get(label)) !== 0 &&
+        telling(r.values.get(label) as string) &&
         agree.some(
           (s) =>
             s.values.get(label) === r.values.get(label) &&
@@ -143,6 +159,12 @@ function trackLabel(label: string, runs: readonly TrackedRun[]): LabelTracking {
     };
   }
   return { label, kind: 'not-traced' };
+}
+
+/** Whether a value repeated is evidence: not a small whole number (−9 to 9), which repeats by chance. */
+function telling(printed: string): boolean {
+  const v = Number(printed);
+  return Number.isFinite(v) && !(Number.isInteger(v) && Math.abs(v) <= 9);
 }
 
 /** The data run to take the candidates from: a non-zero value with the fewest direct matches. */

@@ -30,6 +30,14 @@ export interface CertifyPluginOptions {
 
 /** Default time one plug-in run may take (the expectations file or --timeout may change it). */
 const DEFAULT_TIMEOUT_S = 30;
+/**
+ * Generated states run by default: they draw every figure anew, which is what lets figure tracking
+ * (PLUGIN-FIGURES-FOLLOW-SERVED) tell a cached answer from a figure that merely stayed put among
+ * the catalog's scenarios. `--runs 0` leaves them out.
+ */
+export const DEFAULT_RUNS = 8;
+/** The default seed: the same plug-in earns the same verdict on every run (`--seed` draws others). */
+export const DEFAULT_SEED = 19;
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -81,10 +89,10 @@ export function registerCertifyPlugin(program: Command, io: CliIo, done: (exitCo
     )
     .option(
       '--runs <n>',
-      'also run the plug-in on this many generated PBX states (fast-check)',
+      `also run the plug-in on this many generated PBX states (fast-check; default ${DEFAULT_RUNS} for a plug-in command, 0 with --mkp or --scenario-file)`,
       parseCount(100_000),
     )
-    .option('--seed <n>', 'seed of the generated states (replays a run)', parseSeed)
+    .option('--seed <n>', `seed of the generated states (default ${DEFAULT_SEED}; replays a run)`, parseSeed)
     .option('--timeout <s>', `longest one run may take (default ${DEFAULT_TIMEOUT_S} s)`, parseSeconds)
     .option(
       '--reports <dir>',
@@ -215,8 +223,8 @@ export async function certifyPluginCommand(
     scenarios,
     ...(scenarioFile ? { scenarioFile } : {}),
     ...(recordings.length > 0 ? { recordings } : {}),
-    runs: options.runs ?? 0,
-    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    runs: options.runs ?? (scenarioFile ? 0 : DEFAULT_RUNS),
+    seed: options.seed ?? DEFAULT_SEED,
     timeoutMs: Math.round(timeoutS * 1000),
     cwd: io.cwd,
     env: io.env,
