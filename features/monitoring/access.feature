@@ -4,7 +4,10 @@ Feature: Who may read the data endpoint
   checked at application level: an address on no entry is accepted and closed without a reply. With no
   active entry the port stays closed from outside. How entries become active and what a network-level
   block looks like are not stated (MON-UNSPEC-HOSTS-LIST); the harness's client addresses count as
-  "outside" (the simulator makes no loopback exception).
+  "outside" (the simulator makes no loopback exception). The edge examples connect from the first and
+  last address of a listed range and from its neighbours just outside: an entry whose mask is one bit
+  too short or too long, or a bound off by one, lets a neighbour in or keeps an edge out. They use the
+  target's `pbx.edgeClientAddresses` (in 127/8 for the simulator).
 
   @MON-AUTH-NO-SIGNIN
   Scenario: A listed host receives the snapshot without any credentials
@@ -32,6 +35,36 @@ Feature: Who may read the data endpoint
   @MON-AUTH-HOSTS-CIDR
   Scenario: A client inside any generated CIDR entry of the list is served
     Then a monitoring host inside a generated CIDR entry, listed among entries that do not match it, is served every time (15 runs)
+
+  @MON-AUTH-HOSTS-CIDR @MON-AUTH-UNLISTED-CLOSED
+  Scenario Outline: Of a listed /<prefix> range the first and last address are served and the addresses just outside it are closed without a reply
+    Given the operator lists only a /<prefix> range with client addresses of the harness at its edges
+    When a monitoring host connects from each of these addresses without sending a request
+    Then the addresses inside the listed range receive the agent text
+    And the addresses outside it are accepted and closed without any reply
+
+    Examples:
+      | prefix |
+      | 32     |
+      | 31     |
+      | 25     |
+      | 24     |
+      | 17     |
+      | 10     |
+
+  @MON-AUTH-HOSTS-CIDR @MON-AUTH-UNLISTED-CLOSED
+  Scenario: The widest range that ends at one of two adjacent addresses serves that address and not the next
+    Given the operator lists only the widest range that ends at the lower of two adjacent client addresses of the harness
+    When a monitoring host connects from each of these addresses without sending a request
+    Then the addresses inside the listed range receive the agent text
+    And the addresses outside it are accepted and closed without any reply
+
+  @MON-AUTH-HOSTS-CIDR @MON-AUTH-UNLISTED-CLOSED
+  Scenario: The widest range that starts at one of two adjacent addresses serves that address and not the one before
+    Given the operator lists only the widest range that starts at the upper of two adjacent client addresses of the harness
+    When a monitoring host connects from each of these addresses without sending a request
+    Then the addresses inside the listed range receive the agent text
+    And the addresses outside it are accepted and closed without any reply
 
   @MON-AUTH-UNLISTED-CLOSED
   Scenario: A silent connection from an address on no entry is accepted and closed without any reply

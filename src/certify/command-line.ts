@@ -4,7 +4,7 @@
  */
 
 /** Placeholders a plug-in command line may use, filled per scenario. */
-export const PLACEHOLDERS = ['host', 'port', 'web', 'xmlrpc', 'login', 'auth'] as const;
+export const PLACEHOLDERS = ['host', 'port', 'web', 'xmlrpc', 'login', 'auth', 'timeout'] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 export type PlaceholderValues = Record<Placeholder, string>;
 

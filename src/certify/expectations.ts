@@ -17,13 +17,16 @@ export interface Expectation {
 export interface Expectations {
   plugin?: string;
   timeoutSeconds?: number;
+  /** Local-check service names (with `*`) the plug-in watches (PLUGIN-STATE-AGREES-WITH-PBX). */
+  watches: string[];
   scenarios: Map<string, Expectation>;
 }
 
 interface ExpectationsFile {
   plugin?: string;
   timeoutSeconds?: number;
-  scenarios: Record<
+  watches?: string[];
+  scenarios?: Record<
     string,
     { state: StateName | number | (StateName | number)[]; text?: string[]; perfdata?: string[] }
   >;
@@ -57,7 +60,7 @@ export async function parseExpectations(data: unknown, label: string): Promise<E
   if (!verdict.ok) throw new Error(`expectations file ${label}: ${joinProblems(verdict.problems)}`);
   const file = data as ExpectationsFile;
   const scenarios = new Map<string, Expectation>();
-  for (const [name, entry] of Object.entries(file.scenarios)) {
+  for (const [name, entry] of Object.entries(file.scenarios ?? {})) {
     const states = (Array.isArray(entry.state) ? entry.state : [entry.state]).map((s) =>
       typeof s === 'number' ? (STATE_NAMES[s] as StateName) : s,
     );
@@ -75,6 +78,7 @@ export async function parseExpectations(data: unknown, label: string): Promise<E
   return {
     ...(file.plugin === undefined ? {} : { plugin: file.plugin }),
     ...(file.timeoutSeconds === undefined ? {} : { timeoutSeconds: file.timeoutSeconds }),
+    watches: file.watches ?? [],
     scenarios,
   };
 }

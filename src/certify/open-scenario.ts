@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { request } from 'undici';
 import { type PbxHandle, type PbxState, type ReplayBinding, start } from '../../simulators/pbx/index.ts';
 import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
@@ -7,12 +8,12 @@ import type { PlaceholderValues } from './command-line.ts';
 import { applyAgentExtension } from './extension-overlay.ts';
 import type { ScenarioSetup } from './scenario-catalog.ts';
 
-/** Where every listener of a certification run binds. */
+/** Where a scenario's listeners bind when no address of its own is given. */
 export const CERTIFY_HOST = '127.0.0.1';
 
 /** A scenario set up on its own fresh simulator, ready for one plug-in run. */
 export interface OpenScenario {
-  values: PlaceholderValues;
+  values: Omit<PlaceholderValues, 'timeout'>;
   /** What the scenario did that the evidence should show (proxy, extension mode, …). */
   notes: Record<string, unknown>;
   /**
@@ -20,6 +21,8 @@ export interface OpenScenario {
    * (`null`: connection refused). Same clock, same state: the text the plug-in was served.
    */
   servedText(): Promise<string | null>;
+  /** The JSON snapshot the data endpoint serves (`GET /json`), or `null` when it serves none. */
+  servedJson(): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -34,7 +37,11 @@ export type ScenarioBase = { scenario: string } | { state: PbxState; replay?: Re
  * TypeScript API, applies the scenario's field situation through its control plane (or a proxy
  * where the simulator has no switch for it), and tells the placeholder values.
  */
-export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): Promise<OpenScenario> {
+export async function openScenario(
+  setup: ScenarioSetup,
+  base?: ScenarioBase,
+  host: string = CERTIFY_HOST,
+): Promise<OpenScenario> {
   const scenario =
     base === undefined
       ? setup.kind === 'named'
@@ -46,7 +53,7 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
   const replay = base !== undefined && 'replay' in base ? base.replay : undefined;
   const handle = await start({
     scenario,
-    host: CERTIFY_HOST,
+    host,
     monitoringPort: 0,
     clock: { mode: 'frozen' },
     ...(replay ? { replay } : {}),
@@ -62,20 +69,20 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
     // A scenario that leaves the endpoint stopped (e.g. `unlicensed`: no module licence) gets a
     // port that refuses connections, as a stopped endpoint's port does.
     if (!listening) {
-      refusing = await holdRefusingPort(handle.urls.web);
+      refusing = await holdRefusingPort(handle.urls.web, host);
       notes['endpoint'] = 'not listening in this scenario; {port} refuses connections';
     }
     const endpoint = listening
       ? { host: listening[1] as string, port: Number(listening[2]) }
-      : { host: CERTIFY_HOST, port: (refusing as HeldPort).port };
+      : { host, port: (refusing as HeldPort).port };
     let address = endpoint;
     switch (setup.kind) {
       case 'named':
         break;
       case 'endpoint-down':
         await handle.control.setTile({ on: false });
-        refusing ??= await holdRefusingPort(handle.urls.web);
-        address = { host: CERTIFY_HOST, port: refusing.port };
+        refusing ??= await holdRefusingPort(handle.urls.web, host);
+        address = { host, port: refusing.port };
         notes['endpoint'] = 'stopped (tile off); {port} refuses connections';
         break;
       case 'host-unlisted':
@@ -83,7 +90,7 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
         notes['monitoringHosts'] = ['192.0.2.10/32'];
         break;
       case 'slow-answer':
-        proxy = new AnswerProxy({ upstream: endpoint, host: CERTIFY_HOST, delayMs: setup.delayMs });
+        proxy = new AnswerProxy({ upstream: endpoint, host, delayMs: setup.delayMs });
         address = await proxy.start();
         notes['proxy'] = `holds the answer back ${setup.delayMs} ms`;
         break;
@@ -101,7 +108,7 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
         break;
     }
     const web = new URL(handle.urls.web).origin;
-    const values: PlaceholderValues = {
+    const values: Omit<PlaceholderValues, 'timeout'> = {
       host: address.host,
       port: String(address.port),
       web,
@@ -120,6 +127,7 @@ export async function openScenario(setup: ScenarioSetup, base?: ScenarioBase): P
       values,
       notes,
       servedText: served,
+      servedJson: () => fetchJson(source),
       close: async () => {
         held?.release();
         await opened?.close();
@@ -140,15 +148,15 @@ interface HeldPort {
 }
 
 /**
- * A port on 127.0.0.1 that refuses connections for as long as it is held: the local port of a
+ * A port on the scenario's address that refuses connections for as long as it is held: the local port of a
  * connection the harness keeps open to the simulator's web server. Nothing listens on it, so a
  * connect is refused; and while that connection holds the port, the kernel does not hand it to
  * another listener, unlike a port that was merely freed (a stopped endpoint's port can be taken by
  * any other process on a busy machine before the plug-in connects).
  */
-async function holdRefusingPort(web: string): Promise<HeldPort> {
+async function holdRefusingPort(web: string, localAddress: string): Promise<HeldPort> {
   const url = new URL(web);
-  const socket = connect({ host: url.hostname, port: Number(url.port) });
+  const socket = connect({ host: url.hostname, port: Number(url.port), localAddress });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('error', reject);
@@ -185,4 +193,18 @@ async function patchNonAsciiNames(handle: PbxHandle): Promise<void> {
       name: index % 2 === 0 ? `${pick(index).replace(/ /g, '-')}-${index}` : peer.name,
     })),
   });
+}
+
+/** `GET /json` on the data endpoint (its HTTP mode); `null` when it answers no JSON. */
+async function fetchJson(address: { host: string; port: number }): Promise<string | null> {
+  try {
+    const { statusCode, body } = await request(`http://${address.host}:${address.port}/json`, {
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+    });
+    const text = await body.text();
+    return statusCode === 200 ? text : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,3 +1,5 @@
+import type { PluginClauseId } from './plugin-clauses.ts';
+
 /**
  * The monitoring-plugin convention a check plug-in's output follows (the Monitoring Plugins
  * development guidelines, "Plugin Output" and "Performance data"):
@@ -23,20 +25,36 @@ export interface PerfdataItem {
   max: string;
 }
 
+/**
+ * One way the output breaks the interface, with the clause it breaks (PLUGIN-FIRST-LINE,
+ * PLUGIN-PERFDATA-GRAMMAR, PLUGIN-PERFDATA-NUMBERS, PLUGIN-PERFDATA-NO-EXPONENT,
+ * PLUGIN-PERFDATA-UOM, PLUGIN-PERFDATA-UOM-BYTES, PLUGIN-PERFDATA-RANGES).
+ */
+export interface OutputProblem {
+  clause: PluginClauseId;
+  message: string;
+}
+
 export interface ParsedOutput {
   /** The first line without its perfdata. */
   firstLine: string;
   /** Every text line (the first one included), perfdata removed. */
   text: string;
   perfdata: PerfdataItem[];
-  /** Grammar violations, each a one-line reason; empty when the output is well-formed. */
-  problems: string[];
+  /** Violations, each a one-line reason with its clause; empty when the output is well-formed. */
+  problems: OutputProblem[];
 }
 
 /** Units of measurement the guidelines allow (s, ms, us, %, B, KB, MB, GB, TB, c), none included. */
 const UOM = '(?:s|ms|us|%|B|KB|MB|GB|TB|c)?';
 /** A number in the class `[-0-9.]` of the guidelines: no exponent, no thousands separator, no comma. */
 const NUMBER = '-?(?:\\d+(?:\\.\\d*)?|\\.\\d+)';
+/** A number in scientific notation: readable, but the interface says it should not be used. */
+const EXPONENT_RE = new RegExp(`^(${NUMBER}[eE][-+]?\\d+)(.*)$`);
+/** Any unit of letters or `%`, to tell a wrong unit from a wrong number. */
+const ANY_UNIT_RE = new RegExp(`^(${NUMBER})([A-Za-z%]+)$`);
+/** Sizes the interface allows but would rather see in `B`. */
+const BYTE_MULTIPLES = new Set(['KB', 'MB', 'GB', 'TB']);
 /** A threshold range `[@][start:][end]`, start may be `~` (guidelines, "Threshold and ranges"). */
 const RANGE = `@?(?:(?:${NUMBER}|~)?:)?(?:${NUMBER})?`;
 const VALUE_RE = new RegExp(`^(${NUMBER}|U)(${UOM})$`);
@@ -45,12 +63,17 @@ const NUMBER_RE = new RegExp(`^(?:${NUMBER})?$`);
 
 /** Parses stdout of a plug-in run and checks it against the convention. */
 export function parseOutput(stdout: string): ParsedOutput {
-  const problems: string[] = [];
+  const problems: OutputProblem[] = [];
   const lines = stdout.replace(/\r\n/g, '\n').replace(/\n+$/, '').split('\n');
   const texts: string[] = [];
   const perfParts: string[] = [];
   if (stdout.trim() === '') {
-    return { firstLine: '', text: '', perfdata: [], problems: ['no output: the first line is empty'] };
+    return {
+      firstLine: '',
+      text: '',
+      perfdata: [],
+      problems: [{ clause: 'PLUGIN-FIRST-LINE', message: 'no output: the first line is empty' }],
+    };
   }
   let inPerf = false;
   lines.forEach((line, index) => {
@@ -69,14 +92,19 @@ export function parseOutput(stdout: string): ParsedOutput {
     if (index > 0) inPerf = true;
   });
   const firstLine = (texts[0] ?? '').trimEnd();
-  if (firstLine.trim() === '') problems.push('the first line has no text before its perfdata');
+  if (firstLine.trim() === '')
+    problems.push({ clause: 'PLUGIN-FIRST-LINE', message: 'the first line has no text before its perfdata' });
   const perfdata: PerfdataItem[] = [];
   const seen = new Set<string>();
   for (const part of perfParts) {
     for (const token of splitPerfdata(part, problems)) {
       const item = parsePerfdataItem(token, problems);
       if (!item) continue;
-      if (seen.has(item.label)) problems.push(`perfdata label '${item.label}' appears twice`);
+      if (seen.has(item.label))
+        problems.push({
+          clause: 'PLUGIN-PERFDATA-GRAMMAR',
+          message: `perfdata label '${item.label}' appears twice`,
+        });
       seen.add(item.label);
       perfdata.push(item);
     }
@@ -85,7 +113,7 @@ export function parseOutput(stdout: string): ParsedOutput {
 }
 
 /** Splits perfdata on blanks, keeping quoted labels (with `''` inside) together. */
-function splitPerfdata(part: string, problems: string[]): string[] {
+function splitPerfdata(part: string, problems: OutputProblem[]): string[] {
   const tokens: string[] = [];
   let i = 0;
   while (i < part.length) {
@@ -97,7 +125,10 @@ function splitPerfdata(part: string, problems: string[]): string[] {
       for (;;) {
         const end = part.indexOf("'", j);
         if (end < 0) {
-          problems.push(`perfdata label not closed: ${part.slice(i)}`);
+          problems.push({
+            clause: 'PLUGIN-PERFDATA-GRAMMAR',
+            message: `perfdata label not closed: ${part.slice(i)}`,
+          });
           return tokens;
         }
         if (part[end + 1] === "'") {
@@ -121,13 +152,14 @@ function splitPerfdata(part: string, problems: string[]): string[] {
  * quotes (required when it holds blanks; `''` is a quote inside), never holds `=`, and unquoted
  * never holds a quote. Trailing empty fields may be left out.
  */
-export function parsePerfdataItem(token: string, problems: string[]): PerfdataItem | null {
+export function parsePerfdataItem(token: string, problems: OutputProblem[]): PerfdataItem | null {
+  const grammar = (message: string) => problems.push({ clause: 'PLUGIN-PERFDATA-GRAMMAR', message });
   let label: string;
   let rest: string;
   if (token.startsWith("'")) {
     const match = /^'((?:[^']|'')*)'=(.*)$/s.exec(token);
     if (!match) {
-      problems.push(`perfdata item ${token}: a quoted label must be followed by =`);
+      grammar(`perfdata item ${token}: a quoted label must be followed by =`);
       return null;
     }
     label = (match[1] as string).replace(/''/g, "'");
@@ -135,43 +167,69 @@ export function parsePerfdataItem(token: string, problems: string[]): PerfdataIt
   } else {
     const eq = token.indexOf('=');
     if (eq < 0) {
-      problems.push(`perfdata item ${token}: no '=' (expected 'label'=value[UOM];[warn];[crit];[min];[max])`);
+      grammar(`perfdata item ${token}: no '=' (expected 'label'=value[UOM];[warn];[crit];[min];[max])`);
       return null;
     }
     label = token.slice(0, eq);
     rest = token.slice(eq + 1);
     if (label.includes("'")) {
-      problems.push(`perfdata item ${token}: a label with a quote must be quoted as a whole`);
+      grammar(`perfdata item ${token}: a label with a quote must be quoted as a whole`);
       return null;
     }
   }
   if (label === '') {
-    problems.push(`perfdata item ${token}: empty label`);
+    grammar(`perfdata item ${token}: empty label`);
     return null;
   }
   if (label.includes('=')) {
-    problems.push(`perfdata item ${token}: the label holds '='`);
+    grammar(`perfdata item ${token}: the label holds '='`);
     return null;
   }
   const fields = rest.split(';');
   if (fields.length > 5) {
-    problems.push(`perfdata item ${token}: more than value;warn;crit;min;max`);
+    grammar(`perfdata item ${token}: more than value;warn;crit;min;max`);
     return null;
   }
   const [valueField = '', warn = '', crit = '', min = '', max = ''] = fields;
-  const value = VALUE_RE.exec(valueField);
+  let value = VALUE_RE.exec(valueField);
+  const exponent = value ? null : EXPONENT_RE.exec(valueField);
+  if (exponent) {
+    problems.push({
+      clause: 'PLUGIN-PERFDATA-NO-EXPONENT',
+      message: `perfdata item ${token}: value '${valueField}' is in scientific notation`,
+    });
+    value = VALUE_RE.exec(`${Number(exponent[1])}${exponent[2]}`) ?? null;
+    if (value) value[1] = exponent[1] as string;
+  }
   if (!value) {
-    problems.push(
-      `perfdata item ${token}: value '${valueField}' is not a number of [-0-9.] with an allowed unit (or U)`,
-    );
+    const unit = ANY_UNIT_RE.exec(valueField);
+    if (unit)
+      problems.push({
+        clause: 'PLUGIN-PERFDATA-UOM',
+        message: `perfdata item ${token}: unit '${unit[2]}' is not one of s ms us % B KB MB GB TB c`,
+      });
+    else
+      problems.push({
+        clause: 'PLUGIN-PERFDATA-NUMBERS',
+        message: `perfdata item ${token}: value '${valueField}' is not a number of [-0-9.] with an allowed unit (or U)`,
+      });
     return null;
   }
+  const uom = value[2] as string;
+  if (BYTE_MULTIPLES.has(uom))
+    problems.push({
+      clause: 'PLUGIN-PERFDATA-UOM-BYTES',
+      message: `perfdata item ${token}: size in ${uom}; the interface prefers B`,
+    });
   for (const [name, field] of [
     ['warn', warn],
     ['crit', crit],
   ] as const) {
     if (!RANGE_RE.test(field)) {
-      problems.push(`perfdata item ${token}: ${name} '${field}' is not a threshold range`);
+      problems.push({
+        clause: 'PLUGIN-PERFDATA-RANGES',
+        message: `perfdata item ${token}: ${name} '${field}' is not a threshold range`,
+      });
       return null;
     }
   }
@@ -180,11 +238,14 @@ export function parsePerfdataItem(token: string, problems: string[]): PerfdataIt
     ['max', max],
   ] as const) {
     if (!NUMBER_RE.test(field)) {
-      problems.push(`perfdata item ${token}: ${name} '${field}' is not a number`);
+      problems.push({
+        clause: 'PLUGIN-PERFDATA-NUMBERS',
+        message: `perfdata item ${token}: ${name} '${field}' is not a number`,
+      });
       return null;
     }
   }
-  return { label, value: value[1] as string, uom: value[2] as string, warn, crit, min, max };
+  return { label, value: value[1] as string, uom, warn, crit, min, max };
 }
 
 /**
@@ -204,6 +265,10 @@ export function crashReason(run: {
   if (/^\s+at .+[(\s][^()\s]+:\d+(?::\d+)?\)?$/m.test(output) && /\b\w*(Error|Exception)\b/.test(output))
     return 'a stack trace in its output';
   if (/^Exception in thread /m.test(output)) return 'a Java stack trace in its output';
+  if (/\b(?:died|[Dd]ied) at \S+ line \d+\.?$/m.test(output) || /^.+ at \S+\.p[lm] line \d+\.$/m.test(output))
+    return 'a Perl die message (`at FILE line N.`) in its output';
+  if (/: (?:line \d+: )?[^\s:]+: (?:command )?not found$/m.test(output))
+    return 'a shell `command not found` in its output';
   return null;
 }
 

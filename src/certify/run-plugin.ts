@@ -12,6 +12,8 @@ export interface PluginRun {
   stderr: string;
   /** The run was ended by the harness after `timeoutMs`. */
   timedOut: boolean;
+  /** Bytes written to stdout and stderr in all, counted past what was captured (PLUGIN-OUTPUT-SIZE). */
+  outputBytes: number;
   durationMs: number;
 }
 
@@ -79,18 +81,22 @@ export function runPlugin(options: RunPluginOptions): Promise<PluginRun> {
         stdout: out.text(),
         stderr: err.text(),
         timedOut,
+        outputBytes: out.total() + err.total(),
         durationMs: Math.round(performance.now() - started),
       });
     });
   });
 }
 
-function capture(): { add: (chunk: Buffer) => void; text: () => string } {
+function capture(): { add: (chunk: Buffer) => void; text: () => string; total: () => number } {
   const chunks: Buffer[] = [];
   let size = 0;
+  let total = 0;
   let cut = false;
   return {
+    total: () => total,
     add: (chunk: Buffer) => {
+      total += chunk.length;
       if (size >= MAX_CAPTURED_BYTES) {
         cut = true;
         return;

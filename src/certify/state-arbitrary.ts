@@ -7,7 +7,11 @@ import fc from 'fast-check';
  * field, ages from minutes to months) with the sentinel -1 and 0 among the numbers, plus list
  * sizes for the simulator's own generated peers, modules, trunks and active channels (`generate`).
  * Lists are drawn through `generate` wherever the simulator has it, so the file stays valid when
- * the state's item shapes grow. Shrinking goes towards the default state (empty overlay).
+ * the state's item shapes grow. Every figure a plug-in reads (traffic and RTP included) is drawn:
+ * fast-check keeps an optional key in about four states of five, so over a few states every
+ * figure moves, and figure tracking (PLUGIN-FIGURES-FOLLOW-SERVED) tells a label that stays put
+ * while its figure moves from one that follows it. Shrinking goes towards the default state
+ * (empty overlay).
  */
 export interface GeneratedScenarioFile {
   name: string;
@@ -22,6 +26,11 @@ const count = fc.oneof(
   { weight: 4, arbitrary: fc.nat({ max: 500 }) },
   { weight: 1, arbitrary: fc.nat({ max: 2 ** 40 }) },
 );
+
+/** A decimal figure with two places (RTP times and loss), 0 to max/100. */
+const hundredths = (max: number) => fc.nat({ max }).map((n) => n / 100);
+/** A mean opinion score, 1.00 to 4.50. */
+const mos = fc.integer({ min: 100, max: 450 }).map((n) => n / 100);
 
 const RESULT_KEYS = [
   'de.vendor.backup.successful',
@@ -78,9 +87,40 @@ const overlayParts = fc.record(
       { knownPhones: count, onlinePhones: count, ipChangedPhones: count, provisionedPhones: count },
       { requiredKeys: [] },
     ),
+    traffic: fc.record(
+      {
+        webSessions: count,
+        appConnections: count,
+        linkedCalls: count,
+        parkedCalls: count,
+        conferenceCalls: count,
+      },
+      { requiredKeys: [] },
+    ),
+    rtp: fc.record(
+      {
+        activeChannels: count,
+        avgJitterMs: hundredths(50_000),
+        medianJitterMs: hundredths(50_000),
+        maxJitterMs: hundredths(50_000),
+        avgPacketLossPercent: hundredths(10_000),
+        medianPacketLossPercent: hundredths(10_000),
+        maxPacketLossPercent: hundredths(10_000),
+        avgRttMs: hundredths(200_000),
+        medianRttMs: hundredths(200_000),
+        maxRttMs: hundredths(200_000),
+        estimatedMos: mos,
+        medianMos: mos,
+        minMos: mos,
+      },
+      { requiredKeys: [] },
+    ),
     licence: fc.record({ maxUsers: count }, { requiredKeys: [] }),
-    appliance: fc.record({ maxUsers: count, maxConnections: count }, { requiredKeys: [] }),
-    security: fc.record({ blockedIps: count }, { requiredKeys: [] }),
+    appliance: fc.record(
+      { maxUsers: count, maxConnections: count, uptimeLinuxMs: count },
+      { requiredKeys: [] },
+    ),
+    security: fc.record({ blockedIps: count, whitelistedHosts: count }, { requiredKeys: [] }),
     database: fc.record({ databaseSize: count, cdrSize: count }, { requiredKeys: [] }),
     java: fc.record(
       { heapUsed: count, heapMax: count, nonHeapUsed: count, maxMemory: count },

@@ -30,6 +30,14 @@ export interface CertifyPluginOptions {
 
 /** Default time one plug-in run may take (the expectations file or --timeout may change it). */
 const DEFAULT_TIMEOUT_S = 30;
+/**
+ * Generated states run by default: they draw every figure anew, which is what lets figure tracking
+ * (PLUGIN-FIGURES-FOLLOW-SERVED) tell a cached answer from a figure that merely stayed put among
+ * the catalog's scenarios. `--runs 0` leaves them out.
+ */
+export const DEFAULT_RUNS = 8;
+/** The default seed: the same plug-in earns the same verdict on every run (`--seed` draws others). */
+export const DEFAULT_SEED = 19;
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -66,7 +74,7 @@ export function registerCertifyPlugin(program: Command, io: CliIo, done: (exitCo
     .description('certify a monitoring check plug-in against the simulated PBX (docs/certify-plugin.md)')
     .argument(
       '[command...]',
-      'the plug-in command with placeholders {host} {port} {web} {xmlrpc} {login} {auth}: several words after --, or one quoted string (split like a shell, without expansions)',
+      'the plug-in command with placeholders {host} {port} {web} {xmlrpc} {login} {auth} {timeout}: several words after --, or one quoted string (split like a shell, without expansions)',
     )
     .option(
       '--expectations <file>',
@@ -81,10 +89,10 @@ export function registerCertifyPlugin(program: Command, io: CliIo, done: (exitCo
     )
     .option(
       '--runs <n>',
-      'also run the plug-in on this many generated PBX states (fast-check)',
+      `also run the plug-in on this many generated PBX states (fast-check; default ${DEFAULT_RUNS} for a plug-in command, 0 with --mkp or --scenario-file)`,
       parseCount(100_000),
     )
-    .option('--seed <n>', 'seed of the generated states (replays a run)', parseSeed)
+    .option('--seed <n>', `seed of the generated states (default ${DEFAULT_SEED}; replays a run)`, parseSeed)
     .option('--timeout <s>', `longest one run may take (default ${DEFAULT_TIMEOUT_S} s)`, parseSeconds)
     .option(
       '--reports <dir>',
@@ -111,7 +119,7 @@ export async function certifyPluginCommand(
   const { scenarioCatalog } = await import('../certify/scenario-catalog.ts');
   const catalog = scenarioCatalog();
   if (options.listScenarios) {
-    for (const s of catalog) io.stdout.write(`${s.name.padEnd(20)} ${s.description}\n`);
+    for (const s of catalog) io.stdout.write(`${s.name.padEnd(22)} ${s.purpose}\n`);
     return 0;
   }
   if (options.mkp !== undefined || options.pluginDir !== undefined) {
@@ -122,7 +130,7 @@ export async function certifyPluginCommand(
   const unknown = unknownPlaceholders(argv);
   if (unknown.length > 0)
     throw new HarnessError(
-      `unknown placeholder ${unknown.join(', ')} (known: {host} {port} {web} {xmlrpc} {login} {auth})`,
+      `unknown placeholder ${unknown.join(', ')} (known: {host} {port} {web} {xmlrpc} {login} {auth} {timeout})`,
     );
   const { executableProblem } = await import('../certify/run-plugin.ts');
   const problem = executableProblem(argv[0] as string, io.cwd, io.env);
@@ -199,6 +207,14 @@ export async function certifyPluginCommand(
       `-- ${template}`,
     ].join(' ');
 
+  const { loadCatalog } = await import('../catalog/load-catalog.ts');
+  let clauseCatalog: Awaited<ReturnType<typeof loadCatalog>>;
+  try {
+    clauseCatalog = await loadCatalog();
+  } catch (error) {
+    throw new HarnessError(`the clause catalog cannot be read: ${oneLineMessage(error)}`);
+  }
+  const levels = new Map(clauseCatalog.clauses.flatMap((c) => (c.level ? [[c.id, c.level] as const] : [])));
   const { certifyPlugin } = await import('../certify/certify.ts');
   const progress = options.quiet ? undefined : (line: string) => io.stderr.write(`certify-plugin: ${line}\n`);
   const result = await certifyPlugin({
@@ -207,24 +223,26 @@ export async function certifyPluginCommand(
     scenarios,
     ...(scenarioFile ? { scenarioFile } : {}),
     ...(recordings.length > 0 ? { recordings } : {}),
-    runs: options.runs ?? 0,
-    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    runs: options.runs ?? (scenarioFile ? 0 : DEFAULT_RUNS),
+    seed: options.seed ?? DEFAULT_SEED,
     timeoutMs: Math.round(timeoutS * 1000),
     cwd: io.cwd,
     env: io.env,
+    levels,
     reportsDir,
     replayCommand,
     ...(progress ? { progress } : {}),
   });
 
   const servedFiles = await writeServedTexts(result, reportsDir);
-  const { toCompatibilityReport } = await import('../certify/report-adapter.ts');
+  const { certifyReport } = await import('../certify/certify-report.ts');
   const { writeReports } = await import('../report/write-reports.ts');
-  const report = toCompatibilityReport({
+  const report = certifyReport({
     result,
+    catalog: clauseCatalog,
     plugin,
-    command: template,
     expectationsFile: options.expectations ?? null,
+    command: template,
     rerunOptions: [
       ...(options.expectations === undefined ? [] : ['--expectations', options.expectations]),
       ...(options.scenarioFile === undefined ? [] : ['--scenario-file', options.scenarioFile]),
@@ -234,9 +252,9 @@ export async function certifyPluginCommand(
   });
   const paths = await writeReports(report, reportsDir);
   io.stdout.write(formatSummary(plugin, result, relativeOrAbsolute(io.cwd, paths.json)));
-  const failed = result.verdicts.some((v) => v.verdict === 'fail');
-  const unverifiable = result.verdicts.some((v) => v.verdict === 'not-verifiable');
-  return failed ? 1 : unverifiable ? 2 : 0;
+  const failed = result.clauses.some((c) => c.verdict === 'fail');
+  const harness = result.runs.some((r) => r.harnessProblem);
+  return failed ? 1 : harness ? 2 : 0;
 }
 
 /** The script's file name when the command starts with an interpreter, else the executable's. */
@@ -276,33 +294,55 @@ async function readScenarioFile(
   return { name: file.name, description: file.description, path };
 }
 
-/** Writes each served agent text to `<reports>/served/<scenario>.txt`; returns the relative paths. */
+/** Writes each served agent text to `<reports>/served/<run>.txt`; returns the relative paths. */
 async function writeServedTexts(result: CertifyResult, reportsDir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const dir = join(reportsDir, 'served');
   await mkdir(dir, { recursive: true });
-  for (const v of result.verdicts) {
-    const text = v.evidence?.servedText;
+  for (const run of result.runs) {
+    const text = run.evidence?.servedText;
     if (text === null || text === undefined) continue;
-    const file = join('served', `${v.scenario}.txt`);
+    const file = join('served', `${run.run.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '')}.txt`);
     await writeFile(join(reportsDir, file), text);
-    files.set(v.scenario, file);
+    files.set(run.run, file);
   }
   return files;
 }
 
+const MARKS = { pass: 'pass', warn: 'WARNING', fail: 'FAIL', 'not-verifiable': 'not verifiable' } as const;
+
+/** One line per PLUGIN clause (its verdict and the worst run's reason), then one per run. */
 function formatSummary(plugin: string, result: CertifyResult, jsonPath: string): string {
-  const lines = result.verdicts.map((v) => {
-    const mark = v.verdict === 'pass' ? 'pass' : v.verdict === 'fail' ? 'FAIL' : 'not verifiable';
-    const state = v.evidence?.state ?? (v.evidence?.timedOut ? 'timeout' : '-');
-    const why = v.reasons.length > 0 ? `: ${v.reasons.join('; ')}` : '';
-    return `  ${mark.padEnd(14)} ${v.scenario.padEnd(20)} ${String(state).padEnd(9)}${why}`;
+  const clauses = result.clauses.map((c) => {
+    const why =
+      c.findings.length > 0
+        ? `: ${c.findings[0]?.run}: ${c.findings[0]?.message}${c.findings.length > 1 ? ` (+${c.findings.length - 1} more)` : ''}`
+        : c.reason
+          ? `: ${c.reason}`
+          : '';
+    return `  ${MARKS[c.verdict].padEnd(14)} ${c.id.padEnd(30)} ${c.level.padEnd(6)}${why}`;
   });
-  const passed = result.verdicts.filter((v) => v.verdict === 'pass').length;
-  const replay = result.verdicts.find((v) => v.property?.['replay'])?.property?.['replay'];
+  const runs = result.runs.map((r) => {
+    const state = r.evidence?.state ?? (r.evidence?.timedOut ? 'timeout' : '-');
+    const broken = [...new Set(r.findings.map((f) => f.clause))];
+    const mark = r.harnessProblem ? 'not verifiable' : broken.length > 0 ? 'broke' : 'ok';
+    const why = r.harnessProblem
+      ? `: ${r.harnessProblem}`
+      : broken.length > 0
+        ? `: ${broken.join(', ')}`
+        : '';
+    return `  ${mark.padEnd(14)} ${r.run.padEnd(30)} ${String(state).padEnd(9)}${why}`;
+  });
+  const notTraced = result.tracking.filter((t) => t.kind === 'not-traced').map((t) => t.label);
+  const passed = result.clauses.filter((c) => c.verdict === 'pass').length;
+  const warned = result.clauses.filter((c) => c.verdict === 'warn').length;
+  const replay = result.generated?.['replay'];
   return [
-    `certify-plugin ${plugin}: ${passed}/${result.verdicts.length} scenarios passed`,
-    ...lines,
+    `certify-plugin ${plugin}: ${passed}/${result.clauses.length} PLUGIN clauses passed${warned > 0 ? `, ${warned} warning(s)` : ''}`,
+    ...clauses,
+    `runs (${result.runs.length}):`,
+    ...runs,
+    ...(notTraced.length > 0 ? [`  not traced (no served figure they follow): ${notTraced.join(', ')}`] : []),
     ...(replay ? [`  shrunk failure, replay with: ${String(replay)}`] : []),
     `  reports: ${jsonPath} (+ compatibility.html, junit.xml, served/)`,
     '',

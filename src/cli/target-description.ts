@@ -1,3 +1,4 @@
+import { loopbackEdgeClientAddresses } from '../core/cidr-edges.ts';
 import type { ResolverTargetFixture } from './resolver-fixtures.ts';
 
 /**
@@ -15,6 +16,8 @@ export interface TargetDescription {
     controlToken?: string;
     listedClientAddress: string;
     unlistedClientAddress: string;
+    /** Loopback addresses at the edges of the CIDR edge examples (src/core/cidr-edges.ts). */
+    edgeClientAddresses: string[];
   };
   /** The PBX's maintenance API (interface A): `<pbx.webUrl><basePath>`. */
   maintenance: { basePath: string };
@@ -102,6 +105,7 @@ export function describeSimulatorTarget(facts: SimulatorFacts): TargetDescriptio
       ...(facts.controlToken === undefined ? {} : { controlToken: facts.controlToken }),
       listedClientAddress: LISTED_CLIENT_ADDRESS,
       unlistedClientAddress: UNLISTED_CLIENT_ADDRESS,
+      edgeClientAddresses: loopbackEdgeClientAddresses(),
     },
     maintenance: { basePath: facts.maintenanceBasePath },
   };

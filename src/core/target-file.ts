@@ -13,6 +13,8 @@ export interface PbxTargetSection {
   controlToken?: string;
   listedClientAddress: string;
   unlistedClientAddress?: string;
+  /** More client addresses for the CIDR edge examples (MON-AUTH-HOSTS-CIDR). */
+  edgeClientAddresses?: string[];
 }
 
 /** A target file as read from disk; sections of later interfaces pass through untouched. */

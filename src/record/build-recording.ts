@@ -95,7 +95,12 @@ function discoverSecrets(target: TargetFile, samples: RawSample[], redactor: Red
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
     redactor.addLiteral(host, IPV4_EXACT.test(host) ? 'address' : 'host');
   }
-  for (const address of [pbx.monitoring.host, pbx.listedClientAddress, pbx.unlistedClientAddress]) {
+  for (const address of [
+    pbx.monitoring.host,
+    pbx.listedClientAddress,
+    pbx.unlistedClientAddress,
+    ...(pbx.edgeClientAddresses ?? []),
+  ]) {
     if (address) redactor.addLiteral(address, IPV4_EXACT.test(address) ? 'address' : 'host');
   }
   redactor.addLiteral(pbx.xmlrpc.password, 'credential');

@@ -9,12 +9,21 @@ import type { EvidenceAttachment } from './attachments.ts';
 /** Verdict of one clause on one target. */
 /**
  * `not-run`: scenarios in the features prove the clause, but none ran (a tag filter left them out);
- * `not-covered`: no scenario in the features proves it.
+ * `not-covered`: no scenario in the features proves it. `warn`: a `should` rule (a clause of
+ * `level: should`) was broken: reported in every rendering, never a failure of the run.
  */
-export type Verdict = 'pass' | 'fail' | 'not-verifiable' | 'not-run' | 'not-covered' | 'not-testable';
+export type Verdict =
+  | 'pass'
+  | 'warn'
+  | 'fail'
+  | 'not-verifiable'
+  | 'not-run'
+  | 'not-covered'
+  | 'not-testable';
 
 export const VERDICTS: readonly Verdict[] = [
   'pass',
+  'warn',
   'fail',
   'not-verifiable',
   'not-run',
@@ -162,5 +171,13 @@ export interface CompatibilityReport {
 }
 
 export function emptyVerdictCounts(): VerdictCounts {
-  return { pass: 0, fail: 0, 'not-verifiable': 0, 'not-run': 0, 'not-covered': 0, 'not-testable': 0 };
+  return {
+    pass: 0,
+    warn: 0,
+    fail: 0,
+    'not-verifiable': 0,
+    'not-run': 0,
+    'not-covered': 0,
+    'not-testable': 0,
+  };
 }

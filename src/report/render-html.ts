@@ -23,6 +23,7 @@ function md(text: string): string {
 
 const VERDICT_LABELS: Record<Verdict, string> = {
   pass: 'pass',
+  warn: 'warning',
   fail: 'fail',
   'not-verifiable': 'not verifiable',
   'not-run': 'not run',
@@ -41,7 +42,7 @@ th{background:#f5f5f7;font-weight:600}td.num{text-align:right;font-variant-numer
 .outcome{padding:.7rem 1rem;border-radius:6px;margin:1rem 0;font-weight:600}.outcome ul{font-weight:400;margin:.3rem 0 0}
 .outcome.ok{background:#e3f5e1;border:1px solid #7bc47f}.outcome.bad{background:#fde7e7;border:1px solid #e08080}
 .badge{display:inline-block;min-width:6.5em;text-align:center;border-radius:4px;padding:.05rem .4rem;font-size:.8rem;font-weight:600;color:#fff}
-.v-pass{background:#2e7d32}.v-fail{background:#c62828}.v-not-verifiable{background:#b26a00}.v-not-run{background:#fff;color:#6b6b70;border:1px dashed #8a8f98}.v-not-covered{background:#6b6b70}.v-not-testable{background:#9e9ea3}.v-flaky{background:#6a1b9a}
+.v-pass{background:#2e7d32}.v-warn{background:#e0a800;color:#1d1d1f}.v-fail{background:#c62828}.v-not-verifiable{background:#b26a00}.v-not-run{background:#fff;color:#6b6b70;border:1px dashed #8a8f98}.v-not-covered{background:#6b6b70}.v-not-testable{background:#9e9ea3}.v-flaky{background:#6a1b9a}
 .clause{border:1px solid #e5e5e5;border-left:5px solid #9e9ea3;border-radius:4px;padding:.5rem .8rem;margin:.5rem 0}
 .clause.pass{border-left-color:#2e7d32}.clause.fail{border-left-color:#c62828}.clause.not-verifiable{border-left-color:#b26a00}.clause.not-run{border-left-style:dashed}
 .reasons li{margin:.3rem 0}.reasons .ids{font-size:.85rem}
@@ -176,7 +177,7 @@ function renderOutcome(report: CompatibilityReport): string {
 
 function renderScores(interfaces: InterfaceResult[]): string {
   const head =
-    '<tr><th>Interface</th><th>Score</th><th></th><th>pass</th><th>fail</th><th>not verifiable</th><th>not run</th><th>not covered</th><th>not testable</th></tr>';
+    '<tr><th>Interface</th><th>Score</th><th></th><th>pass</th><th>warning</th><th>fail</th><th>not verifiable</th><th>not run</th><th>not covered</th><th>not testable</th></tr>';
   const rows = interfaces.map((i) => {
     const c = i.counts;
     // Nothing verified (left out by --tags, or not verifiable on this target): "not run", never a 0/61.
@@ -185,7 +186,7 @@ function renderScores(interfaces: InterfaceResult[]): string {
       : `<td class="num">${scoreText(i)}</td><td>${bar(i)}</td>`;
     return (
       `<tr><td><a href="#if-${e(i.id)}" class="id">${e(i.id)}</a></td>${score}` +
-      `<td class="num">${c.pass}</td><td class="num">${c.fail}</td><td class="num">${c['not-verifiable']}</td>` +
+      `<td class="num">${c.pass}</td><td class="num">${c.warn}</td><td class="num">${c.fail}</td><td class="num">${c['not-verifiable']}</td>` +
       `<td class="num">${c['not-run']}</td><td class="num">${c['not-covered']}</td><td class="num">${c['not-testable']}</td></tr>`
     );
   });

@@ -3,7 +3,9 @@ import type { ClauseResult, CompatibilityReport, InterfaceResult } from './model
 import { reproduceCommands } from './reproduce.ts';
 
 /** A testcase's outcome in JUnit terms. */
-type JunitOutcome = { kind: 'passed' } | { kind: 'failure' | 'skipped'; message: string; body?: string };
+type JunitOutcome =
+  | { kind: 'passed'; output?: string }
+  | { kind: 'failure' | 'skipped'; message: string; body?: string };
 
 /** Element trees for fast-xml-parser's builder: attributes `@_name`, text `#text`. */
 type XmlNode = { [key: string]: string | XmlNode | XmlNode[] };
@@ -68,7 +70,10 @@ function caseNode(clause: ClauseResult, outcome: JunitOutcome, report: Compatibi
     '@_classname': clean(clause.interface),
     '@_time': seconds(clauseMs(clause)),
   };
-  if (outcome.kind === 'passed') return node;
+  if (outcome.kind === 'passed') {
+    if (outcome.output !== undefined) node['system-out'] = { '#text': clean(outcome.output) };
+    return node;
+  }
   let body = outcome.body;
   if (outcome.kind === 'failure' && clause.verdict === 'fail') {
     const evidence = clause.scenarios.flatMap((s) => (s.failure ? s.evidence : []));
@@ -109,6 +114,10 @@ function junitOutcome(clause: ClauseResult): JunitOutcome {
         body: details,
       };
     }
+    case 'warn':
+      // A broken `should` rule never fails the run; JUnit has no warning, so it passes with the
+      // warning in its output.
+      return { kind: 'passed', output: `warning: ${failureDetails(clause)}` };
     case 'not-verifiable':
       return { kind: 'skipped', message: `not verifiable: ${clause.reason ?? ''}` };
     case 'not-run':

@@ -12,5 +12,5 @@ export function scoreText(i: InterfaceResult): string {
 
 /** Whether the run verified none of the interface's clauses (see {@link scoreText}). */
 export function isNotRun(i: InterfaceResult): boolean {
-  return i.counts.pass + i.counts.fail === 0;
+  return i.counts.pass + i.counts.warn + i.counts.fail === 0;
 }

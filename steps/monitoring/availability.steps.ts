@@ -1,15 +1,16 @@
 /** Where and when the data endpoint listens: ports, tile, licence, IPv4 (availability.feature). */
 import assert from 'node:assert/strict';
 import { lookup } from 'node:dns/promises';
-import { connect, isIPv4 } from 'node:net';
+import { isIPv4 } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { Given, Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
 import type { PbxControl } from '../../simulators/pbx/index.ts';
+import { numberToIpv4 } from '../../src/core/cidr-edges.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { openEmbeddedTarget } from '../support/embedded-target.ts';
 import { FixtureError } from '../support/fixture-error.ts';
-import { numberToIpv4, rangeAround } from '../support/ipv4.ts';
+import { rangeAround } from '../support/ipv4.ts';
 import {
   freePort,
   holdConsecutivePorts,
@@ -19,7 +20,7 @@ import {
   spareLoopbackAddress,
 } from '../support/port-holder.ts';
 import { memoryKey } from '../support/scenario-memory.ts';
-import { describeTcpOutcome, tcpExchange } from '../support/tcp-exchange.ts';
+import { canConnect, describeTcpOutcome, tcpExchange } from '../support/tcp-exchange.ts';
 import { withControl } from '../support/with-control.ts';
 import { NO_DATA_TIMEOUT_MS, type PbxWorld } from '../support/world.ts';
 
@@ -278,27 +279,6 @@ Then('the IPv6 connection is not established', function (this: PbxWorld) {
   );
 });
 
-/** Whether a TCP connection from `localAddress` to `host:port` is established; nothing is sent. */
-function canConnect(
-  host: string,
-  port: number,
-  localAddress: string,
-): Promise<{ connected: boolean; errorCode?: string }> {
-  return new Promise((resolve) => {
-    const socket = connect({ host, port, localAddress });
-    const done = (result: { connected: boolean; errorCode?: string }) => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(result);
-    };
-    const timer = setTimeout(() => done({ connected: false, errorCode: 'ETIMEDOUT' }), NO_DATA_TIMEOUT_MS);
-    socket.once('connect', () => done({ connected: true }));
-    socket.once('error', (error: NodeJS.ErrnoException) =>
-      done({ connected: false, errorCode: error.code ?? error.message }),
-    );
-  });
-}
-
 /** Whether `address` is one of this machine's own addresses (then its traffic never leaves it). */
 function isOwnAddress(address: string): boolean {
   return Object.values(networkInterfaces()).some((list) => (list ?? []).some((i) => i.address === address));
@@ -328,7 +308,7 @@ When(
     const web = new URL(this.pbx.webUrl);
     const webHost = web.hostname.replace(/^\[|\]$/g, '');
     const webPort = Number(web.port || (web.protocol === 'https:' ? 443 : 80));
-    const probe = await canConnect(webHost, webPort, address);
+    const probe = await canConnect(webHost, webPort, address, NO_DATA_TIMEOUT_MS);
     this.evidence({
       exchange: `TCP ${webHost}:${webPort} from ${address} (web server, nothing sent)`,
       details: probe,

@@ -1,5 +1,6 @@
 import { httpPbxControl, MAINTENANCE_BASE_PATH, type PbxHandle, start } from '../../simulators/pbx/index.ts';
 import { durationClock, type VirtualClock } from '../../simulators/shared/clock.ts';
+import { loopbackEdgeClientAddresses } from '../../src/core/cidr-edges.ts';
 import { freePortBelowEphemeral } from './port-holder.ts';
 import type { MonitoringAddress, OpenedTarget } from './target.ts';
 
@@ -59,6 +60,7 @@ export async function openEmbeddedTarget(options: EmbeddedTargetOptions = {}): P
         xmlrpc: { ...EMBEDDED_XMLRPC },
         listedClientAddress: '127.0.0.1',
         unlistedClientAddress: '127.0.0.2',
+        edgeClientAddresses: loopbackEdgeClientAddresses(),
         control,
         controlUrl: handle.urls.control,
         maintenance: {

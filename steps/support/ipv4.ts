@@ -1,14 +1,4 @@
-import { isIPv4 } from 'node:net';
-
-/** Dotted IPv4 → unsigned 32-bit number. */
-export function ipv4ToNumber(address: string): number {
-  if (!isIPv4(address)) throw new Error(`not an IPv4 address: ${address}`);
-  return address.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
-}
-
-export function numberToIpv4(value: number): string {
-  return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join('.');
-}
+import { ipv4ToNumber, numberToIpv4 } from '../../src/core/cidr-edges.ts';
 
 function mask(prefix: number): number {
   return prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;

@@ -18,6 +18,7 @@ export function openRemoteTarget(file: TargetFile): OpenedTarget {
       xmlrpc: { ...pbx.xmlrpc },
       listedClientAddress: pbx.listedClientAddress,
       ...(pbx.unlistedClientAddress ? { unlistedClientAddress: pbx.unlistedClientAddress } : {}),
+      ...(pbx.edgeClientAddresses ? { edgeClientAddresses: [...pbx.edgeClientAddresses] } : {}),
       ...(pbx.controlUrl
         ? {
             control: httpPbxControl(pbx.controlUrl, { token: pbx.controlToken }),

@@ -34,6 +34,11 @@ export interface PbxTarget {
   listedClientAddress: string;
   /** A local IPv4 address of the harness that the list does not contain (MON-AUTH-UNLISTED-CLOSED). */
   unlistedClientAddress?: string;
+  /**
+   * More local IPv4 addresses of the harness that reach the PBX, for the CIDR edge examples of
+   * MON-AUTH-HOSTS-CIDR and MON-AUTH-UNLISTED-CLOSED (src/core/cidr-edges.ts).
+   */
+  edgeClientAddresses?: readonly string[];
   /** The control plane; absent on a target without one (its scenarios are then not verifiable). */
   control?: PbxControl;
   /** Base URL of that control plane, for route groups `PbxControl` does not cover (the resolver's `/resolver/*`). */

@@ -116,3 +116,25 @@ export function describeTcpOutcome(outcome: TcpOutcome): string {
     : `not connected (${outcome.errorCode ?? 'unknown'})`;
   return `${how}; ${outcome.bytes.length} bytes received; ${outcome.elapsedMs} ms`;
 }
+
+/** Whether a TCP connection from `localAddress` to `host:port` is established; nothing is sent. */
+export function canConnect(
+  host: string,
+  port: number,
+  localAddress: string,
+  timeoutMs: number,
+): Promise<{ connected: boolean; errorCode?: string }> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port, localAddress });
+    const done = (result: { connected: boolean; errorCode?: string }) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(result);
+    };
+    const timer = setTimeout(() => done({ connected: false, errorCode: 'ETIMEDOUT' }), timeoutMs);
+    socket.once('connect', () => done({ connected: true }));
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      done({ connected: false, errorCode: error.code ?? error.message }),
+    );
+  });
+}

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { loadScenarioFile } from '../../simulators/pbx/index.ts';
 import { splitCommandLine } from '../../src/certify/command-line.ts';
 import { xmlRpcAuthValue } from '../../src/clients/xmlrpc-auth-value.ts';
-import { certify, pythonPlugin, tempDir, throwawayPlugin, verdictOf } from './support.ts';
+import { certify, clauseOf, pythonPlugin, tempDir, throwawayPlugin, verdictOf } from './support.ts';
 
 /* `certify-plugin` end to end with small throwaway plug-ins (docs/certify-plugin.md). */
 
@@ -90,9 +90,9 @@ test('a one-string command line is split, and the auth value never reaches a rep
   const run = verdictOf(await result.report(), 'healthy').run;
   assert.match(
     String(run?.request),
-    /echo\.sh 127\.0\.0\.1 \d+ 123 \{auth\} 'http:\/\/127\.0\.0\.1:\d+\/xml-rpc\?de\.vendor\.pbx\.auth=\{auth\}'$/,
+    /echo\.sh 127\.\d+\.\d+\.\d+ \d+ 123 \{auth\} 'http:\/\/127\.\d+\.\d+\.\d+:\d+\/xml-rpc\?de\.vendor\.pbx\.auth=\{auth\}'$/,
   );
-  assert.match(String(run?.response), /^OK - 127\.0\.0\.1 \d+ 123 \{auth\} http/);
+  assert.match(String(run?.response), /^OK - 127\.\d+\.\d+\.\d+ \d+ 123 \{auth\} http/);
   assert.equal(run?.details?.['stderr'], 'debug: {auth}\n');
   for (const file of ['compatibility.json', 'compatibility.html', 'junit.xml', 'served/healthy.txt']) {
     const text = await readFile(join(dir, 'out', file), 'utf8');
@@ -127,7 +127,7 @@ test('a plug-in that reads the extension differently from its plain twin fails',
   assert.equal(extension.verdict, 'fail');
   assert.equal(
     extension.failure,
-    'state WARNING differs from its plain twin healthy (OK): unknown entries must be ignored',
+    'PLUGIN-IGNORES-UNKNOWN: state WARNING differs from the plain twin healthy (OK): unknown entries must be ignored',
   );
 });
 
@@ -139,11 +139,14 @@ test('invalid perfdata and exit codes outside 0-3 fail every scenario they occur
   assert.equal(badRun.code, 1);
   assert.match(
     verdictOf(await badRun.report(), 'healthy').failure,
-    /^output grammar: perfdata item GB: no '='/,
+    /^PLUGIN-PERFDATA-GRAMMAR: perfdata item GB: no '='/,
   );
   const fourRun = await certify(dir, ['--scenario', 'healthy', '--reports', 'b', '--', four]);
   assert.equal(fourRun.code, 1);
-  assert.equal(verdictOf(await fourRun.report(), 'healthy').failure, 'exit code 4 is not 0-3');
+  assert.match(
+    verdictOf(await fourRun.report(), 'healthy').failure,
+    /^PLUGIN-EXIT-CODE: exit code 4 is not 0-3$/m,
+  );
 });
 
 test('a hanging plug-in is killed at the timeout and fails', async (t) => {
@@ -158,7 +161,10 @@ test('a hanging plug-in is killed at the timeout and fails', async (t) => {
   );
   assert.equal(result.code, 1);
   const healthy = verdictOf(await result.report(), 'healthy');
-  assert.equal(healthy.failure, 'timeout: still running after 1 s (its process group was killed)');
+  assert.equal(
+    healthy.failure,
+    'PLUGIN-EXIT-CODE: still running after 1 s: the harness killed its process group',
+  );
   assert.equal(healthy.run?.details?.['timedOut'], true);
 });
 
@@ -188,9 +194,10 @@ test('--runs: a failure on a drawn state shrinks to a scenario file that replays
   ];
   const first = await certify(dir, args);
   assert.equal(first.code, 1, first.out + first.err);
-  const generated = verdictOf(await first.report(), 'generated');
-  assert.equal(generated.verdict, 'fail');
-  assert.match(generated.failure, /^crash: a Python traceback in its output$/);
+  const crash = clauseOf(await first.report(), 'PLUGIN-NO-CRASH');
+  assert.equal(crash.verdict, 'fail');
+  assert.match(crash.scenarios[0]?.name ?? '', /^generated #\d+$/);
+  assert.match(crash.scenarios[0]?.failure?.message ?? '', /a Python traceback in its output/);
   const file = join(dir, 'out', 'shrunk-seed-4242.json');
   const shrunk = JSON.parse(await readFile(file, 'utf8'));
   // Minimal: nothing but an empty backup list is left of the drawn state.
@@ -208,7 +215,7 @@ test('--runs: a failure on a drawn state shrinks to a scenario file that replays
   assert.equal(again.code, 1);
   const replayed = verdictOf(await again.report(), 'shrunk-seed-4242');
   assert.equal(replayed.verdict, 'fail');
-  assert.match(replayed.failure, /crash: a Python traceback/);
+  assert.match(replayed.failure, /PLUGIN-NO-CRASH: a Python traceback/);
   // The same seed draws and shrinks the same.
   const second = await certify(dir, [...args.slice(0, -5), 'out2', '--', fragile, '{host}', '{port}']);
   assert.equal(second.code, 1);

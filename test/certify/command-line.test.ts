@@ -18,6 +18,7 @@ const VALUES: PlaceholderValues = {
   xmlrpc: 'http://127.0.0.1:40200/xml-rpc',
   login: '123',
   auth: AUTH,
+  timeout: '20',
 };
 
 test('the command line splits like a shell without expansions', () => {

@@ -25,24 +25,27 @@ test('the example plug-in certifies on the whole catalog and the three reports a
   ]);
   const report = await result.report();
   const healthy = verdictOf(report, 'healthy');
-  const failures = report.interfaces.flatMap((i) => i.clauses).filter((c) => c.verdict !== 'pass');
+  const failures = report.interfaces.flatMap((i) => i.clauses).filter((c) => c.verdict === 'fail');
   assert.deepEqual(
-    failures.map((c) => `${c.section}: ${c.scenarios[0]?.failure?.message ?? c.reason}`),
+    failures.map((c) => `${c.id}: ${c.scenarios[0]?.failure?.message ?? c.reason}`),
     [],
   );
   assert.equal(result.code, 0, result.out + result.err);
   const served = await readFile(join(dir, 'out', 'served', 'healthy.txt'), 'utf8');
   assert.match(served, /^total_accounts \d+\/0$/m, 'the served text is in the field line shapes');
   assert.equal(healthy.run?.details?.['state'], 'OK');
-  // One verdict per catalog scenario, all with their evidence.
-  assert.equal(report.interfaces[0]?.clauses.length, scenarios);
-  assert.equal(report.interfaces[0]?.id, 'CHECKPBXBACKUPS');
+  // One verdict per PLUGIN clause of the catalog; every catalog scenario's run beneath them.
+  assert.equal(report.interfaces[0]?.id, 'PLUGIN');
+  assert.equal(report.interfaces[0]?.clauses.length, 17);
+  assert.equal(report.metadata.command, 'certify-plugin');
+  const runs = report.interfaces[0]?.clauses.find((c) => c.id === 'PLUGIN-EXIT-CODE')?.scenarios ?? [];
+  assert.ok(runs.length >= scenarios, `${runs.length} runs for ${scenarios} scenarios`);
   for (const name of ['compatibility.json', 'compatibility.html', 'junit.xml']) {
     const text = await readFile(join(dir, 'out', name), 'utf8');
-    assert.ok(text.includes('CHECKPBXBACKUPS-EXTENSION'), name);
+    assert.ok(text.includes('PLUGIN-FIGURES-FOLLOW-SERVED'), name);
   }
   const junit = await readFile(join(dir, 'out', 'junit.xml'), 'utf8');
-  assert.match(junit, new RegExp(`tests="${scenarios}"`));
+  assert.match(junit, /tests="17"/);
   const down = verdictOf(report, 'endpoint-down');
   assert.equal(down.served?.response, '(connection refused)');
   assert.match(String(down.run?.response), /Connection refused/);
@@ -61,6 +64,8 @@ test('the copy that crashes on an extra line fails certification with evidence',
     'extension',
     '--scenario',
     'backup-failed',
+    '--runs',
+    '0',
     '--reports',
     'out',
     ...plugin('broken/check_pbx_backups_crash_on_extra_line.py'),
@@ -69,17 +74,21 @@ test('the copy that crashes on an extra line fails certification with evidence',
   const report = await result.report();
   // The extension scenario brings its plain twin along.
   assert.deepEqual(
-    report.interfaces[0]?.clauses.map((c) => c.section),
-    ['healthy', 'backup-failed', 'extension'],
+    report.interfaces[0]?.clauses
+      .find((c) => c.id === 'PLUGIN-EXIT-CODE')
+      ?.scenarios.map((s) => s.name)
+      .filter((name) => !name.startsWith('-') && !name.startsWith('held') && !name.includes('LC_ALL'))
+      .sort(),
+    ['backup-failed', 'extension', 'healthy'],
   );
   const extension = verdictOf(report, 'extension');
   assert.equal(extension.verdict, 'fail');
-  assert.match(extension.failure, /^crash: a Python traceback in its output/m);
-  assert.match(extension.failure, /differs from its plain twin healthy/);
+  assert.match(extension.failure, /PLUGIN-NO-CRASH: a Python traceback in its output/);
+  assert.match(extension.failure, /differs from the plain twin healthy/);
   assert.match(String(extension.run?.details?.['stderr']), /ValueError/);
   assert.match(String(extension.served?.response), /zz_guest_policy open/);
   assert.equal(verdictOf(report, 'backup-failed').verdict, 'pass');
-  assert.match(result.out, /FAIL\s+extension/);
+  assert.match(result.out, /broke\s+extension/);
 });
 
 test('the copy that misses a failed backup fails certification with evidence', async (t) => {
@@ -96,7 +105,7 @@ test('the copy that misses a failed backup fails certification with evidence', a
   assert.equal(result.code, 1);
   const failed = verdictOf(await result.report(), 'backup-failed');
   assert.equal(failed.verdict, 'fail');
-  assert.match(failed.failure, /state OK, expected CRITICAL/);
+  assert.match(failed.failure, /state OK, the vendor's expectation is CRITICAL/);
   assert.equal(failed.run?.details?.['exitCode'], 0);
   assert.match(
     String(failed.served?.response),

@@ -59,6 +59,6 @@ test('certify-plugin reports reproduce a failure with a certify-plugin line that
   assert.deepEqual(words.slice(0, 3), ['npx', 'pbx-conformance', 'certify-plugin']);
   const again = await certify(dir, [...words.slice(3), '--reports', 'again']);
   assert.equal(again.code, 1, again.out + again.err);
-  assert.match(again.out, /0\/1 scenarios passed/);
-  assert.match(again.out, /FAIL\s+healthy/);
+  assert.match(again.out, /FAIL\s+PLUGIN-STATE-AGREES-WITH-PBX\s+must\s*: healthy: state WARNING/);
+  assert.match(again.out, /broke\s+healthy\s+WARNING/);
 });

@@ -3,7 +3,7 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TestContext, test } from 'node:test';
-import { checkRun } from '../../src/certify/check-run.ts';
+import { judgeRun } from '../../src/certify/judge-run.ts';
 import { executableProblem, runPlugin } from '../../src/certify/run-plugin.ts';
 
 async function script(t: TestContext, body: string): Promise<{ path: string; dir: string }> {
@@ -31,14 +31,16 @@ test('a run captures exit code, stdout and stderr; arguments pass without a shel
   assert.equal(run.stdout, 'OK - $HOME; rm -rf / | a=1\n');
   assert.equal(run.stderr, 'oops\n');
   assert.equal(run.timedOut, false);
-  assert.deepEqual(checkRun(run, undefined, 20_000).builtIn, []);
+  assert.deepEqual(judgeRun(run, 20_000).findings, []);
 });
 
 test('death by a signal counts as a crash', async (t) => {
   const { path, dir } = await script(t, 'echo "OK - almost"; kill -SEGV $$');
   const run = await runPlugin({ argv: [path], cwd: dir, env: {}, timeoutMs: 20_000 });
   assert.equal(run.signal, 'SIGSEGV');
-  assert.deepEqual(checkRun(run, undefined, 20_000).builtIn, ['crash: died by signal SIGSEGV']);
+  assert.deepEqual(judgeRun(run, 20_000).findings, [
+    { clause: 'PLUGIN-EXIT-CODE', message: 'died by signal SIGSEGV' },
+  ]);
 });
 
 test('exit 3 with a traceback counts as a crash', async (t) => {
@@ -48,13 +50,17 @@ test('exit 3 with a traceback counts as a crash', async (t) => {
   );
   const run = await runPlugin({ argv: [path], cwd: dir, env: {}, timeoutMs: 20_000 });
   assert.equal(run.exitCode, 3);
-  assert.deepEqual(checkRun(run, undefined, 20_000).builtIn, ['crash: a Python traceback in its output']);
+  assert.deepEqual(judgeRun(run, 20_000).findings, [
+    { clause: 'PLUGIN-NO-CRASH', message: 'a Python traceback in its output' },
+  ]);
 });
 
 test('an exit code outside 0-3 is reported', async (t) => {
   const { path, dir } = await script(t, 'echo "OK"; exit 4');
   const run = await runPlugin({ argv: [path], cwd: dir, env: {}, timeoutMs: 20_000 });
-  assert.deepEqual(checkRun(run, undefined, 20_000).builtIn, ['exit code 4 is not 0-3']);
+  assert.deepEqual(judgeRun(run, 20_000).findings, [
+    { clause: 'PLUGIN-EXIT-CODE', message: 'exit code 4 is not 0-3' },
+  ]);
 });
 
 test('at the timeout the whole process group is killed, children included', async (t) => {
@@ -73,7 +79,12 @@ test('at the timeout the whole process group is killed, children included', asyn
   // SIGKILL to the group is delivered by the kernel; give it a moment to reap.
   for (let i = 0; i < 50 && alive(child); i++) await new Promise((r) => setTimeout(r, 100));
   assert.equal(alive(child), false, 'the child of the plug-in is still running');
-  assert.match(checkRun(run, undefined, 1_000).builtIn.join(), /timeout: still running after 1 s/);
+  assert.match(
+    judgeRun(run, 1_000)
+      .findings.map((f) => f.message)
+      .join(),
+    /still running after 1 s/,
+  );
 });
 
 test('a plug-in that cannot be run is named', async (t) => {

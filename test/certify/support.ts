@@ -66,15 +66,33 @@ export async function certify(
   };
 }
 
-/** The verdict of one scenario in a certification report. */
+/**
+ * One run of a certification report: `fail` when it broke any PLUGIN clause, with every
+ * clause's failure message for it; its full evidence is beneath PLUGIN-EXIT-CODE.
+ */
 export function verdictOf(report: CompatibilityReport, scenario: string) {
-  const clause = report.interfaces.flatMap((i) => i.clauses).find((c) => c.section === scenario);
-  if (!clause) throw new Error(`no verdict for ${scenario}`);
-  const result = clause.scenarios[0];
+  const clauses = report.interfaces.flatMap((i) => i.clauses);
+  const all = clauses.flatMap((c) => c.scenarios.filter((s) => s.name === scenario));
+  const full = clauses.find((c) => c.id === 'PLUGIN-EXIT-CODE')?.scenarios.find((s) => s.name === scenario);
+  if (!full && all.length === 0) throw new Error(`no run ${scenario}`);
+  const failures = clauses.flatMap((c) =>
+    c.scenarios.filter((s) => s.name === scenario && s.failure).map((s) => `${c.id}: ${s.failure?.message}`),
+  );
   return {
-    verdict: clause.verdict,
-    failure: result?.failure?.message ?? '',
-    run: result?.evidence.find((e) => e.exchange === 'plug-in run'),
-    served: result?.evidence.find((e) => e.exchange.startsWith('agent text served')),
+    verdict: all.some((s) => s.status === 'failed')
+      ? 'fail'
+      : all.some((s) => s.status === 'skipped')
+        ? 'not-verifiable'
+        : 'pass',
+    failure: failures.join('\n'),
+    run: full?.evidence.find((e) => e.exchange === 'plug-in run'),
+    served: full?.evidence.find((e) => e.exchange.startsWith('agent text served')),
   };
+}
+
+/** The verdict of one PLUGIN clause. */
+export function clauseOf(report: CompatibilityReport, id: string) {
+  const clause = report.interfaces.flatMap((i) => i.clauses).find((c) => c.id === id);
+  if (!clause) throw new Error(`no clause ${id}`);
+  return clause;
 }

@@ -34,6 +34,7 @@ test('the simulator ships the named scenarios, healthy first, each with a descri
     'healthy',
     'all-phones-offline',
     'backup-failed',
+    'backup-failed-latest',
     'trunk-unregistered',
     'raid-degraded',
     'update-major',
@@ -181,4 +182,18 @@ test('healthy-extended is healthy plus agent-text extensions only', () => {
   assert.ok(extended.agentExtensions.sections.length > 0);
   assert.ok(extended.agentExtensions.extraLines.pbx.length > 0);
   assert.deepEqual({ ...extended, agentExtensions: healthy.agentExtensions }, healthy);
+});
+
+test('backup-failed: an older target failed and another succeeded later; backup-failed-latest: the newest run of all failed', () => {
+  const newestOfAll = (name: string) =>
+    resolveScenario(name, NOW)
+      .backups.flatMap((b) => b.runs)
+      .sort((a, b) => b.time - a.time)[0]?.result;
+  assert.equal(newestOfAll('backup-failed'), 'de.vendor.backup.successful');
+  assert.equal(newestOfAll('backup-failed-latest'), 'de.vendor.backup.mountfail');
+  for (const name of ['backup-failed', 'backup-failed-latest']) {
+    const smb = resolveScenario(name, NOW).backups.find((b) => b.type === 'SMB');
+    const newest = [...(smb?.runs ?? [])].sort((a, b) => b.time - a.time)[0];
+    assert.equal(newest?.result, 'de.vendor.backup.mountfail', name);
+  }
 });

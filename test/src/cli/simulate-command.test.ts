@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import type { PassThrough } from 'node:stream';
 import { type TestContext, test } from 'node:test';
 import { run } from '../../../src/cli/run.ts';
+import { EDGE_EXAMPLE_PREFIXES, edgeRangeAmong } from '../../../src/core/cidr-edges.ts';
 import { captureIo } from './capture-io.ts';
 import { targetSchemaErrors } from './target-schema.ts';
 
@@ -58,6 +59,7 @@ test('simulate --json prints a target description first, serves until stopped, t
       xmlrpc: Record<string, string>;
       listedClientAddress: string;
       unlistedClientAddress: string;
+      edgeClientAddresses: string[];
     };
   };
   assert.equal(target.name, 'simulator');
@@ -70,6 +72,10 @@ test('simulate --json prints a target description first, serves until stopped, t
   });
   assert.equal(target.pbx.listedClientAddress, '127.0.0.1');
   assert.equal(target.pbx.unlistedClientAddress, '127.0.0.2');
+  // The CIDR edge examples run via --target too: loopback addresses at the edges of each example.
+  for (const prefix of EDGE_EXAMPLE_PREFIXES)
+    assert.ok(edgeRangeAmong(target.pbx.edgeClientAddresses, prefix), `no /${prefix} example range`);
+  assert.ok(target.pbx.edgeClientAddresses.every((a) => a.startsWith('127.')));
   assert.equal(target.fleet, undefined, '--no-fleet: no fleet section');
   assert.deepEqual(target.maintenance, { basePath: '/fp/7ce0d8df/api/v1' });
   assert.match(target.pbx.webUrl, /^http:\/\/127\.0\.0\.1:\d+$/);

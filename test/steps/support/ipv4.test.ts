@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as fc from 'fast-check';
-import { entryContains, foreignRange, numberToIpv4, rangeAround } from '../../../steps/support/ipv4.ts';
+import { numberToIpv4 } from '../../../src/core/cidr-edges.ts';
+import { entryContains, foreignRange, rangeAround } from '../../../steps/support/ipv4.ts';
 
 test('builds the range of a prefix around an address', () => {
   assert.equal(rangeAround('127.0.0.1', 24), '127.0.0.0/24');

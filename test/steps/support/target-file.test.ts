@@ -47,3 +47,18 @@ test('refuses a target that lacks a required field or has a misspelt one', () =>
     /listedClientAddress/,
   );
 });
+
+test('reads edge client addresses and refuses ones that are not IPv4 or named twice', () => {
+  const edgeClientAddresses = ['127.100.141.75', '127.100.141.76', '127.100.141.77'];
+  assert.deepEqual(
+    parseTargetFile({ ...EXAMPLE, pbx: { ...EXAMPLE.pbx, edgeClientAddresses } }).pbx.edgeClientAddresses,
+    edgeClientAddresses,
+  );
+  for (const bad of [['::1'], ['127.0.0.1', '127.0.0.1'], '127.0.0.1']) {
+    assert.throws(
+      () => parseTargetFile({ ...EXAMPLE, pbx: { ...EXAMPLE.pbx, edgeClientAddresses: bad } }),
+      /edgeClientAddresses/,
+      JSON.stringify(bad),
+    );
+  }
+});

@@ -29,7 +29,7 @@ async function setup(t: { after(fn: () => Promise<void> | void): void }, transpo
   const siteId = 'site-kiel';
   const fleet: FleetHandle = await start({ scryptCost: FAST_SCRYPT, clock: { start: CONTROLLER_T0 } });
   t.after(() => fleet.close());
-  const registration = await fleet.control.registerPbx(siteId);
+  const registration = await fleet.control.registerPbx({ siteId });
   const clock = new VirtualClock({ start: PBX_T0 });
   const store = new PbxStore(clock, defaultState(PBX_T0));
   const forwarder = new AttentionForwarder(store, {
@@ -53,7 +53,7 @@ async function kielView(fleet: FleetHandle) {
 for (const transport of TRANSPORTS) {
   test(`EVENT-FORWARD-WITH-PARTNER, EVENT-FIRST-REPORT-OPENS, FLEET-ITEM-FIRSTAT: a raised event reaches the controller over ${transport} with the PBX clock time (${transport})`, async (t) => {
     const { fleet, forwarder, clock } = await setup(t, transport);
-    assert.deepEqual(await fleet.control.linkStatus('site-kiel'), {
+    assert.deepEqual(await fleet.control.linkStatus({ siteId: 'site-kiel' }), {
       siteId: 'site-kiel',
       registered: true,
       connected: 1,
@@ -94,18 +94,18 @@ for (const transport of TRANSPORTS) {
 
   test(`EVENT-BUFFER-OFFLINE, EVENT-BUFFER-LIMIT: while the controller has the link cut, 25 messages leave 20 that arrive after restore (${transport})`, async (t) => {
     const { fleet, forwarder } = await setup(t, transport);
-    await fleet.control.cutLink('site-kiel');
+    await fleet.control.cutLink({ siteId: 'site-kiel' });
     await eventually(() => forwarder.status().link !== 'up', 'the cut');
     assert.deepEqual((await kielView(fleet)).attention, ['offline']);
     for (let i = 0; i < 25; i++)
       assert.equal(forwarder.raise({ module: `Modul ${i}`, subject: 'x', severity: 'WARNING' }), 'buffered');
     forwarder.reconnectNow();
     await new Promise((r) => setTimeout(r, 30));
-    assert.equal((await fleet.control.items('site-kiel')).length, 0, 'nothing passes a cut link');
-    await fleet.control.restoreLink('site-kiel');
+    assert.equal((await fleet.control.items({ siteId: 'site-kiel' })).length, 0, 'nothing passes a cut link');
+    await fleet.control.restoreLink({ siteId: 'site-kiel' });
     forwarder.reconnectNow();
     await forwarder.whenDelivered();
-    const items = await fleet.control.items('site-kiel');
+    const items = await fleet.control.items({ siteId: 'site-kiel' });
     assert.deepEqual(
       items.map((i) => i.module),
       Array.from({ length: 20 }, (_, i) => `Modul ${i + 5}`),
@@ -118,14 +118,14 @@ for (const transport of TRANSPORTS) {
     const { fleet, forwarder } = await setup(t, transport);
     forwarder.cut();
     await eventually(
-      async () => (await fleet.control.linkStatus('site-kiel')).connected === 0,
+      async () => (await fleet.control.linkStatus({ siteId: 'site-kiel' })).connected === 0,
       'the disconnect',
     );
     assert.equal(forwarder.status().link, 'cut');
     assert.equal(forwarder.raise({ module: 'Backup', subject: 'x', severity: 'INFO' }), 'buffered');
     forwarder.restore();
     await forwarder.whenDelivered();
-    assert.equal((await fleet.control.items('site-kiel')).length, 1);
+    assert.equal((await fleet.control.items({ siteId: 'site-kiel' })).length, 1);
   });
 
   test(`FLEET-FINDINGS-SELF-CLEARING: a trunk going down on the PBX shows as trunks at the controller and clears when it is back (${transport})`, async (t) => {
@@ -148,13 +148,13 @@ for (const transport of TRANSPORTS) {
     });
     assert.equal(forwarder.raise({ module: 'Backup', subject: 'x', severity: 'INFO' }), 'not-released');
     await forwarder.whenDelivered();
-    assert.equal((await fleet.control.items('site-kiel')).length, 0);
+    assert.equal((await fleet.control.items({ siteId: 'site-kiel' })).length, 0);
   });
 
   test(`a PBX with a wrong ingest key is refused, logs it without the key, and the site stays offline (${transport})`, async (t) => {
     const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: CONTROLLER_T0 } });
     t.after(() => fleet.close());
-    const registration = await fleet.control.registerPbx('site-kiel');
+    const registration = await fleet.control.registerPbx({ siteId: 'site-kiel' });
     const clock = new VirtualClock({ start: PBX_T0 });
     const store = new PbxStore(clock, defaultState(PBX_T0));
     const forwarder = new AttentionForwarder(store, {

@@ -159,3 +159,39 @@ test('MON-AUTH-HOSTS-CIDR: the firewall rule of a generated entry is its first p
     }),
   );
 });
+
+test('MON-AUTH-HOSTS-CIDR, MON-AUTH-UNLISTED-CLOSED: a generated range allows its first and last address, not the neighbours just outside', () => {
+  const toDotted = (n: number) => dotted([24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256));
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.integer({ min: 1, max: 32 }), (n, prefix) => {
+      // Plain arithmetic, no masks: the range of 2^(32 - prefix) addresses that holds n.
+      const size = 2 ** (32 - prefix);
+      const first = Math.floor(n / size) * size;
+      const last = first + size - 1;
+      const ranges = [parseHostEntry(`${toDotted(n)}/${prefix}`)];
+      assert.equal(isAllowed(toDotted(first), ranges), true, 'first address');
+      assert.equal(isAllowed(toDotted(last), ranges), true, 'last address');
+      if (first > 0) assert.equal(isAllowed(toDotted(first - 1), ranges), false, 'address just before');
+      if (last < 2 ** 32 - 1)
+        assert.equal(isAllowed(toDotted(last + 1), ranges), false, 'address just after');
+    }),
+  );
+});
+
+test('MON-AUTH-HOSTS-CIDR: the edges of 127.100.141.0/24 and 127.64.0.0/10, and a bare address as /32', () => {
+  const check = (entry: string, peers: string[]) =>
+    peers.map((peer) => isAllowed(peer, [parseHostEntry(entry)]));
+  assert.deepEqual(
+    check('127.100.141.0/24', ['127.100.140.255', '127.100.141.0', '127.100.141.255', '127.100.142.0']),
+    [false, true, true, false],
+  );
+  assert.deepEqual(
+    check('127.64.0.0/10', ['127.63.255.255', '127.64.0.0', '127.127.255.255', '127.128.0.0']),
+    [false, true, true, false],
+  );
+  assert.deepEqual(check('127.100.141.77', ['127.100.141.76', '127.100.141.77', '127.100.141.78']), [
+    false,
+    true,
+    false,
+  ]);
+});

@@ -1,0 +1,118 @@
+import type { Expectation } from './expectations.ts';
+import type { PluginClauseId } from './plugin-clauses.ts';
+import {
+  crashReason,
+  type ParsedOutput,
+  parseOutput,
+  type StateName,
+  stateOfExitCode,
+} from './plugin-output.ts';
+import type { PluginRun } from './run-plugin.ts';
+import { atLeastAsSevere, type WatchedState } from './watched-services.ts';
+
+/** A clause a run broke, and how. */
+export interface Finding {
+  clause: PluginClauseId;
+  message: string;
+}
+
+/** The output a run may print in all (PLUGIN-OUTPUT-SIZE). */
+export const MAX_OUTPUT_BYTES = 512 * 1024;
+
+export interface RunJudgement {
+  state: StateName | null;
+  parsed: ParsedOutput;
+  findings: Finding[];
+  /** The clauses this run was judged on (broken or kept). */
+  judged: Set<PluginClauseId>;
+}
+
+/**
+ * The clauses every run is judged on: PLUGIN-EXIT-CODE (ended by itself with 0-3),
+ * PLUGIN-NO-CRASH (no trace), PLUGIN-OUTPUT-SIZE, and for a run that reported, PLUGIN-FIRST-LINE
+ * and the perfdata clauses (PLUGIN-PERFDATA-GRAMMAR, PLUGIN-PERFDATA-NUMBERS,
+ * PLUGIN-PERFDATA-NO-EXPONENT, PLUGIN-PERFDATA-UOM, PLUGIN-PERFDATA-UOM-BYTES,
+ * PLUGIN-PERFDATA-RANGES).
+ */
+export function judgeRun(run: PluginRun, timeoutMs: number): RunJudgement {
+  const parsed = parseOutput(run.stdout);
+  const findings: Finding[] = [];
+  const judged = new Set<PluginClauseId>(['PLUGIN-EXIT-CODE', 'PLUGIN-NO-CRASH', 'PLUGIN-OUTPUT-SIZE']);
+  const state = run.timedOut ? null : stateOfExitCode(run.exitCode);
+  if (run.timedOut) {
+    findings.push({
+      clause: 'PLUGIN-EXIT-CODE',
+      message: `still running after ${timeoutMs / 1000} s: the harness killed its process group`,
+    });
+  } else if (run.signal) {
+    findings.push({ clause: 'PLUGIN-EXIT-CODE', message: `died by signal ${run.signal}` });
+  } else if (state === null) {
+    findings.push({ clause: 'PLUGIN-EXIT-CODE', message: `exit code ${run.exitCode} is not 0-3` });
+  }
+  const crash = run.timedOut ? null : crashReason({ ...run, signal: null });
+  if (crash) findings.push({ clause: 'PLUGIN-NO-CRASH', message: crash });
+  if (run.outputBytes > MAX_OUTPUT_BYTES)
+    findings.push({
+      clause: 'PLUGIN-OUTPUT-SIZE',
+      message: `${run.outputBytes} bytes of output, more than 512 KiB`,
+    });
+  // The output of a crashed or killed run is whatever was left; only a run that reported is held
+  // to the output clauses.
+  if (!run.timedOut && !crash && !run.signal) {
+    for (const clause of OUTPUT_CLAUSES) judged.add(clause);
+    findings.push(...parsed.problems);
+  }
+  return { state, parsed, findings, judged };
+}
+
+const OUTPUT_CLAUSES: readonly PluginClauseId[] = [
+  'PLUGIN-FIRST-LINE',
+  'PLUGIN-PERFDATA-GRAMMAR',
+  'PLUGIN-PERFDATA-NUMBERS',
+  'PLUGIN-PERFDATA-NO-EXPONENT',
+  'PLUGIN-PERFDATA-UOM',
+  'PLUGIN-PERFDATA-UOM-BYTES',
+  'PLUGIN-PERFDATA-RANGES',
+];
+
+/**
+ * PLUGIN-STATE-AGREES-WITH-PBX on one scenario run: the vendor's explicit expectation for the
+ * scenario when there is one (state, text patterns, perfdata labels), else the PBX's own judgement
+ * of the watched services (the plug-in's state at least as severe as their worst). Returns the
+ * findings, or `null` when neither applies to this run.
+ */
+export function judgeState(
+  judgement: RunJudgement,
+  expectation: Expectation | undefined,
+  watched: WatchedState | null,
+): Finding[] | null {
+  const clause = 'PLUGIN-STATE-AGREES-WITH-PBX' as const;
+  const { state, parsed } = judgement;
+  if (expectation) {
+    const findings: Finding[] = [];
+    if (state === null || !expectation.states.includes(state))
+      findings.push({
+        clause,
+        message: `state ${state ?? 'none'}, the vendor's expectation is ${expectation.states.join(' or ')}`,
+      });
+    for (const pattern of expectation.text) {
+      if (!pattern.test(parsed.text))
+        findings.push({ clause, message: `text does not match the vendor's /${pattern.source}/` });
+    }
+    const labels = new Set(parsed.perfdata.map((p) => p.label));
+    for (const label of expectation.perfdata) {
+      if (!labels.has(label))
+        findings.push({ clause, message: `perfdata label '${label}' the vendor expects is missing` });
+    }
+    return findings;
+  }
+  if (!watched) return null;
+  if (state !== null && atLeastAsSevere(state, watched.worst)) return [];
+  const worst = watched.services.filter((s) => s.state === watched.worst).map((s) => `'${s.name}'`);
+  return [
+    {
+      clause,
+      message: `state ${state ?? 'none'}, but the PBX gives ${worst.join(', ')} ${watched.worst}`,
+    },
+  ];
+}
