@@ -230,7 +230,7 @@ async function alignStoredState(controller: FleetHandle, fixture: FleetFixture):
     }
     const keySha256 = createHash('sha256').update(key, 'utf8').digest('hex');
     if (state.ingest.links.get(siteId)?.keySha256 !== keySha256)
-      await controller.control.registerPbx(siteId, key);
+      await controller.control.registerPbx({ siteId, key });
   }
 }
 

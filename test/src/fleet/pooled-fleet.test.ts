@@ -110,7 +110,7 @@ async function fieldRun(picked: Picked, seed: string) {
       const activity = (await (
         await request(`${fleet.controller.urls.control}/pbx/${siteId}/activity`)
       ).body.json()) as Record<string, unknown>;
-      const items = (await fleet.controller.control.items(siteId)).map((item) => ({
+      const items = (await fleet.controller.control.items({ siteId })).map((item) => ({
         module: item.module,
         subject: item.subject,
         severity: item.severity,

@@ -16,7 +16,7 @@ const PBX_T0 = CONTROLLER_T0 + 3_600_000;
 async function setup(t: { after(fn: () => Promise<void> | void): void }, siteId = 'site-kiel') {
   const fleet: FleetHandle = await start({ scryptCost: FAST_SCRYPT, clock: { start: CONTROLLER_T0 } });
   t.after(() => fleet.close());
-  const registration = await fleet.control.registerPbx(siteId);
+  const registration = await fleet.control.registerPbx({ siteId });
   const clock = new VirtualClock({ start: PBX_T0 });
   const store = new PbxStore(clock, defaultState(PBX_T0));
   const forwarder = new AttentionForwarder(store, {
@@ -39,7 +39,7 @@ async function kielView(fleet: FleetHandle) {
 
 test('EVENT-FORWARD-WITH-PARTNER, EVENT-FIRST-REPORT-OPENS, FLEET-ITEM-FIRSTAT: a raised event reaches the controller over TCP with the PBX clock time', async (t) => {
   const { fleet, forwarder, clock } = await setup(t);
-  assert.deepEqual(await fleet.control.linkStatus('site-kiel'), {
+  assert.deepEqual(await fleet.control.linkStatus({ siteId: 'site-kiel' }), {
     siteId: 'site-kiel',
     registered: true,
     connected: 1,
@@ -76,18 +76,18 @@ test('EVENT-THROTTLE-BURST, EVENT-THROTTLE-SUPPRESSED, EVENT-REPEAT-MERGED: 8 re
 
 test('EVENT-BUFFER-OFFLINE, EVENT-BUFFER-LIMIT: while the controller has the link cut, 25 messages leave 20 that arrive after restore', async (t) => {
   const { fleet, forwarder } = await setup(t);
-  await fleet.control.cutLink('site-kiel');
+  await fleet.control.cutLink({ siteId: 'site-kiel' });
   await eventually(() => forwarder.status().link !== 'up', 'the cut');
   assert.deepEqual((await kielView(fleet)).attention, ['offline']);
   for (let i = 0; i < 25; i++)
     assert.equal(forwarder.raise({ module: `Modul ${i}`, subject: 'x', severity: 'WARNING' }), 'buffered');
   forwarder.reconnectNow();
   await new Promise((r) => setTimeout(r, 30));
-  assert.equal((await fleet.control.items('site-kiel')).length, 0, 'nothing passes a cut link');
-  await fleet.control.restoreLink('site-kiel');
+  assert.equal((await fleet.control.items({ siteId: 'site-kiel' })).length, 0, 'nothing passes a cut link');
+  await fleet.control.restoreLink({ siteId: 'site-kiel' });
   forwarder.reconnectNow();
   await forwarder.whenDelivered();
-  const items = await fleet.control.items('site-kiel');
+  const items = await fleet.control.items({ siteId: 'site-kiel' });
   assert.deepEqual(
     items.map((i) => i.module),
     Array.from({ length: 20 }, (_, i) => `Modul ${i + 5}`),
@@ -100,14 +100,14 @@ test('EVENT-BUFFER-OFFLINE: a PBX-side cut buffers too and restore delivers', as
   const { fleet, forwarder } = await setup(t);
   forwarder.cut();
   await eventually(
-    async () => (await fleet.control.linkStatus('site-kiel')).connected === 0,
+    async () => (await fleet.control.linkStatus({ siteId: 'site-kiel' })).connected === 0,
     'the disconnect',
   );
   assert.equal(forwarder.status().link, 'cut');
   assert.equal(forwarder.raise({ module: 'Backup', subject: 'x', severity: 'INFO' }), 'buffered');
   forwarder.restore();
   await forwarder.whenDelivered();
-  assert.equal((await fleet.control.items('site-kiel')).length, 1);
+  assert.equal((await fleet.control.items({ siteId: 'site-kiel' })).length, 1);
 });
 
 test('FLEET-FINDINGS-SELF-CLEARING: a trunk going down on the PBX shows as trunks at the controller and clears when it is back', async (t) => {
@@ -130,13 +130,13 @@ test('EVENT-NO-FORWARD-WITHOUT-PARTNER: with no partner released nothing reaches
   });
   assert.equal(forwarder.raise({ module: 'Backup', subject: 'x', severity: 'INFO' }), 'not-released');
   await forwarder.whenDelivered();
-  assert.equal((await fleet.control.items('site-kiel')).length, 0);
+  assert.equal((await fleet.control.items({ siteId: 'site-kiel' })).length, 0);
 });
 
 test('a PBX with a wrong ingest key is refused, logs it without the key, and the site stays offline', async (t) => {
   const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: CONTROLLER_T0 } });
   t.after(() => fleet.close());
-  const registration = await fleet.control.registerPbx('site-kiel');
+  const registration = await fleet.control.registerPbx({ siteId: 'site-kiel' });
   const clock = new VirtualClock({ start: PBX_T0 });
   const store = new PbxStore(clock, defaultState(PBX_T0));
   const forwarder = new AttentionForwarder(store, {

@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  FleetControlError,
-  HttpFleetControl,
-} from '../../../../simulators/fleet-controller/control/http-control.ts';
-import { start } from '../../../../simulators/fleet-controller/index.ts';
+import { httpFleetControl, start } from '../../../../simulators/fleet-controller/index.ts';
 import { emptyFixture } from '../../../../simulators/fleet-controller/model/fleet-fixture.ts';
+import { ControlError } from '../../../../simulators/shared/control/control-error.ts';
 import { basic, FAST_SCRYPT, T0 } from '../fleet-test-kit.ts';
 
 test('the HTTP control plane builds a fleet from nothing: partner, site, right, account, token, event', async (t) => {
   const fleet = await start({ fixture: emptyFixture(), scryptCost: FAST_SCRYPT, clock: { start: T0 } });
   t.after(() => fleet.close());
-  const control = new HttpFleetControl(fleet.urls.control);
+  const control = httpFleetControl(fleet.urls.control);
   await control.addPartner({ id: 'p1', name: 'Partner Eins' });
   await control.addSite({ id: 's1', displayName: 'Standort Eins' });
   await control.grant({ partnerId: 'p1', siteId: 's1', kind: 'own' });
@@ -33,7 +30,8 @@ test('the HTTP control plane builds a fleet from nothing: partner, site, right, 
   });
   const token = await control.issueToken({ accountId: account.id, level: 'read' });
   assert.equal(token.token.length, 43);
-  const injected = await control.injectEvent('s1', {
+  const injected = await control.injectEvent({
+    siteId: 's1',
     module: 'Backup',
     subject: 'voll',
     severity: 'WARNING',
@@ -41,25 +39,26 @@ test('the HTTP control plane builds a fleet from nothing: partner, site, right, 
   });
   assert.equal(injected.outcome, 'created');
   assert.equal(
-    (await control.injectEvent('s1', { module: 'Backup', subject: 'voll', severity: 'WARNING' })).outcome,
+    (await control.injectEvent({ siteId: 's1', module: 'Backup', subject: 'voll', severity: 'WARNING' }))
+      .outcome,
     'merged',
   );
-  assert.equal(await control.advanceClock(1000), T0 + 1000);
-  assert.equal(await control.now(), T0 + 1000);
+  assert.deepEqual(await control.advanceClock({ ms: 1000 }), { now: T0 + 1000 });
+  assert.deepEqual(await control.now(), { now: T0 + 1000 });
   const res = await fetch(`${fleet.urls.api}/api/v1/sites`, {
     headers: { authorization: basic({ email: 'eva@p1.example', password: 'pw-eva' }) },
   });
   assert.equal(res.status, 200);
   const [site] = (await res.json()) as { attentionEvents: { occurrences: number }[] }[];
   assert.equal(site!.attentionEvents[0]!.occurrences, 2);
-  const items = await control.items('s1');
+  const items = await control.items({ siteId: 's1' });
   assert.equal(items.length, 1);
   assert.deepEqual(items[0]!.acknowledgedBy, []);
-  await control.renameSite('s1', 'Standort 1');
-  const renamed = await control.updateAccount(account.id, { name: 'Eva B.', level: 'read' });
+  await control.renameSite({ siteId: 's1', displayName: 'Standort 1' });
+  const renamed = await control.updateAccount({ accountId: account.id, name: 'Eva B.', level: 'read' });
   assert.equal(renamed.level, 'read');
-  await control.revokeToken(token.id);
-  await control.revoke('p1', 's1');
+  await control.revokeToken({ tokenId: token.id });
+  await control.revoke({ partnerId: 'p1', siteId: 's1' });
   const after = await fetch(`${fleet.urls.api}/api/v1/sites`, {
     headers: { authorization: basic({ email: 'eva@p1.example', password: 'pw-eva' }) },
   });
@@ -69,28 +68,31 @@ test('the HTTP control plane builds a fleet from nothing: partner, site, right, 
 test('the HTTP control plane registers PBXs, cuts links and resets to the fixture', async (t) => {
   const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
   t.after(() => fleet.close());
-  const control = new HttpFleetControl(fleet.urls.control);
-  const reg = await control.registerPbx('site-kiel', 'fixed-key');
+  const control = httpFleetControl(fleet.urls.control);
+  const reg = await control.registerPbx({ siteId: 'site-kiel', key: 'fixed-key' });
   assert.deepEqual(reg, { siteId: 'site-kiel', ingest: fleet.urls.ingest, key: 'fixed-key' });
-  assert.deepEqual(await control.linkStatus('site-kiel'), {
+  assert.deepEqual(await control.linkStatus({ siteId: 'site-kiel' }), {
     siteId: 'site-kiel',
     registered: true,
     connected: 0,
     cut: false,
   });
-  await control.cutLink('site-kiel');
-  assert.equal((await control.linkStatus('site-kiel')).cut, true);
-  await control.restoreLink('site-kiel');
-  await control.setInventory('site-kiel', {
-    at: T0,
-    pbxVersion: '1',
-    updateKind: 'none',
-    sipProviders: [],
-    backups: [],
-    modules: [],
+  await control.cutLink({ siteId: 'site-kiel' });
+  assert.equal((await control.linkStatus({ siteId: 'site-kiel' })).cut, true);
+  await control.restoreLink({ siteId: 'site-kiel' });
+  await control.setInventory({
+    siteId: 'site-kiel',
+    inventory: {
+      at: T0,
+      pbxVersion: '1',
+      updateKind: 'none',
+      sipProviders: [],
+      backups: [],
+      modules: [],
+    },
   });
-  await control.setInventory('site-kiel', null);
-  await control.injectEvent('site-kiel', { module: 'M', subject: 's', severity: 'INFO' });
+  await control.setInventory({ siteId: 'site-kiel', inventory: null });
+  await control.injectEvent({ siteId: 'site-kiel', module: 'M', subject: 's', severity: 'INFO' });
   assert.deepEqual(await control.stats(), {
     accepted: 1,
     capped: 0,
@@ -99,33 +101,37 @@ test('the HTTP control plane registers PBXs, cuts links and resets to the fixtur
     invalid: 0,
   });
   await control.reset();
-  assert.deepEqual(await control.items('site-kiel'), []);
-  assert.equal((await control.linkStatus('site-kiel')).registered, false);
+  assert.deepEqual(await control.items({ siteId: 'site-kiel' }), []);
+  assert.equal((await control.linkStatus({ siteId: 'site-kiel' })).registered, false);
 });
 
 test('the control plane answers bad input 400, unknown things 404, conflicts 409 and unknown routes 404/405', async (t) => {
   const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
   t.after(() => fleet.close());
-  const control = new HttpFleetControl(fleet.urls.control);
+  const control = httpFleetControl(fleet.urls.control);
   const status = async (p: Promise<unknown>) => {
     try {
       await p;
       return 200;
     } catch (e) {
-      assert.ok(e instanceof FleetControlError);
+      assert.ok(e instanceof ControlError);
       return e.status;
     }
   };
   assert.equal(
-    await status(control.injectEvent('site-kiel', { module: 'M', subject: 's', severity: 'FATAL' as never })),
+    await status(
+      control.injectEvent({ siteId: 'site-kiel', module: 'M', subject: 's', severity: 'FATAL' as never }),
+    ),
     400,
   );
   assert.equal(
-    await status(control.injectEvent('site-nowhere', { module: 'M', subject: 's', severity: 'INFO' })),
+    await status(
+      control.injectEvent({ siteId: 'site-nowhere', module: 'M', subject: 's', severity: 'INFO' }),
+    ),
     404,
   );
   assert.equal(await status(control.addSite({ id: 'site-kiel', displayName: 'dup' })), 409);
-  assert.equal(await status(control.advanceClock(-1)), 400);
+  assert.equal(await status(control.advanceClock({ ms: -1 })), 400);
   assert.equal(
     await status(
       control.addAccount({
@@ -138,8 +144,11 @@ test('the control plane answers bad input 400, unknown things 404, conflicts 409
     ),
     400,
   );
-  assert.equal(await status(control.setInventory('site-kiel', { at: 'x' } as never)), 400);
-  assert.equal(await status(control.cutLink('site-kiel')), 404, 'no PBX registered');
+  assert.equal(
+    await status(control.setInventory({ siteId: 'site-kiel', inventory: { at: 'x' } as never })),
+    400,
+  );
+  assert.equal(await status(control.cutLink({ siteId: 'site-kiel' })), 404, 'no PBX registered');
   const raw = await fetch(`${fleet.urls.control}/nothing`);
   assert.equal(raw.status, 404);
   await raw.arrayBuffer();
