@@ -64,6 +64,25 @@ Feature: certify-plugin judges how a plug-in run ends
     And PLUGIN-EXIT-CODE passes, judged on the run "endpoint-down"
     And the certification as a whole fails
 
+  @PLUGIN-NO-CRASH
+  Scenario: A plug-in that lets its own timeout end in a traceback crashes on the held-back answer and fails
+    Given the plug-in "check_agent.py":
+      """
+      #!/usr/bin/env python3
+      import socket, sys
+      if sys.argv[1:2] in (['--help'], ['--version']):
+          print('check_agent 1.0 - usage: check_agent.py HOST PORT TIMEOUT')
+          sys.exit(3)
+      host, port, timeout = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+      with socket.create_connection((host, port), timeout=timeout) as s:
+          text = b''.join(iter(lambda: s.recv(65536), b'')).decode('utf-8', 'replace')
+      print('PBX OK - %d lines of agent text' % len(text.splitlines()))
+      """
+    When certify-plugin runs "./check_agent.py {host} {port} {timeout}" on the scenario "healthy" with the extra runs
+    Then PLUGIN-NO-CRASH fails on the run "held-back answer" because "a Python traceback in its output"
+    And PLUGIN-NO-CRASH passes on the run "healthy"
+    And the certification as a whole fails
+
   @PLUGIN-FIRST-LINE
   Scenario: A plug-in whose first line is a status text keeps the first-line rule
     Given the plug-in "check_up.sh":

@@ -7,10 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { After, Before, Given, Then, When } from '@cucumber/cucumber';
+import { parse as parseYaml } from 'yaml';
 import type { ClauseOutcome } from '../../src/certify/certify.ts';
 import { localeInstalled } from '../../src/certify/certify.ts';
 import { parseExpectations } from '../../src/certify/expectations.ts';
-import { parse as parseYaml } from 'yaml';
 import { FixtureError } from '../support/fixture-error.ts';
 import { memoryKey } from '../support/scenario-memory.ts';
 import type { PbxWorld } from '../support/world.ts';
@@ -50,13 +50,21 @@ Given('the expectations file:', async function (this: PbxWorld, yaml: string) {
 
 Given('this machine has the locale {string}', function (this: PbxWorld, name: string) {
   if (!localeInstalled(name))
-    throw new FixtureError(`the locale ${name} is not installed on this machine (locale -a does not list it)`);
+    throw new FixtureError(
+      `the locale ${name} is not installed on this machine (locale -a does not list it)`,
+    );
 });
 
 When(
   /^certify-plugin runs "([^"]*)" on the scenarios? ((?:"[^"]*"(?:, | and )?)+)(?: and (\d+) generated states)?( with the extra runs)?$/,
   // Cucumber hands an optional group that did not match as null.
-  async function (this: PbxWorld, command: string, names: string, generated: string | null, extra: string | null) {
+  async function (
+    this: PbxWorld,
+    command: string,
+    names: string,
+    generated: string | null,
+    extra: string | null,
+  ) {
     const scenarios = [...names.matchAll(/"([^"]*)"/g)].map((m) => m[1] as string);
     const run = certification(this);
     await run.run(command, scenarios, { extraRuns: Boolean(extra), generated: Number(generated ?? 0) });
@@ -113,7 +121,11 @@ Then(
   function (this: PbxWorld, id: string, verb: 'fails' | 'warns', run: string, because: string) {
     const clause = outcome(this, id);
     const [verdict, level] = verb === 'fails' ? (['fail', 'must'] as const) : (['warn', 'should'] as const);
-    assert.equal(clause.level, level, `${id} is a ${clause.level} rule: a broken one ${verb === 'fails' ? 'warns' : 'fails'}`);
+    assert.equal(
+      clause.level,
+      level,
+      `${id} is a ${clause.level} rule: a broken one ${verb === 'fails' ? 'warns' : 'fails'}`,
+    );
     assert.equal(clause.verdict, verdict, describe(clause));
     const finding = clause.findings.find((f) => f.run === run && f.message.includes(because));
     assert.ok(finding, `no finding on the run ${run} that says "${because}": ${describe(clause)}`);
@@ -144,24 +156,21 @@ Then('the certification as a whole fails', function (this: PbxWorld) {
     );
 });
 
-Then(
-  'the certification as a whole passes: a broken should-rule only warns',
-  function (this: PbxWorld) {
-    const report = certification(this).report;
-    assert.ok(report, 'no certification ran');
-    const clauses = report.interfaces.flatMap((i) => i.clauses);
-    assert.ok(
-      clauses.some((c) => c.verdict === 'warn'),
-      'no clause warns: the scenario must break a should-rule',
-    );
-    assert.deepEqual(
-      clauses.filter((c) => c.verdict === 'fail').map((c) => c.id),
-      [],
-      `must rules broken: ${report.outcome.reasons.join('; ')}`,
-    );
-    assert.equal(report.outcome.passed, true, report.outcome.reasons.join('; '));
-  },
-);
+Then('the certification as a whole passes: a broken should-rule only warns', function (this: PbxWorld) {
+  const report = certification(this).report;
+  assert.ok(report, 'no certification ran');
+  const clauses = report.interfaces.flatMap((i) => i.clauses);
+  assert.ok(
+    clauses.some((c) => c.verdict === 'warn'),
+    'no clause warns: the scenario must break a should-rule',
+  );
+  assert.deepEqual(
+    clauses.filter((c) => c.verdict === 'fail').map((c) => c.id),
+    [],
+    `must rules broken: ${report.outcome.reasons.join('; ')}`,
+  );
+  assert.equal(report.outcome.passed, true, report.outcome.reasons.join('; '));
+});
 
 Then(/^(PLUGIN-[A-Z-]+) passes on the run "([^"]*)"$/, function (this: PbxWorld, id: string, run: string) {
   const clause = outcome(this, id);

@@ -41,7 +41,8 @@ export class Certification {
 
   /** Writes an executable plug-in into the scenario's folder. */
   async writePlugin(name: string, source: string): Promise<void> {
-    if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new Error(`plug-in file name ${name}: letters, digits, _ . - only`);
+    if (!/^[A-Za-z0-9_.-]+$/.test(name))
+      throw new Error(`plug-in file name ${name}: letters, digits, _ . - only`);
     const path = join(this.dir, name);
     try {
       await writeFile(path, source.endsWith('\n') ? source : `${source}\n`);
@@ -58,7 +59,11 @@ export class Certification {
    * when asked for. Then builds the certification's report, whose outcome is the certification as
    * a whole. A run the harness could not set up is the harness's fault: a {@link FixtureError}.
    */
-  async run(command: string, scenarioNames: readonly string[], options: { extraRuns: boolean; generated: number }) {
+  async run(
+    command: string,
+    scenarioNames: readonly string[],
+    options: { extraRuns: boolean; generated: number },
+  ) {
     this.command = command;
     const catalog = scenarioCatalog();
     const scenarios = scenarioNames.map((name) => {
@@ -87,7 +92,10 @@ export class Certification {
       extraRuns: options.extraRuns,
     });
     const problem = result.runs.find((r) => r.harnessProblem);
-    if (problem) throw new FixtureError(`certify-plugin could not set up the run ${problem.run}: ${problem.harnessProblem}`);
+    if (problem)
+      throw new FixtureError(
+        `certify-plugin could not set up the run ${problem.run}: ${problem.harnessProblem}`,
+      );
     const generatedProblem = result.generated?.['harnessProblem'];
     if (typeof generatedProblem === 'string')
       throw new FixtureError(`certify-plugin could not set up a generated state: ${generatedProblem}`);
