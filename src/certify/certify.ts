@@ -377,6 +377,12 @@ export function bareCommand(argv: readonly string[]): string[] {
   return argv.slice(0, end < 0 ? argv.length : end);
 }
 
+/**
+ * The rules every run of an extra run is held to as well (PLUGIN-NO-CRASH, PLUGIN-OUTPUT-SIZE):
+ * a plug-in that crashes only when its source is slow, or only under another locale, still crashed.
+ */
+const EVERY_RUN: ReadonlySet<PluginClauseId> = new Set(['PLUGIN-NO-CRASH', 'PLUGIN-OUTPUT-SIZE']);
+
 /** PLUGIN-HELP-VERSION: `--help` and `--version` each print text and exit 3. */
 async function helpAndVersion(input: CertifyInput): Promise<Judged[]> {
   const out: Judged[] = [];
@@ -447,11 +453,17 @@ async function localeRuns(input: CertifyInput, addresses: ScenarioAddresses): Pr
     });
     const judgedC = judgeRun(c.run, input.timeoutMs);
     const judgedDe = judgeRun(de.run, input.timeoutMs);
-    const findings: Finding[] = [];
-    const inC = new Map(judgedC.parsed.perfdata.map((p) => [p.label, `${p.value}${p.uom}`]));
+    // Both runs are runs of the plug-in: a trace or oversized output in either breaks its rule.
+    const findings: Finding[] = [
+      ...judgedC.findings.map((f) => ({ ...f, message: `under LC_ALL=C: ${f.message}` })),
+      ...judgedDe.findings.map((f) => ({ ...f, message: `under LC_ALL=${GERMAN_LOCALE}: ${f.message}` })),
+    ].filter((f) => EVERY_RUN.has(f.clause));
+    const inC = new Map(judgedC.parsed.perfdata.map((p) => [p.label, p]));
     for (const p of judgedDe.parsed.perfdata) {
-      const other = inC.get(p.label);
-      if (other !== undefined && other !== `${p.value}${p.uom}`)
+      const c = inC.get(p.label);
+      if (c === undefined) continue;
+      const other = `${c.value}${c.uom}`;
+      if (other !== `${p.value}${p.uom}` && localeMadeTheDifference(c, p))
         findings.push({
           clause: 'PLUGIN-LOCALE-INDEPENDENT',
           message: `'${p.label}' is ${p.value}${p.uom} under LC_ALL=${GERMAN_LOCALE}, ${other} under LC_ALL=C`,
@@ -479,7 +491,7 @@ async function localeRuns(input: CertifyInput, addresses: ScenarioAddresses): Pr
             locale: GERMAN_LOCALE,
             stdoutUnderC: redactSecrets(c.run.stdout, values),
           }),
-          judged: new Set(['PLUGIN-LOCALE-INDEPENDENT']),
+          judged: new Set(['PLUGIN-LOCALE-INDEPENDENT', ...EVERY_RUN]),
           findings,
         },
         judgement: judgedDe,
@@ -489,6 +501,23 @@ async function localeRuns(input: CertifyInput, addresses: ScenarioAddresses): Pr
   } finally {
     await opened.close();
   }
+}
+
+/**
+ * Whether the locale explains why a perfdata value differs between the `LC_ALL=C` and the German
+ * run: the same digits with other separators (`1234` and `1.234`), another unit, or any change of
+ * a figure that is not a duration. A duration (`s`, `ms`, `us`) with other digits is the plug-in's
+ * own measurement, which differs from run to run whatever the locale (check_tcp's `time=`): no
+ * evidence against it (PLUGIN-LOCALE-INDEPENDENT).
+ */
+export function localeMadeTheDifference(
+  c: { value: string; uom: string },
+  de: { value: string; uom: string },
+): boolean {
+  if (c.uom !== de.uom) return true;
+  // The German locale groups thousands with `.` (a decimal comma is no number at all, caught apart).
+  if (c.value.replace(/\./g, '') === de.value.replace(/\./g, '')) return true;
+  return !['s', 'ms', 'us'].includes(c.uom);
 }
 
 /**
@@ -510,7 +539,7 @@ async function heldBackRun(input: CertifyInput, addresses: ScenarioAddresses): P
     const limit = HELD_BACK_TIMEOUT_S * 1000 + HELD_BACK_GRACE_MS;
     const { run, notes } = await isolatedRun(input, fillPlaceholders(input.argv, values), limit);
     const judgement = judgeRun(run, limit);
-    const findings: Finding[] = [];
+    const findings: Finding[] = judgement.findings.filter((f) => EVERY_RUN.has(f.clause));
     if (run.timedOut)
       findings.push({
         clause: 'PLUGIN-OWN-TIMEOUT',
@@ -532,7 +561,7 @@ async function heldBackRun(input: CertifyInput, addresses: ScenarioAddresses): P
           ...notes,
           proxy: `holds the answer back ${HELD_BACK_TIMEOUT_S * 1000 + HELD_BACK_EXTRA_MS} ms`,
         }),
-        judged: new Set(['PLUGIN-OWN-TIMEOUT']),
+        judged: new Set(['PLUGIN-OWN-TIMEOUT', ...EVERY_RUN]),
         findings,
       },
       judgement,

@@ -84,6 +84,10 @@ export function fleetEffects(context: FleetEffectsContext): Effects<typeof FLEET
       if (given !== null && !valid) throw new ControlInputError('malformed inventory');
       state.ingest.setInventory(siteId, valid);
     },
+    getInventory({ siteId }) {
+      access.requireSite(siteId);
+      return state.ingest.inventories.get(siteId) ?? null;
+    },
     injectEvent({ siteId, moduleId, description, at, suppressed, ...event }) {
       const outcome = state.attention.report(siteId, {
         ...event,

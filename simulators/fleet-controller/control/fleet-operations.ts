@@ -156,6 +156,19 @@ export const FLEET_CONTROL_OPERATIONS = defineOperations({
     input: fields({ siteId: siteId(), inventory: checkedByEffect<PbxInventory | null>() }),
     bodyField: 'inventory',
   },
+  /**
+   * The inventory the findings are evaluated from, as the site's PBX last reported it over the
+   * ingest link (FLEET-FINDINGS-SELF-CLEARING) or `setInventory` set it; `null` when there is none.
+   * A test of a real PBX reads here what the PBX sent.
+   */
+  getInventory: {
+    method: 'GET',
+    path: '/sites/{siteId}/inventory',
+    summary: "The inventory the site's PBX last reported, or null",
+    actsOn: 'inventories (reads)',
+    input: fields({ siteId: siteId() }),
+    output: answer<PbxInventory | null>(),
+  },
   /** As if the site's PBX had forwarded it: no PBX throttle or buffer; `at` defaults to the controller's clock. */
   injectEvent: {
     method: 'POST',

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { httpFleetControl, start } from '../../../../simulators/fleet-controller/index.ts';
 import { emptyFixture } from '../../../../simulators/fleet-controller/model/fleet-fixture.ts';
+import { pbxInventory, start as startPbx } from '../../../../simulators/pbx/index.ts';
 import { ControlError } from '../../../../simulators/shared/control/control-error.ts';
 import { basic, FAST_SCRYPT, T0 } from '../fleet-test-kit.ts';
 
@@ -158,4 +159,36 @@ test('the control plane answers bad input 400, unknown things 404, conflicts 409
   const bad = await fetch(`${fleet.urls.control}/partners`, { method: 'POST', body: '{' });
   assert.equal(bad.status, 400);
   await bad.arrayBuffer();
+});
+
+test('getInventory shows the inventory a connected PBX reported, null before it, 404 for an unknown site', async (t) => {
+  const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
+  t.after(() => fleet.close());
+  const control = httpFleetControl(fleet.urls.control);
+  await assert.rejects(
+    control.getInventory({ siteId: 'site-nowhere' }),
+    (e: unknown) => e instanceof ControlError && e.status === 404 && e.code === 'not_found',
+  );
+  assert.equal(await control.getInventory({ siteId: 'site-kiel' }), null);
+
+  const reg = await control.registerPbx({ siteId: 'site-kiel' });
+  const pbx = await startPbx({
+    monitoringPort: 0,
+    clock: { mode: 'frozen', start: T0 },
+    controller: { ingest: reg.ingest, siteId: 'site-kiel', key: reg.key },
+  });
+  t.after(() => pbx.close());
+  // The PBX reports its inventory as soon as its link is up (EVENT-UNSPEC-TRANSPORT).
+  let reported = await control.getInventory({ siteId: 'site-kiel' });
+  for (const deadline = Date.now() + 10_000; reported === null && Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    reported = await control.getInventory({ siteId: 'site-kiel' });
+  }
+  assert.deepEqual(reported, pbxInventory(pbx.internals.store.read(), T0));
+
+  // In process the same operation answers the same; `setInventory` null clears it.
+  assert.deepEqual(await fleet.control.getInventory({ siteId: 'site-kiel' }), reported);
+  await pbx.close();
+  await control.setInventory({ siteId: 'site-kiel', inventory: null });
+  assert.equal(await fleet.control.getInventory({ siteId: 'site-kiel' }), null);
 });
