@@ -11,7 +11,7 @@ import { displayCommand, fillPlaceholders, type PlaceholderValues, redactSecrets
 import type { Expectation, Expectations } from './expectations.ts';
 import { type LabelTracking, type TrackedRun, trackFigures } from './figure-tracking.ts';
 import { isolatedEnv } from './isolated-env.ts';
-import { type Finding, judgeRun, judgeState, type RunJudgement } from './judge-run.ts';
+import { type Finding, judgeRun, judgeState, type RunJudgement, sameReading } from './judge-run.ts';
 import { type OpenScenario, openScenario, type ScenarioBase } from './open-scenario.ts';
 import { PLUGIN_CLAUSES, type PluginClauseId } from './plugin-clauses.ts';
 import type { StateName } from './plugin-output.ts';
@@ -448,13 +448,13 @@ async function localeRuns(input: CertifyInput, addresses: ScenarioAddresses): Pr
     const judgedC = judgeRun(c.run, input.timeoutMs);
     const judgedDe = judgeRun(de.run, input.timeoutMs);
     const findings: Finding[] = [];
-    const inC = new Map(judgedC.parsed.perfdata.map((p) => [p.label, `${p.value}${p.uom}`]));
+    const inC = new Map(judgedC.parsed.perfdata.map((p) => [p.label, p]));
     for (const p of judgedDe.parsed.perfdata) {
       const other = inC.get(p.label);
-      if (other !== undefined && other !== `${p.value}${p.uom}`)
+      if (other !== undefined && (other.uom !== p.uom || !sameReading(other.value, p.value)))
         findings.push({
           clause: 'PLUGIN-LOCALE-INDEPENDENT',
-          message: `'${p.label}' is ${p.value}${p.uom} under LC_ALL=${GERMAN_LOCALE}, ${other} under LC_ALL=C`,
+          message: `'${p.label}' is ${p.value}${p.uom} under LC_ALL=${GERMAN_LOCALE}, ${other.value}${other.uom} under LC_ALL=C`,
         });
     }
     for (const problem of judgedDe.parsed.problems)
