@@ -1,25 +1,36 @@
 /**
- * The fleet of `npm run bench -- fleet-scale`, in a process of its own so its RSS and CPU are its
- * alone: a pooled fleet of N PBXs (argv[2]) on the pool argv[3] with the data endpoint on argv[4]
- * and the web server on argv[5], plus the bare baselines (a net server answering the data
- * endpoint's bytes, an HTTP server serving the `/sites` body) on addresses of their own. Talks
- * JSON lines: one line when up, then one answer per command read from stdin.
+ * The fleet of `npm run bench -- fleet-scale`, in processes of its own so their RSS and CPU are
+ * theirs alone. Talks JSON lines: one line when up, then one answer per command read from stdin.
+ *
+ * - `whole N POOL DATA_PORT WEB_PORT`: a pooled fleet of N PBXs beside its controller in this
+ *   process (`simulate --pbx-count N`), plus the bare baselines (a net server answering the data
+ *   endpoint's bytes, an HTTP server serving the `/sites` body) on addresses after the fleet's.
+ * - `controller N POOL DATA_PORT WEB_PORT`: the controller alone (`simulate --fleet-only`) for N
+ *   sites, keys from PBX_CONFORMANCE_FLEET_SECRET; `wait-links` ends when every site is linked,
+ *   `baselines` then starts the bare servers.
+ * - `shard I/K N POOL DATA_PORT WEB_PORT INGEST_URL`: shard I of K (`simulate --shard I/K`); its
+ *   PBXs start on `start`.
  */
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, connect as netConnect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import type { PbxHandle } from '../simulators/pbx/index.ts';
-import { startDemoFleet } from '../src/cli/demo-fleet.ts';
+import { type DemoFleet, startDemoFleet } from '../src/cli/demo-fleet.ts';
+import { type RunningShard, startShard } from '../src/cli/shard-fleet.ts';
 import { addressAt, parseAddressPool } from '../src/fleet/address-pool.ts';
+import { derivedIngestKey, FLEET_SECRET_ENV, parseShard } from '../src/fleet/shards.ts';
 
+const mode = process.argv[2] as 'whole' | 'controller' | 'shard';
+const args = process.argv.slice(mode === 'shard' ? 4 : 3);
 const [count = 100, poolSpec = '127.160.0.0/16', dataPort = 6556, webPort = 8080] = [
-  Number(process.argv[2]),
-  process.argv[3],
-  Number(process.argv[4]),
-  Number(process.argv[5]),
+  Number(args[0]),
+  args[1],
+  Number(args[2]),
+  Number(args[3]),
 ];
 const AUTH = `Basic ${Buffer.from('anna.admin@nordlicht.example:Nordlicht-Demo-1').toString('base64')}`;
+const secret = process.env[FLEET_SECRET_ENV] ?? 'fleet-scale-bench-secret';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 const rssAfterGc = () => {
@@ -27,95 +38,72 @@ const rssAfterGc = () => {
   gc?.();
   return process.memoryUsage().rss;
 };
+const cpuMs = (used: NodeJS.CpuUsage) => (used.user + used.system) / 1000;
 const send = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
-
 const pool = parseAddressPool(poolSpec);
-const fleet = await startDemoFleet({
-  host: '127.0.0.1',
-  clock: 'frozen',
-  pbxCount: count,
-  pool: { addresses: pool, dataPort, webPort },
-});
-const { state } = fleet.controller.internals;
-const rssController = rssAfterGc();
-const { start } = await import('../simulators/pbx/index.ts');
-const clock = { mode: 'frozen' as const };
-const startedAt = performance.now();
-const cpuAtStart = process.cpuUsage();
-const primary: PbxHandle = await start({
-  clock,
-  ...fleet.pbxOptions(0),
-  controller: fleet.registrations[0]!,
-});
-fleet.started(0, primary);
-await fleet.startPeers({ clock });
-const listening = performance.now() - startedAt;
-const connected = () => {
+// Every mode loads both simulators before its first RSS reading: what follows is the PBXs' alone.
+await import('../simulators/pbx/index.ts');
+await import('../simulators/fleet-controller/index.ts');
+const closers: (() => Promise<unknown> | unknown)[] = [];
+
+/** What the PBXs of this process are, for `events`. */
+let pbxs: () => PbxHandle[] = () => [];
+let fleet: DemoFleet | undefined;
+
+/** Connected links at this process's controller. */
+const linked = () => {
   let up = 0;
-  for (const link of state.ingest.links.values()) if (link.connected > 0) up++;
+  for (const link of fleet!.controller.internals.state.ingest.links.values()) if (link.connected > 0) up++;
   return up;
 };
-while (connected() < count) await new Promise((resolve) => setTimeout(resolve, 20));
-const linksUp = performance.now() - startedAt;
-const startCpu = process.cpuUsage(cpuAtStart);
-const rssFleet = rssAfterGc();
 
-// Bare baselines on addresses after the fleet's: the same bytes, nothing else.
-const agentBytes = await new Promise<Buffer>((resolve, reject) => {
-  const chunks: Buffer[] = [];
-  const socket = netConnect({ host: addressAt(pool, 0), port: dataPort });
-  socket.on('data', (c: Buffer) => chunks.push(c));
-  socket.on('end', () => resolve(Buffer.concat(chunks)));
-  socket.on('error', reject);
-});
-const bareNet = createNetServer((socket) => {
-  socket.on('error', () => {});
-  socket.end(agentBytes);
-});
-const bareNetHost = addressAt(pool, count);
-await new Promise<void>((resolve) => bareNet.listen({ host: bareNetHost, port: dataPort }, resolve));
-const sitesUrl = `${fleet.controller.urls.api}/api/v1/sites`;
-const first = await request(sitesUrl, { headers: { authorization: AUTH } });
-const sitesBody = await first.body.text();
-const etag = String(first.headers['etag']);
-const bareHttp = createHttpServer((req, res) => {
-  if (req.headers['if-none-match'] === etag) {
-    res.writeHead(304, { etag });
-    res.end();
-    return;
-  }
-  res.writeHead(200, { 'content-type': 'application/json', etag });
-  res.end(sitesBody);
-});
-const bareHttpHost = addressAt(pool, count + 1);
-await new Promise<void>((resolve) => bareHttp.listen({ host: bareHttpHost, port: webPort }, resolve));
+/** The bare baselines beside the controller: the data endpoint's bytes from PBX 1, the `/sites` body. */
+async function baselines() {
+  const agentBytes = await new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = netConnect({ host: addressAt(pool, 0), port: dataPort });
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('end', () => resolve(Buffer.concat(chunks)));
+    socket.on('error', reject);
+  });
+  const bareNet = createNetServer((socket) => {
+    socket.on('error', () => {});
+    socket.end(agentBytes);
+  });
+  const bareNetHost = addressAt(pool, count);
+  await new Promise<void>((resolve) => bareNet.listen({ host: bareNetHost, port: dataPort }, resolve));
+  closers.push(() => bareNet.close());
+  const sitesUrl = `${fleet!.controller.urls.api}/api/v1/sites`;
+  const first = await request(sitesUrl, { headers: { authorization: AUTH } });
+  const sitesBody = await first.body.text();
+  const etag = String(first.headers['etag']);
+  const bareHttp: Server = createHttpServer((req, res) => {
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, { etag });
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json', etag });
+    res.end(sitesBody);
+  });
+  const bareHttpHost = addressAt(pool, count + 1);
+  await new Promise<void>((resolve) => bareHttp.listen({ host: bareHttpHost, port: webPort }, resolve));
+  closers.push(() => bareHttp.close());
+  return {
+    sitesUrl,
+    etag,
+    sitesBytes: Buffer.byteLength(sitesBody),
+    agentBytes: agentBytes.length,
+    mcpUrl: fleet!.controller.urls.mcp,
+    bareNet: { host: bareNetHost, port: dataPort },
+    bareHttp: `http://${bareHttpHost}:${webPort}/api/v1/sites`,
+  };
+}
 
-send({
-  ready: true,
-  count,
-  listeningMs: listening,
-  linksUpMs: linksUp,
-  startCpuMs: (startCpu.user + startCpu.system) / 1000,
-  rssController,
-  rssFleet,
-  gc: gc !== undefined,
-  sitesUrl,
-  etag,
-  sitesBytes: Buffer.byteLength(sitesBody),
-  agentBytes: agentBytes.length,
-  mcpUrl: fleet.controller.urls.mcp,
-  bareNet: { host: bareNetHost, port: dataPort },
-  bareHttp: `http://${bareHttpHost}:${webPort}/api/v1/sites`,
-});
-
-/** Raises `perPbx` events on each of the first `pbxs` PBXs through their forwarders; time until the controller accepted them all. */
-async function events(pbxs: number, perPbx: number) {
-  const handles = [primary, ...fleet.peers.map((p) => p.pbx)].slice(0, pbxs);
-  const before = state.ingest.stats.accepted;
-  const cpu = process.cpuUsage();
-  const t0 = performance.now();
+/** Raises `perPbx` events on each of the first `n` PBXs of this process through their forwarders. */
+function raise(n: number, perPbx: number): number {
   let raised = 0;
-  for (const pbx of handles) {
+  for (const pbx of pbxs().slice(0, n)) {
     for (let i = 0; i < perPbx; i++) {
       const outcome = pbx.internals.events.raise({
         module: 'Bench',
@@ -125,37 +113,129 @@ async function events(pbxs: number, perPbx: number) {
       if (outcome === 'sent' || outcome === 'buffered') raised++;
     }
   }
-  const deadline = t0 + 120_000;
-  while (state.ingest.stats.accepted - before < raised && performance.now() < deadline)
-    await new Promise((resolve) => setImmediate(resolve));
-  const ms = performance.now() - t0;
-  const used = process.cpuUsage(cpu);
-  return {
-    raised,
-    accepted: state.ingest.stats.accepted - before,
-    ms,
-    cpuMs: (used.user + used.system) / 1000,
-  };
+  return raised;
 }
 
+/** Waits until this process's controller accepted `target` events after `before`. */
+async function accepted(before: number, target: number, t0: number) {
+  const { state } = fleet!.controller.internals;
+  const deadline = t0 + 120_000;
+  while (state.ingest.stats.accepted - before < target && performance.now() < deadline)
+    await new Promise((resolve) => setImmediate(resolve));
+  return { accepted: state.ingest.stats.accepted - before, ms: performance.now() - t0 };
+}
+
+if (mode === 'whole' || mode === 'controller') {
+  fleet = await startDemoFleet({
+    host: '127.0.0.1',
+    clock: 'frozen',
+    pbxCount: count,
+    ...(mode === 'whole'
+      ? { pool: { addresses: pool, dataPort, webPort } }
+      : { keyFor: (siteId: string) => derivedIngestKey(secret, siteId) }),
+  });
+  closers.push(() => fleet!.close());
+}
+const rssBefore = rssAfterGc();
+
+if (mode === 'whole') {
+  const { start } = await import('../simulators/pbx/index.ts');
+  const clock = { mode: 'frozen' as const };
+  const startedAt = performance.now();
+  const cpuAtStart = process.cpuUsage();
+  const primary: PbxHandle = await start({
+    clock,
+    ...fleet!.pbxOptions(0),
+    controller: fleet!.registrations[0]!,
+  });
+  closers.unshift(() => primary.close());
+  fleet!.started(0, primary);
+  await fleet!.startPeers({ clock });
+  const listening = performance.now() - startedAt;
+  while (linked() < count) await new Promise((resolve) => setTimeout(resolve, 20));
+  const linksUp = performance.now() - startedAt;
+  const startCpu = process.cpuUsage(cpuAtStart);
+  const rssFleet = rssAfterGc();
+  pbxs = () => [primary, ...fleet!.peers.map((p) => p.pbx)];
+  send({
+    ready: true,
+    count,
+    listeningMs: listening,
+    linksUpMs: linksUp,
+    startCpuMs: cpuMs(startCpu),
+    rssController: rssBefore,
+    rssFleet,
+    gc: gc !== undefined,
+    ...(await baselines()),
+  });
+} else if (mode === 'controller') {
+  send({ ready: true, ingest: fleet!.controller.urls.ingest, rss: rssBefore, gc: gc !== undefined });
+} else {
+  send({ ready: true, rss: rssBefore, gc: gc !== undefined });
+}
+
+let running: RunningShard | undefined;
 let cpuMark = process.cpuUsage();
+let acceptedMark = 0;
 for await (const line of createInterface({ input: process.stdin })) {
-  const command = JSON.parse(line) as { op: string; pbxs?: number; perPbx?: number };
+  const command = JSON.parse(line) as { op: string; pbxs?: number; perPbx?: number; target?: number };
   if (command.op === 'cpu-mark') {
     cpuMark = process.cpuUsage();
     send({ ok: true });
   } else if (command.op === 'cpu-read') {
-    const used = process.cpuUsage(cpuMark);
-    send({ cpuMs: (used.user + used.system) / 1000 });
+    send({ cpuMs: cpuMs(process.cpuUsage(cpuMark)) });
+  } else if (command.op === 'start') {
+    // A shard: its slice of the fleet, linked to the controller over TCP.
+    const t0 = performance.now();
+    const cpu = process.cpuUsage();
+    running = await startShard({
+      shard: parseShard(process.argv[3]!),
+      count,
+      controller: process.argv[8]!,
+      secret,
+      pool: { addresses: pool, dataPort, webPort },
+      pbx: { clock: { mode: 'frozen' } },
+      controlHost: '127.0.0.1',
+      controlPort: 0,
+    });
+    closers.push(() => running?.close());
+    pbxs = () => running!.pbxs;
+    const listeningMs = performance.now() - t0;
+    while (running.pbxs.some((pbx) => pbx.internals.events.status().link !== 'up'))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    send({
+      listeningMs,
+      upMs: performance.now() - t0,
+      startCpuMs: cpuMs(process.cpuUsage(cpu)),
+      rss: rssAfterGc(),
+      pbxs: running.pbxs.length,
+    });
+  } else if (command.op === 'wait-links') {
+    const t0 = performance.now();
+    while (linked() < count) await new Promise((resolve) => setTimeout(resolve, 20));
+    send({ waitedMs: performance.now() - t0, rss: rssAfterGc() });
+  } else if (command.op === 'baselines') {
+    send(await baselines());
+  } else if (command.op === 'accepted-mark') {
+    acceptedMark = fleet!.controller.internals.state.ingest.stats.accepted;
+    send({ ok: true });
+  } else if (command.op === 'wait-accepted') {
+    // The controller of a sharded fleet: until the events the shards raised have all arrived.
+    send(await accepted(acceptedMark, command.target ?? 0, performance.now()));
+  } else if (command.op === 'raise') {
+    send({ raised: raise(command.pbxs ?? 100, command.perPbx ?? 1) });
   } else if (command.op === 'events') {
-    send(await events(command.pbxs ?? 100, command.perPbx ?? 1));
+    // The whole fleet in this process: raise, then wait until the controller accepted them all.
+    const before = fleet!.controller.internals.state.ingest.stats.accepted;
+    const cpu = process.cpuUsage();
+    const t0 = performance.now();
+    const raised = raise(command.pbxs ?? 100, command.perPbx ?? 1);
+    const done = await accepted(before, raised, t0);
+    send({ raised, ...done, cpuMs: cpuMs(process.cpuUsage(cpu)) });
   } else if (command.op === 'quit') {
     break;
   }
 }
-bareNet.close();
-bareHttp.close();
-await primary.close();
-await fleet.close();
+for (const close of closers.reverse()) await close();
 send({ closed: true });
 process.exit(0);

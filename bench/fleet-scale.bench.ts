@@ -6,11 +6,21 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { request } from 'undici';
 import { addressAt, parseAddressPool } from '../src/fleet/address-pool.ts';
-import { descriptorsNeeded, probeBind, readOpenFileLimit } from '../src/fleet/fleet-preflight.ts';
+import {
+  descriptorsNeeded,
+  FDS_PER_LINKED_SITE,
+  FDS_PER_SHARD_PBX,
+  largestFleetUnder,
+  probeBind,
+  readOpenFileLimit,
+} from '../src/fleet/fleet-preflight.ts';
+import { FLEET_SECRET_ENV } from '../src/fleet/shards.ts';
 import { fmt } from './load.ts';
 
 /** Fleet sizes measured, smallest first (BENCH_FLEET_SCALE_COUNTS=100,1000 to shorten). */
 const COUNTS = (process.env.BENCH_FLEET_SCALE_COUNTS ?? '100,1000,10000').split(',').map(Number);
+/** Sizes also measured as a controller with shards (BENCH_FLEET_SCALE_SHARDED=1000); a size that does not fit in one process always is. */
+const SHARDED = (process.env.BENCH_FLEET_SCALE_SHARDED ?? '').split(',').filter(Boolean).map(Number);
 /** How long the Checkmk-like poller runs per size. */
 const POLL_WINDOW_MS = Number(process.env.BENCH_FLEET_SCALE_WINDOW_MS ?? 15_000);
 /** The poller fetches every PBX once per this period, spread evenly (Checkmk's default check interval). */
@@ -19,6 +29,8 @@ const SITES_POLL_EVERY_MS = 250;
 const MCP_EVERY_MS = 3_000;
 const AUTH = `Basic ${Buffer.from('anna.admin@nordlicht.example:Nordlicht-Demo-1').toString('base64')}`;
 const MCP_TOKEN = 'demo-anna-read-write-7Qk2LxV9mB4nT8wZ';
+/** The controller and the shards of a sharded fleet derive the ingest keys from it. */
+const BENCH_SECRET = 'fleet-scale-bench-only-secret';
 
 interface Ready {
   count: number;
@@ -41,7 +53,7 @@ class FleetChild {
   private constructor(
     private readonly child: ChildProcess,
     private readonly lines: AsyncIterator<string>,
-    readonly ready: Ready,
+    readonly first: Record<string, unknown>,
   ) {}
 
   static async start(argv: string[], wrap: string[]): Promise<FleetChild> {
@@ -54,12 +66,19 @@ class FleetChild {
       'bench/fleet-scale-child.ts',
       ...argv,
     ];
-    const child = spawn(command!, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(command!, args, {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env, [FLEET_SECRET_ENV]: BENCH_SECRET },
+    });
     const reader: Interface = createInterface({ input: child.stdout! });
     const lines = reader[Symbol.asyncIterator]();
     const first = await lines.next();
     if (first.done) throw new Error('the fleet process ended before it was up');
-    return new FleetChild(child, lines, JSON.parse(first.value) as Ready);
+    return new FleetChild(child, lines, JSON.parse(first.value) as Record<string, unknown>);
+  }
+
+  get ready(): Ready {
+    return this.first as unknown as Ready;
   }
 
   async ask<T>(op: Record<string, unknown>): Promise<T> {
@@ -72,6 +91,106 @@ class FleetChild {
   async close(): Promise<void> {
     await this.ask({ op: 'quit' }).catch(() => {});
     if (this.child.exitCode === null) await new Promise((resolve) => this.child.once('exit', resolve));
+  }
+}
+
+/**
+ * A fleet under measurement, in one process or as a controller with shards: what the poller,
+ * the `/sites` and MCP clients need, CPU over all its processes, and events end to end.
+ */
+interface FleetUnderTest {
+  /** How the fleet runs, for the heading. */
+  layout: string;
+  ready: Ready;
+  cpuMark(): Promise<void>;
+  /** CPU ms over every process of the fleet since `cpuMark`. */
+  cpuRead(): Promise<number>;
+  events(pbxs: number, perPbx: number): Promise<Row['events']>;
+  close(): Promise<void>;
+}
+
+/** N PBXs beside their controller in one process (`simulate --pbx-count N`). */
+async function wholeFleet(count: number, pool: string, wrap: string[]): Promise<FleetUnderTest> {
+  const fleet = await FleetChild.start(['whole', String(count), pool, '6556', '8080'], wrap);
+  return {
+    layout: 'one process',
+    ready: fleet.ready,
+    cpuMark: () => fleet.ask({ op: 'cpu-mark' }).then(() => {}),
+    cpuRead: () => fleet.ask<{ cpuMs: number }>({ op: 'cpu-read' }).then((r) => r.cpuMs),
+    events: (pbxs, perPbx) => fleet.ask<Row['events']>({ op: 'events', pbxs, perPbx }),
+    close: () => fleet.close(),
+  };
+}
+
+/**
+ * N PBXs as `simulate --fleet-only` plus `shards` processes of `simulate --shard i/K`, linked over
+ * TCP: each process under its own open-file limit. Start: from the shards' `start` until the
+ * controller has every link. RSS: what every process gained from its PBXs or links.
+ */
+async function shardedFleet(count: number, pool: string, shards: number): Promise<FleetUnderTest> {
+  const controller = await FleetChild.start(['controller', String(count), pool, '6556', '8080'], []);
+  const ingest = String(controller.first['ingest']);
+  const started: FleetChild[] = [];
+  try {
+    for (let i = 1; i <= shards; i++)
+      started.push(
+        await FleetChild.start(['shard', `${i}/${shards}`, String(count), pool, '6556', '8080', ingest], []),
+      );
+    const rssBefore =
+      Number(controller.first['rss']) + started.reduce((n, shard) => n + Number(shard.first['rss']), 0);
+    const t0 = performance.now();
+    const ups = await Promise.all(
+      started.map((shard) =>
+        shard.ask<{ listeningMs: number; upMs: number; startCpuMs: number; rss: number }>({ op: 'start' }),
+      ),
+    );
+    const links = await controller.ask<{ rss: number }>({ op: 'wait-links' });
+    const linksUpMs = performance.now() - t0;
+    const base = await controller.ask<Omit<Ready, 'count'>>({ op: 'baselines' });
+    const all = [controller, ...started];
+    return {
+      layout: `a controller and ${shards} shard processes (simulate --fleet-only, --shard i/${shards}), linked over TCP`,
+      ready: {
+        ...base,
+        count,
+        listeningMs: Math.max(...ups.map((u) => u.listeningMs)),
+        linksUpMs,
+        startCpuMs: ups.reduce((n, u) => n + u.startCpuMs, 0),
+        rssController: rssBefore,
+        rssFleet: links.rss + ups.reduce((n, u) => n + u.rss, 0),
+        gc: Boolean(controller.first['gc']),
+      },
+      async cpuMark() {
+        await Promise.all(all.map((p) => p.ask({ op: 'cpu-mark' })));
+      },
+      async cpuRead() {
+        const used = await Promise.all(all.map((p) => p.ask<{ cpuMs: number }>({ op: 'cpu-read' })));
+        return used.reduce((n, u) => n + u.cpuMs, 0);
+      },
+      async events(pbxs, perPbx) {
+        await Promise.all(all.map((p) => p.ask({ op: 'cpu-mark' })));
+        await controller.ask({ op: 'accepted-mark' });
+        const e0 = performance.now();
+        const each = Math.ceil(pbxs / shards);
+        const raised = (
+          await Promise.all(
+            started.map((shard) => shard.ask<{ raised: number }>({ op: 'raise', pbxs: each, perPbx })),
+          )
+        ).reduce((n, r) => n + r.raised, 0);
+        const done = await controller.ask<{ accepted: number }>({ op: 'wait-accepted', target: raised });
+        const ms = performance.now() - e0;
+        const used = await Promise.all(all.map((p) => p.ask<{ cpuMs: number }>({ op: 'cpu-read' })));
+        return { raised, accepted: done.accepted, ms, cpuMs: used.reduce((n, u) => n + u.cpuMs, 0) };
+      },
+      async close() {
+        await Promise.all(started.map((shard) => shard.close()));
+        await controller.close();
+      },
+    };
+  } catch (error) {
+    await Promise.all(started.map((shard) => shard.close()));
+    await controller.close();
+    throw error;
   }
 }
 
@@ -106,6 +225,9 @@ function quantile(values: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
+/** Whether a figure is within its budget. */
+const met = (value: number, budget: number) =>
+  value < budget ? 'met' : `MISSED (${fmt(value / budget, 2)}× the budget)`;
 const ms = (v: number) => `${fmt(v, v < 10 ? 2 : 1)} ms`;
 const pq = (values: number[]) => `${ms(quantile(values, 0.5))} / ${ms(quantile(values, 0.99))}`;
 
@@ -125,6 +247,7 @@ async function pickPool(count: number): Promise<string> {
 
 interface Row {
   count: number;
+  layout: string;
   ready: Ready;
   pbxFetch: number[];
   bareFetch: number[];
@@ -141,30 +264,49 @@ interface Row {
   events: { raised: number; accepted: number; ms: number; cpuMs: number };
 }
 
-async function measure(count: number): Promise<Row | string> {
-  const need = descriptorsNeeded(count) + 1024;
+/**
+ * How `count` PBXs fit in one process here: `[]` (as they are), a `prlimit` wrapper that raises
+ * the limit, or the one-line reason they do not fit (the hard limit only root raises).
+ */
+function oneProcessWrap(count: number): string[] | string {
+  const need = descriptorsNeeded(count);
   const limit = readOpenFileLimit();
-  let wrap: string[] = [];
-  if (limit && limit.soft < need) {
-    const root = process.getuid?.() === 0;
-    if (limit.hard < need && !root)
-      return `open-file hard limit ${limit.hard} < ${need} needed; run under \`ulimit -n ${need}\` (as root) to measure`;
-    wrap = ['prlimit', `--nofile=${Math.max(need, limit.soft)}:${Math.max(need, limit.hard)}`];
-    // Root without CAP_SYS_RESOURCE (a container) may not raise the hard limit either.
-    if (spawnSync(wrap[0]!, [wrap[1]!, 'true'], { stdio: 'ignore' }).status !== 0)
-      return `open-file limit ${limit.soft} (hard ${limit.hard}) < ${need} needed, and prlimit may not raise it here; run under \`ulimit -n ${need}\` to measure`;
-  }
+  if (!limit || limit.soft >= need) return [];
+  const wrap = ['prlimit', `--nofile=${Math.max(need, limit.soft)}:${Math.max(need, limit.hard)}`];
+  // Root without CAP_SYS_RESOURCE (a container) may not raise the hard limit either.
+  if (limit.hard >= need || spawnSync(wrap[0]!, [wrap[1]!, 'true'], { stdio: 'ignore' }).status === 0)
+    return wrap;
+  return `the hard open-file limit ${limit.hard} is below the ${fmt(need)} descriptors ${fmt(count)} PBXs need in one process (2 each, plus 256) and cannot be raised here`;
+}
+
+/** Shards of `count` PBXs such that each shard and the controller fit under this process's hard limit. */
+function shardsFor(count: number): number | string {
+  const hard = readOpenFileLimit()?.hard ?? Number.POSITIVE_INFINITY;
+  if (descriptorsNeeded(count, FDS_PER_LINKED_SITE) > hard)
+    return `the controller alone needs ${fmt(descriptorsNeeded(count, FDS_PER_LINKED_SITE))} descriptors, above the hard limit ${hard}`;
+  return Math.max(2, Math.ceil(count / largestFleetUnder(hard, FDS_PER_SHARD_PBX)));
+}
+
+async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row | string> {
+  let fleet: FleetUnderTest;
   const pool = await pickPool(count);
-  const fleet = await FleetChild.start([String(count), pool, '6556', '8080'], wrap);
+  if (layout === 'whole') {
+    const wrap = oneProcessWrap(count);
+    if (typeof wrap === 'string') return wrap;
+    fleet = await wholeFleet(count, pool, wrap);
+  } else {
+    const shards = shardsFor(count);
+    if (typeof shards === 'string') return shards;
+    fleet = await shardedFleet(count, pool, shards);
+  }
   const { ready } = fleet;
   const poolParsed = parseAddressPool(pool);
   try {
     // Idle: what the fleet costs with nobody asking (after a moment to settle).
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-    await fleet.ask({ op: 'cpu-mark' });
+    await fleet.cpuMark();
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const idle = await fleet.ask<{ cpuMs: number }>({ op: 'cpu-read' });
-    const idleCpuPerSec = idle.cpuMs / 3;
+    const idleCpuPerSec = (await fleet.cpuRead()) / 3;
 
     // The Checkmk-like poller, every PBX once per 60 s spread evenly; beside it, every fourth tick,
     // the bare net server with the same bytes; a /sites client with If-None-Match; MCP now and then.
@@ -180,7 +322,7 @@ async function measure(count: number): Promise<Row | string> {
     const mcpMs: number[] = [];
     const pending: Promise<unknown>[] = [];
     const interval = POLL_PERIOD_MS / count;
-    await fleet.ask({ op: 'cpu-mark' });
+    await fleet.cpuMark();
     const t0 = performance.now();
     let tick = 0;
     let nextSites = t0;
@@ -219,10 +361,10 @@ async function measure(count: number): Promise<Row | string> {
       }
     }
     await Promise.all(pending);
-    const windowCpu = await fleet.ask<{ cpuMs: number }>({ op: 'cpu-read' });
+    const windowCpuMs = await fleet.cpuRead();
     const windowSec = (performance.now() - t0) / 1000;
-    const fetchCpuUs = (windowCpu.cpuMs * 1000) / Math.max(1, fetches);
-    const windowIdleShare = (idleCpuPerSec * windowSec) / Math.max(1e-9, windowCpu.cpuMs);
+    const fetchCpuUs = (windowCpuMs * 1000) / Math.max(1, fetches);
+    const windowIdleShare = (idleCpuPerSec * windowSec) / Math.max(1e-9, windowCpuMs);
     await mcp.close();
 
     // /sites alone, sequentially: 304 with the ETag, 200 without; bare HTTP alike.
@@ -237,9 +379,10 @@ async function measure(count: number): Promise<Row | string> {
     const sites200 = await seq(n200, () => timedGet(ready.sitesUrl));
     const bare200 = await seq(n200, () => timedGet(ready.bareHttp));
 
-    const events = await fleet.ask<Row['events']>({ op: 'events', pbxs: Math.min(count, 2_000), perPbx: 2 });
+    const events = await fleet.events(Math.min(count, 2_000), 2);
     return {
       count,
+      layout: fleet.layout,
       ready,
       pbxFetch,
       bareFetch,
@@ -274,36 +417,53 @@ export async function benchFleetScale(): Promise<void> {
       .map((l) => fmt(l, 1))
       .join(' ')} at the start`,
   );
-  const rows: Row[] = [];
+  // A size that does not fit in one process here is measured twice instead: the largest fleet that
+  // fits in one process, and the size itself as a controller with shards.
+  const runs: { count: number; layout: 'whole' | 'sharded' }[] = [];
   for (const count of COUNTS) {
-    const result = await measure(count);
-    if (typeof result === 'string') {
-      console.log(`N = ${fmt(count)}: not measured: ${result}`);
+    const wrap = oneProcessWrap(count);
+    if (typeof wrap !== 'string') {
+      runs.push({ count, layout: 'whole' });
       continue;
     }
-    rows.push(result);
+    console.log(`N = ${fmt(count)} in one process: not measured: ${wrap}`);
+    const largest = largestFleetUnder(readOpenFileLimit()?.hard ?? 0);
+    if (largest > (runs.at(-1)?.count ?? 0)) runs.push({ count: largest, layout: 'whole' });
+    runs.push({ count, layout: 'sharded' });
+  }
+  for (const count of SHARDED)
+    if (!runs.some((run) => run.count === count && run.layout === 'sharded'))
+      runs.push({ count, layout: 'sharded' });
+  for (const { count, layout } of runs) {
+    const result = await measure(count, layout);
+    if (typeof result === 'string') {
+      console.log(`N = ${fmt(count)} (${layout}): not measured: ${result}`);
+      continue;
+    }
     const r = result;
     const rssPerPbx = (r.ready.rssFleet - r.ready.rssController) / r.count / 1024;
     const failed = r.pbxFetch.filter((v) => !Number.isFinite(v)).length;
-    console.log(`\nN = ${fmt(r.count)}${r.ready.gc ? '' : ' (no --expose-gc: RSS figures include garbage)'}`);
+    console.log(
+      `\nN = ${fmt(r.count)}, ${r.layout}${r.ready.gc ? '' : ' (no --expose-gc: RSS figures include garbage)'}`,
+    );
     console.log(
       `  figure                                   measured                    bare baseline            budget`,
     );
     console.log(
       `  start until every ingest link is up      ${fmt(r.ready.linksUpMs / 1000, 2)} s (listening ${fmt(r.ready.listeningMs / 1000, 2)} s, ${fmt(r.ready.startCpuMs / 1000, 1)} s CPU)`.padEnd(
         100,
-      ) + '< 30 s',
+      ) + `< 30 s      ${met(r.ready.linksUpMs / 1000, 30)}`,
     );
     console.log(
-      `  RSS per active PBX                       ${fmt(rssPerPbx, 1)} KiB (controller alone ${fmt(r.ready.rssController / 2 ** 20)} MiB, fleet ${fmt(r.ready.rssFleet / 2 ** 20)} MiB)`.padEnd(
+      `  RSS per active PBX                       ${fmt(rssPerPbx, 1)} KiB (before the PBXs ${fmt(r.ready.rssController / 2 ** 20)} MiB, after ${fmt(r.ready.rssFleet / 2 ** 20)} MiB)`.padEnd(
         100,
-      ) + '< 128 KiB',
+      ) + `< 128 KiB   ${met(rssPerPbx, 128)}`,
     );
     console.log(
-      `  data-endpoint fetch p50 / p99            ${pq(r.pbxFetch.filter(Number.isFinite)).padEnd(28)}${pq(r.bareFetch).padEnd(25)}p99 < 50 ms   (${fmt(r.pbxFetch.length)} fetches, ${failed} failed, ${fmt(r.ready.agentBytes)} bytes each)`,
+      `  data-endpoint fetch p50 / p99            ${pq(r.pbxFetch.filter(Number.isFinite)).padEnd(28)}${pq(r.bareFetch).padEnd(25)}p99 < 50 ms  ${met(quantile(r.pbxFetch, 0.99), 50)}  (${fmt(r.pbxFetch.length)} fetches, ${failed} failed, ${fmt(r.ready.agentBytes)} bytes each)`,
     );
     console.log(
-      `  /sites 304 p50 / p99 (sequential)        ${pq(r.sites304).padEnd(28)}${pq(r.bare304).padEnd(25)}p99 < 5 ms`,
+      `  /sites 304 p50 / p99 (sequential)        ${pq(r.sites304).padEnd(28)}${pq(r.bare304).padEnd(25)}p99 < 5 ms   ${met(quantile(r.sites304, 0.99), 5)}`,
     );
     console.log(
       `  /sites 304 p50 / p99 (beside the poller) ${pq(r.sites304UnderPoll).padEnd(28)}${''.padEnd(25)}printed`,

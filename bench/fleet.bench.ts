@@ -61,12 +61,14 @@ async function benchSites(load: LoadWorker): Promise<void> {
   try {
     for (let i = 0; i < SITES; i += 10) {
       const siteId = siteIdOf(i);
-      await fleet.control.injectEvent(siteId, {
+      await fleet.control.injectEvent({
+        siteId,
         module: 'Backup',
         subject: 'Sicherung fehlgeschlagen',
         severity: 'ERROR',
       });
-      await fleet.control.injectEvent(siteId, {
+      await fleet.control.injectEvent({
+        siteId,
         module: 'SIP',
         subject: 'Trunk nicht registriert',
         severity: 'WARNING',

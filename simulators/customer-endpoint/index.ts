@@ -8,13 +8,15 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { SecureVersion, TLSSocket } from 'node:tls';
 import type { VirtualClock } from '../shared/clock.ts';
+import { serveOperations } from '../shared/control/serve-operations.ts';
 import { closeServer, listen } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
 import { boundSlowClients, HTTP_SERVER_OPTIONS } from '../shared/http/slow-clients.ts';
 import { EndpointCore } from './answer-request.ts';
 import type { EndpointBehaviour, EndpointConfig } from './endpoint-behaviour.ts';
-import { endpointControlRoutes } from './endpoint-control-routes.ts';
 import { type EndpointControlServer, startEndpointControlServer } from './endpoint-control-server.ts';
+import { endpointEffects } from './endpoint-effects.ts';
+import { ENDPOINT_CONTROL_OPERATIONS } from './endpoint-operations.ts';
 import { PlanWriter } from './plan-writer.ts';
 import { MAX_RECORDED_BODY_BYTES, type RecordedRequest } from './recorded-request.ts';
 import { RequestRecorder } from './request-recorder.ts';
@@ -28,9 +30,17 @@ export type {
   EndpointBehaviour,
   EndpointConfig,
 } from './endpoint-behaviour.ts';
-export { HttpEndpointControl } from './http-endpoint-control.ts';
+export { type EndpointControl, httpEndpointControl } from './endpoint-control.ts';
+export type { EndpointInfo } from './endpoint-operations.ts';
 export { type RecordedRequest, recordedHeader } from './recorded-request.ts';
-export { parseWireConfig } from './wire-config.ts';
+export {
+  configToWire,
+  parseWireConfig,
+  recordFromWire,
+  type WireBehaviour,
+  type WireConfig,
+  type WireRecordedRequest,
+} from './wire-config.ts';
 
 export interface CustomerEndpointOptions {
   /** Default 127.0.0.1. */
@@ -134,10 +144,13 @@ export async function start(options: CustomerEndpointOptions = {}): Promise<Cust
     const where = options.controlPlane === true ? {} : options.controlPlane;
     try {
       controlServer = await startEndpointControlServer(
-        endpointControlRoutes({
-          ...control,
-          info: () => ({ base, control: controlServer?.url ?? '', certificate }),
-        }),
+        serveOperations(
+          ENDPOINT_CONTROL_OPERATIONS,
+          endpointEffects({
+            ...control,
+            info: () => ({ base, control: controlServer?.url ?? '', certificate }),
+          }),
+        ),
         { host: where.host ?? '127.0.0.1', port: where.port ?? 0 },
       );
     } catch (error) {

@@ -5,9 +5,9 @@ import type { SiteControlPlane } from '../shared/http/site-control-plane.ts';
 import { boundSlowClients, HTTP_SERVER_OPTIONS } from '../shared/http/slow-clients.ts';
 import { createApiCore, type RequestLogger } from './api/api-core.ts';
 import { answerAfterHalfClose, toNodeHandler } from './api/http-adapter.ts';
-import { startControlServer } from './control/control-server.ts';
+import { fleetControlRoutes, inProcessFleetControl, startControlServer } from './control/control-server.ts';
 import type { FleetControl } from './control/fleet-control.ts';
-import { InProcessFleetControl } from './control/in-process-control.ts';
+import { fleetEffects } from './control/fleet-effects.ts';
 import { type IngestServer, startIngestServer } from './ingest/ingest-server.ts';
 import { createMcpHandler, MCP_PATH } from './mcp/mcp-handler.ts';
 import { Authenticator } from './model/authenticator.ts';
@@ -19,8 +19,7 @@ import { type FleetDatabase, openFleetDatabase } from './persistence/fleet-datab
 // The front door: everything outside simulators/fleet-controller/ imports the controller from this
 // file only (test/architecture/import-graph.test.ts).
 export { SiteControlPlane } from '../shared/http/site-control-plane.ts';
-export type { FleetControl } from './control/fleet-control.ts';
-export { HttpFleetControl } from './control/http-control.ts';
+export { type FleetControl, httpFleetControl } from './control/fleet-control.ts';
 export { evaluateFindings } from './model/findings.ts';
 export { defaultFixture, emptyFixture, type FleetFixture } from './model/fleet-fixture.ts';
 export type { ScryptCost } from './model/password-hash.ts';
@@ -121,8 +120,11 @@ export async function start(options: FleetStartOptions = {}): Promise<FleetHandl
     const { port: apiPort } = await listen(apiServer, { port: options.apiPort ?? 0, host });
     const ingestServer = await startIngestServer(state, { host, port: options.ingestPort ?? 0, log });
     ingest = ingestServer;
-    const control = new InProcessFleetControl(state, clock, fixture, () => ingestServer.url);
-    const controlServer = await startControlServer(control, {
+    const routes = fleetControlRoutes(
+      fleetEffects({ state, clock, fixture, ingestUrl: () => ingestServer.url }),
+    );
+    const control = inProcessFleetControl(routes);
+    const controlServer = await startControlServer(routes, {
       host: options.controlHost ?? '127.0.0.1',
       port: options.controlPort ?? 0,
       log,

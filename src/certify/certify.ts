@@ -377,6 +377,12 @@ export function bareCommand(argv: readonly string[]): string[] {
   return argv.slice(0, end < 0 ? argv.length : end);
 }
 
+/**
+ * The rules every run of an extra run is held to as well (PLUGIN-NO-CRASH, PLUGIN-OUTPUT-SIZE):
+ * a plug-in that crashes only when its source is slow, or only under another locale, still crashed.
+ */
+const EVERY_RUN: ReadonlySet<PluginClauseId> = new Set(['PLUGIN-NO-CRASH', 'PLUGIN-OUTPUT-SIZE']);
+
 /** PLUGIN-HELP-VERSION: `--help` and `--version` each print text and exit 3. */
 async function helpAndVersion(input: CertifyInput): Promise<Judged[]> {
   const out: Judged[] = [];
@@ -447,7 +453,11 @@ async function localeRuns(input: CertifyInput, addresses: ScenarioAddresses): Pr
     });
     const judgedC = judgeRun(c.run, input.timeoutMs);
     const judgedDe = judgeRun(de.run, input.timeoutMs);
-    const findings: Finding[] = [];
+    // Both runs are runs of the plug-in: a trace or oversized output in either breaks its rule.
+    const findings: Finding[] = [
+      ...judgedC.findings.map((f) => ({ ...f, message: `under LC_ALL=C: ${f.message}` })),
+      ...judgedDe.findings.map((f) => ({ ...f, message: `under LC_ALL=${GERMAN_LOCALE}: ${f.message}` })),
+    ].filter((f) => EVERY_RUN.has(f.clause));
     const inC = new Map(judgedC.parsed.perfdata.map((p) => [p.label, p]));
     for (const p of judgedDe.parsed.perfdata) {
       const other = inC.get(p.label);
@@ -479,7 +489,7 @@ async function localeRuns(input: CertifyInput, addresses: ScenarioAddresses): Pr
             locale: GERMAN_LOCALE,
             stdoutUnderC: redactSecrets(c.run.stdout, values),
           }),
-          judged: new Set(['PLUGIN-LOCALE-INDEPENDENT']),
+          judged: new Set(['PLUGIN-LOCALE-INDEPENDENT', ...EVERY_RUN]),
           findings,
         },
         judgement: judgedDe,
@@ -510,7 +520,7 @@ async function heldBackRun(input: CertifyInput, addresses: ScenarioAddresses): P
     const limit = HELD_BACK_TIMEOUT_S * 1000 + HELD_BACK_GRACE_MS;
     const { run, notes } = await isolatedRun(input, fillPlaceholders(input.argv, values), limit);
     const judgement = judgeRun(run, limit);
-    const findings: Finding[] = [];
+    const findings: Finding[] = judgement.findings.filter((f) => EVERY_RUN.has(f.clause));
     if (run.timedOut)
       findings.push({
         clause: 'PLUGIN-OWN-TIMEOUT',
@@ -532,7 +542,7 @@ async function heldBackRun(input: CertifyInput, addresses: ScenarioAddresses): P
           ...notes,
           proxy: `holds the answer back ${HELD_BACK_TIMEOUT_S * 1000 + HELD_BACK_EXTRA_MS} ms`,
         }),
-        judged: new Set(['PLUGIN-OWN-TIMEOUT']),
+        judged: new Set(['PLUGIN-OWN-TIMEOUT', ...EVERY_RUN]),
         findings,
       },
       judgement,

@@ -45,7 +45,12 @@ export interface RunningShard {
  */
 export async function startShard(options: ShardOptions): Promise<RunningShard> {
   const { defaultFixture } = await import('../../simulators/fleet-controller/index.ts');
-  const { start } = await import('../../simulators/pbx/index.ts');
+  const { start, resolveScenario } = await import('../../simulators/pbx/index.ts');
+  // Every PBX of the shard starts from one state, resolved once; each gets its own copy.
+  const scenario =
+    typeof options.pbx.scenario === 'object'
+      ? options.pbx.scenario
+      : resolveScenario(options.pbx.scenario ?? 'healthy', options.pbx.clock?.start ?? Date.now());
   const { from, to } = shardSlice(options.shard, options.count);
   const sites = (demoFixture(defaultFixture(), options.count, () => '').pbxs ?? []).slice(from, to);
   const plane = new SiteControlPlane();
@@ -70,6 +75,7 @@ export async function startShard(options: ShardOptions): Promise<RunningShard> {
         try {
           const pbx = await start({
             ...options.pbx,
+            scenario,
             host: addressAt(options.pool.addresses, from + at),
             monitoringPort: options.pool.dataPort,
             webPort: options.pool.webPort,

@@ -4,10 +4,17 @@ import { createServer } from 'node:net';
 import { type AddressPool, addressAt } from './address-pool.ts';
 
 /**
- * File descriptors one PBX of a pooled fleet holds: its data endpoint and web listeners, its
- * ingest link, and the controller's end of that link (both ends live in this process).
+ * File descriptors one PBX of a pooled fleet holds in the controller's process: its data endpoint
+ * and web listeners. Its ingest link is an in-process pipe (no descriptor); over TCP it would add
+ * both ends of a socket pair, 4 in all.
  */
-export const FDS_PER_PBX = 4;
+export const FDS_PER_PBX = 2;
+
+/** A PBX of a shard (`simulate --shard`): its two listeners and its end of the TCP ingest link. */
+export const FDS_PER_SHARD_PBX = 3;
+
+/** A site of the controller alone (`simulate --fleet-only`): the accepted end of its PBX's link. */
+export const FDS_PER_LINKED_SITE = 1;
 
 /** Descriptors kept free for the controller, clients, the module loader and the standard streams. */
 export const FD_RESERVE = 256;
@@ -31,9 +38,14 @@ export function readOpenFileLimit(path = '/proc/self/limits'): OpenFileLimit | n
   return { soft: value(line[1]), hard: value(line[2]) };
 }
 
-/** Descriptors `count` PBXs need in one process. */
-export function descriptorsNeeded(count: number): number {
-  return count * FDS_PER_PBX + FD_RESERVE;
+/** Descriptors `count` PBXs (or sites) need in one process, `perPbx` each. */
+export function descriptorsNeeded(count: number, perPbx = FDS_PER_PBX): number {
+  return count * perPbx + FD_RESERVE;
+}
+
+/** The most PBXs (or sites), `perPbx` descriptors each, that fit under an open-file limit of `limit`. */
+export function largestFleetUnder(limit: number, perPbx = FDS_PER_PBX): number {
+  return Math.max(0, Math.floor((limit - FD_RESERVE) / perPbx));
 }
 
 /**
@@ -53,19 +65,31 @@ export function raiseOpenFileLimit(target: number): OpenFileLimit | null {
   return readOpenFileLimit();
 }
 
+/** What the descriptors of one PBX (or site) are, by count. */
+const HELD: Record<number, string> = {
+  [FDS_PER_PBX]: 'its data endpoint and web listeners',
+  [FDS_PER_SHARD_PBX]: 'its data endpoint and web listeners and its ingest link',
+  [FDS_PER_LINKED_SITE]: "its PBX's ingest link",
+};
+
 /**
- * The one-line reason `count` PBXs do not fit under `limit`, naming the command that raises it;
- * `null` when they fit.
+ * The one-line reason `count` PBXs (or sites), `perPbx` descriptors each, do not fit under
+ * `limit`: which limit (the soft one, or the hard one that only root raises) and the command that
+ * raises it; `null` when they fit.
  */
-export function openFileShortfall(count: number, limit: OpenFileLimit | null): string | null {
+export function openFileShortfall(
+  count: number,
+  limit: OpenFileLimit | null,
+  perPbx = FDS_PER_PBX,
+  what = 'PBXs',
+): string | null {
   if (!limit) return null;
-  const need = descriptorsNeeded(count);
+  const need = descriptorsNeeded(count, perPbx);
   if (limit.soft >= need) return null;
-  const hard =
-    limit.hard >= need
-      ? ''
-      : ` (hard limit ${limit.hard}: raise it as root, e.g. prlimit --pid $$ --nofile=${need}:${need}, or in /etc/security/limits.conf)`;
-  return `the open-file limit ${limit.soft} is below the ${need} descriptors ${count} PBXs need (${FDS_PER_PBX} each); raise it with \`ulimit -n ${need}\` in the shell that runs simulate${hard}`;
+  const each = `${perPbx} each: ${HELD[perPbx] ?? 'listeners and links'}`;
+  if (limit.hard >= need)
+    return `the open-file limit ${limit.soft} is below the ${need} descriptors ${count} ${what} need in one process (${each}); raise it with \`ulimit -n ${need}\` in the shell that runs simulate`;
+  return `the hard open-file limit ${limit.hard} is below the ${need} descriptors ${count} ${what} need in one process (${each}; at most ${largestFleetUnder(limit.hard, perPbx)} fit); raise it as root with \`ulimit -n ${need}\` in the shell that runs simulate (a container: --ulimit nofile=${need}), or split the fleet into processes with simulate --fleet-only and --shard i/N`;
 }
 
 /** Binds and closes `address:port`; the error code when that fails, else `null`. */
@@ -78,6 +102,15 @@ export function probeBind(address: string, port: number): Promise<string | null>
 }
 
 /**
+ * The controller alone (`simulate --fleet-only`) holds one accepted link per site: the open-file
+ * limit (raised to the hard one where allowed) must take them. The one-line reason, or `null`.
+ */
+export function preflightLinkedSites(count: number): string | null {
+  const limit = raiseOpenFileLimit(descriptorsNeeded(count, FDS_PER_LINKED_SITE));
+  return openFileShortfall(count, limit, FDS_PER_LINKED_SITE, 'linked sites');
+}
+
+/**
  * Before the first PBX starts (issue 22): the open-file limit (the soft limit raised to the hard
  * one where allowed), the pool's size, and the first and last address of the fleet bound on each
  * port. Returns the one-line reason the fleet cannot start, or `null`.
@@ -86,12 +119,15 @@ export async function preflightFleet(options: {
   count: number;
   pool: AddressPool;
   ports: number[];
+  /** Descriptors per PBX: `FDS_PER_PBX` beside the controller (default), `FDS_PER_SHARD_PBX` in a shard. */
+  descriptorsPerPbx?: number;
 }): Promise<string | null> {
   const { count, pool, ports } = options;
+  const perPbx = options.descriptorsPerPbx ?? FDS_PER_PBX;
   if (count > pool.size)
     return `the address pool ${pool.spec} holds ${pool.size} addresses, fewer than the ${count} PBXs; give a larger --address-pool`;
-  const limit = raiseOpenFileLimit(descriptorsNeeded(count));
-  const shortfall = openFileShortfall(count, limit);
+  const limit = raiseOpenFileLimit(descriptorsNeeded(count, perPbx));
+  const shortfall = openFileShortfall(count, limit, perPbx);
   if (shortfall) return shortfall;
   const addresses = count === 1 ? [addressAt(pool, 0)] : [addressAt(pool, 0), addressAt(pool, count - 1)];
   for (const address of addresses) {

@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { request } from 'undici';
+import { httpFleetControl } from '../../simulators/fleet-controller/index.ts';
 import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
 import { PROJECT_ROOT, RUNNING_COMPILED } from '../core/project-paths.ts';
 import type { FuzzTargetInfo } from './types.ts';
@@ -110,8 +112,26 @@ export async function describeFuzzTarget(
   return { info, maintenanceCommands };
 }
 
+/** Real-time limit of each request the fuzzer makes to set a target up. */
+const SETUP_TIMEOUT_MS = 10_000;
+
+/** GET `url` as JSON over undici, within the setup limit; `undefined` when it does not answer 2xx JSON. */
+async function getJson(url: string, headers: Record<string, string>): Promise<unknown> {
+  const response = await request(url, {
+    headers: { accept: 'application/json', ...headers },
+    headersTimeout: SETUP_TIMEOUT_MS,
+    bodyTimeout: SETUP_TIMEOUT_MS,
+    signal: AbortSignal.timeout(SETUP_TIMEOUT_MS),
+  });
+  if (response.statusCode < 200 || response.statusCode > 299) {
+    await response.body.dump();
+    return undefined;
+  }
+  return response.body.json();
+}
+
 /**
- * An open attention item on `siteId`: raised through the fleet control plane (`POST
+ * An open attention item on `siteId`: raised through the fleet control plane (`injectEvent`, `POST
  * /sites/{siteId}/events`) and read back from the site list as `account` sees it.
  */
 async function openItem(
@@ -122,56 +142,37 @@ async function openItem(
   controlToken?: string,
 ): Promise<{ siteId: string; id: string } | undefined> {
   try {
-    const raised = await fetch(`${controlUrl}/sites/${encodeURIComponent(siteId)}/events`, {
-      method: 'POST',
-      headers: controlHeaders(controlToken),
-      body: JSON.stringify({ module: 'Fuzz', subject: 'pbx-conformance fuzz item', severity: 'ERROR' }),
-      signal: AbortSignal.timeout(10_000),
+    await httpFleetControl(controlUrl, { token: controlToken, timeoutMs: SETUP_TIMEOUT_MS }).injectEvent({
+      siteId,
+      module: 'Fuzz',
+      subject: 'pbx-conformance fuzz item',
+      severity: 'ERROR',
     });
-    await raised.body?.cancel();
-    if (!raised.ok) return undefined;
     const basic = Buffer.from(`${account.email}:${account.password}`, 'utf8').toString('base64');
-    const sites = (await (
-      await fetch(`${apiUrl}/api/v1/sites`, {
-        headers: { authorization: `Basic ${basic}` },
-        signal: AbortSignal.timeout(10_000),
-      })
-    ).json()) as Array<{ id?: string; attentionEvents?: Array<{ id?: unknown }> }>;
-    const id = sites.find((s) => s.id === siteId)?.attentionEvents?.[0]?.id;
+    const sites = (await getJson(`${apiUrl}/api/v1/sites`, { authorization: `Basic ${basic}` })) as
+      | Array<{ id?: string; attentionEvents?: Array<{ id?: unknown }> }>
+      | undefined;
+    const id = sites?.find((s) => s.id === siteId)?.attentionEvents?.[0]?.id;
     return id === undefined ? undefined : { siteId, id: String(id) };
   } catch {
     return undefined;
   }
 }
 
-function controlHeaders(controlToken: string | undefined): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    ...(controlToken === undefined ? {} : { authorization: `Bearer ${controlToken}` }),
-  };
-}
-
+/** A maintenance API token minted through the PBX control plane (`createToken`), as the first actor allowed. */
 async function mintToken(
   controlUrl: string,
   actors: string[],
   controlToken?: string,
 ): Promise<string | undefined> {
+  const { httpPbxControl } = await import('../../simulators/pbx/index.ts');
+  const control = httpPbxControl(controlUrl, { token: controlToken, timeoutMs: SETUP_TIMEOUT_MS });
   for (const actor of actors.filter(Boolean)) {
     try {
-      const response = await fetch(`${controlUrl}/maintenance/tokens`, {
-        method: 'POST',
-        headers: controlHeaders(controlToken),
-        body: JSON.stringify({ label: 'pbx-conformance fuzz', actor }),
-        signal: AbortSignal.timeout(10_000),
-      });
-      if (response.ok) {
-        const { secret } = (await response.json()) as { secret?: unknown };
-        if (typeof secret === 'string') return secret;
-      } else {
-        await response.body?.cancel();
-      }
+      const { secret } = await control.createToken({ label: 'pbx-conformance fuzz', actor });
+      if (typeof secret === 'string') return secret;
     } catch {
-      // No control plane here: the token checks are then not verifiable.
+      // Not this actor, or no control plane here: the token checks are then not verifiable.
     }
   }
   return undefined;
@@ -179,12 +180,10 @@ async function mintToken(
 
 async function listCommands(base: string, token: string): Promise<string[]> {
   try {
-    const response = await fetch(`${base}/system-functions`, {
-      headers: { authorization: `Bearer ${token}` },
-      signal: AbortSignal.timeout(10_000),
-    });
-    const body = (await response.json()) as { commands?: unknown };
-    return Array.isArray(body.commands)
+    const body = (await getJson(`${base}/system-functions`, { authorization: `Bearer ${token}` })) as
+      | { commands?: unknown }
+      | undefined;
+    return Array.isArray(body?.commands)
       ? body.commands.filter((c): c is string => typeof c === 'string')
       : [];
   } catch {

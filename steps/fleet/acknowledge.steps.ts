@@ -303,7 +303,7 @@ Given(
     const control = fleet.control("rename the partner's account");
     const id = fleet.account('partner').id;
     if (!id) notVerifiable("the target names no control-plane id for the partner's account");
-    await control.updateAccount(id, { name });
+    await control.updateAccount({ accountId: id, name });
   }),
 );
 

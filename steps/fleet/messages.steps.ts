@@ -304,7 +304,7 @@ Then(
     const started = Date.now();
     const [pbxNow, controllerNow] = await Promise.all([
       plane.control.now().then((c) => c.now),
-      control.now(),
+      control.now().then((c) => c.now),
     ]);
     const readMs = Date.now() - started;
     const gap = Math.abs(pbxNow - controllerNow);

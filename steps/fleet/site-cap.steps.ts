@@ -92,8 +92,8 @@ When(
     // A site without a PBX (a fresh one on a remote target): the report is injected as if a PBX had
     // forwarded it, with the PBX time the step picks, so lastAt can still be checked against it.
     const control = fleet.control('report a message again at a chosen PBX time');
-    const at = (await control.now()) + minutes * 60_000;
-    await control.injectEvent(siteId, { ...event, at });
+    const at = (await control.now()).now + minutes * 60_000;
+    await control.injectEvent({ siteId, ...event, at });
     first.reportedAt.push(at);
     first.reportedWithin.push([at, at]);
   }),
@@ -127,9 +127,10 @@ Then(
         const siteId = `site-${fleet.tag}-cap-${run}`;
         await control.addSite({ id: siteId, displayName: `Kapazität ${run}` });
         await control.grant({ partnerId, siteId, kind: 'own' });
-        const start = await control.now();
+        const start = (await control.now()).now;
         for (let i = 0; i < count; i++) {
-          await control.injectEvent(siteId, {
+          await control.injectEvent({
+            siteId,
             module: 'Kapazität',
             subject: `Nummer ${i + 1}`,
             severity: 'INFO',
@@ -143,7 +144,8 @@ Then(
           `the site holds ${open.length} of ${count} messages`,
         );
         const repeatAt = start + 60_000;
-        await control.injectEvent(siteId, {
+        await control.injectEvent({
+          siteId,
           module: 'Kapazität',
           subject: 'Nummer 1',
           severity: 'INFO',

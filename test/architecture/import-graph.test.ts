@@ -114,8 +114,6 @@ test("the PBX's snapshot/ imports only the state, and no face imports another fa
     for (const to of targets) {
       const other = pbxLayerOf(to);
       if (!to.startsWith('simulators/pbx/') || (other !== null && allowed.includes(other))) continue;
-      // The control-plane client error is being merged into one declared client (issue 21 §1).
-      if (to === 'simulators/pbx/control/control-plane-error.ts') continue;
       crossings.push(`${from} -> ${to}`);
     }
   }
@@ -197,4 +195,51 @@ test('the import graph of the product has no cycle, type-only imports included',
   };
   for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node);
   assert.deepEqual(cycles, []);
+});
+
+/** Every call in the product's TypeScript, with the file it is in. */
+function productCalls(): { file: string; call: ts.CallExpression; source: ts.SourceFile }[] {
+  const calls: { file: string; call: ts.CallExpression; source: ts.SourceFile }[] = [];
+  for (const path of PRODUCT_DIRS.flatMap((dir) => tsFiles(join(PROJECT_ROOT, dir)))) {
+    const file = relative(PROJECT_ROOT, path);
+    const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node) => {
+      if (ts.isCallExpression(node)) calls.push({ file, call: node, source });
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return calls;
+}
+
+const calls = productCalls();
+const where = ({ file, call, source }: (typeof calls)[number]) =>
+  `${file}:${source.getLineAndCharacterOfPosition(call.getStart()).line + 1}`;
+
+test('one HTTP client stack: the product sends HTTP with undici, never the global fetch', () => {
+  const fetches = calls.filter(
+    ({ call }) => ts.isIdentifier(call.expression) && call.expression.text === 'fetch',
+  );
+  assert.deepEqual(fetches.map(where), []);
+});
+
+/**
+ * Issue 21 §1: a control operation is declared once and reached through the client derived from
+ * its declaration (simulators/shared/control/control-client.ts). No other product file sends a
+ * request to a control-plane URL (a URL whose expression names `control`) by hand.
+ */
+test('control planes are reached only through the derived control client', () => {
+  const senders = new Set(['fetch', 'request']);
+  const byHand = calls.filter(({ file, call, source }) => {
+    if (file.startsWith('simulators/shared/control/')) return false;
+    const callee = call.expression;
+    const name = ts.isIdentifier(callee)
+      ? callee.text
+      : ts.isPropertyAccessExpression(callee)
+        ? callee.name.text
+        : '';
+    const url = call.arguments[0];
+    return senders.has(name) && url !== undefined && /control/i.test(url.getText(source));
+  });
+  assert.deepEqual(byHand.map(where), []);
 });

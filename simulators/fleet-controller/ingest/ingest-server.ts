@@ -1,5 +1,6 @@
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { listen } from '../../shared/http/listen.ts';
+import { inProcessPipe, type LinkSocket } from '../../shared/wire/in-process-pipe.ts';
 import { type ControllerMessage, encodeLine, LineReader } from '../../shared/wire/ingest-protocol.ts';
 import type { RequestLogger } from '../api/api-core.ts';
 import type { FleetState } from '../model/fleet-state.ts';
@@ -9,6 +10,7 @@ import { TurnBatch } from './turn-batch.ts';
 
 /** A PBX that sends nothing after connecting is dropped after this long (real time). */
 const HELLO_TIMEOUT_MS = 10_000;
+/** TCP connections at most: this many, or two per registered PBX where that is more (a sharded fleet). */
 const MAX_CONNECTIONS = 5_000;
 /** Lines (and characters of them) applied in one transaction at most; more are applied at once. */
 const MAX_BATCH_LINES = 4_096;
@@ -16,7 +18,7 @@ const MAX_BATCH_CHARS = 4 * 1024 * 1024;
 
 /** A connection: the socket-free session plus what the listener keeps for writing its answers. */
 interface Connection {
-  socket: Socket;
+  socket: LinkSocket;
   session: IngestSession;
   /** Answers held back until the batch that produced them is committed, in order. */
   outbox: string;
@@ -30,6 +32,12 @@ export interface IngestServer {
   url: string;
   /** Live connections per site (the control plane shows them). */
   connections(siteId: string): number;
+  /**
+   * A connection to this listener from the same process without a socket (issue 22): the PBX
+   * end of an in-process pipe, served exactly as an accepted TCP connection (hello, batches,
+   * answers after commit, cuts, counts). A pooled fleet's PBXs link this way.
+   */
+  connectInProcess(): LinkSocket;
   close(): Promise<void>;
 }
 
@@ -54,9 +62,24 @@ export async function startIngestServer(
   const port = ingestPortOf(state);
   const log = options.log ?? (() => {});
 
+  /** The connections that said hello for each site: counts and cuts look at a site's alone, not at all N. */
+  const bySite = new Map<string, Set<Connection>>();
+  const index = (connection: Connection) => {
+    const { siteId } = connection.session;
+    if (siteId === null) return;
+    const own = bySite.get(siteId) ?? new Set<Connection>();
+    own.add(connection);
+    bySite.set(siteId, own);
+  };
+  const unindex = (connection: Connection) => {
+    const { siteId } = connection.session;
+    const own = siteId === null ? undefined : bySite.get(siteId);
+    own?.delete(connection);
+    if (own?.size === 0) bySite.delete(siteId!);
+  };
   const count = (siteId: string) => {
     let live = 0;
-    for (const c of connections) if (c.session.connectedTo(siteId)) live++;
+    for (const c of bySite.get(siteId) ?? []) if (c.session.connectedTo(siteId)) live++;
     return live;
   };
   const recount = (siteId: string) => state.ingest.setConnections(siteId, count(siteId));
@@ -84,6 +107,7 @@ export async function startIngestServer(
     const { session } = connection;
     if (session.closed) connection.ending = true;
     else if (session.siteId !== null) connection.socket.setTimeout(0);
+    if (siteBefore === null && session.siteId !== null) index(connection);
     const siteId = session.siteId ?? siteBefore;
     if (siteId !== null && (session.closed || siteBefore === null)) recount(siteId);
     if (held) held.add(connection);
@@ -91,7 +115,7 @@ export async function startIngestServer(
   };
 
   const onCut = (siteId: string) => {
-    for (const c of connections) if (c.session.siteId === siteId) answer(c, c.session.cut(), siteId);
+    for (const c of [...(bySite.get(siteId) ?? [])]) answer(c, c.session.cut(), siteId);
   };
   state.on('link-cut', onCut);
 
@@ -122,7 +146,8 @@ export async function startIngestServer(
     MAX_BATCH_CHARS,
   );
 
-  const server = createServer((socket) => {
+  let closed = false;
+  const accept = (socket: LinkSocket) => {
     const connection: Connection = {
       socket,
       session: new IngestSession(port, log),
@@ -146,16 +171,29 @@ export async function startIngestServer(
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
       connections.delete(connection);
+      unindex(connection);
       if (connection.session.siteId !== null) recount(connection.session.siteId);
     });
+  };
+  const connectionLimit = () => Math.max(MAX_CONNECTIONS, 2 * state.ingest.links.size);
+  const server = createServer((socket) => {
+    server.maxConnections = connectionLimit();
+    accept(socket);
   });
-  server.maxConnections = MAX_CONNECTIONS;
+  server.maxConnections = connectionLimit();
   const { port: bound } = await listen(server, { port: options.port, host: options.host });
   return {
     server,
     url: `tcp://${options.host}:${bound}`,
     connections: count,
+    connectInProcess() {
+      const [dialling, accepting] = inProcessPipe();
+      if (closed) accepting.destroy();
+      else accept(accepting);
+      return dialling;
+    },
     async close() {
+      closed = true;
       // What has arrived is applied (and committed) before the listener goes.
       batch.flush();
       state.off('link-cut', onCut);

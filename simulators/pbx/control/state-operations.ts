@@ -24,7 +24,7 @@ const clockAnswer = z.object({ now: z.number() });
 /**
  * The PBX control plane's own operations (schemas/pbx-control.openapi.yaml): the state, scenarios,
  * the data endpoint's settings, faults, observations and the virtual clock. Each is declared once
- * here; `stateEffects` (in-process-control.ts) gives what each does to the one PBX state.
+ * here; `stateEffects` (state-effects.ts) gives what each does to the one PBX state.
  */
 export const STATE_OPERATIONS = defineOperations({
   getState: {

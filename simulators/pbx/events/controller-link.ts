@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { connect, type Socket } from 'node:net';
+import { connect } from 'node:net';
+import type { LinkSocket } from '../../shared/wire/in-process-pipe.ts';
 import {
   encodeLine,
   LineReader,
@@ -16,6 +17,12 @@ export interface ControllerSettings {
   siteId: string;
   /** The ingest key the controller issued for this PBX (a secret: never logged). */
   key: string;
+  /**
+   * Opens a connection to the controller's ingest listener without a socket, when the controller
+   * runs in this process (issue 22: an in-process pipe carrying the same lines, so a pooled fleet
+   * holds no socket pair per PBX). Absent: TCP to `ingest`.
+   */
+  dial?: () => LinkSocket;
 }
 
 export type LinkState = 'disabled' | 'cut' | 'connecting' | 'up' | 'down';
@@ -60,12 +67,13 @@ const DEFAULT_TIMING: LinkTiming = {
 
 /**
  * The PBX end of the link to the controller (EVENT-UNSPEC-TRANSPORT): one TCP connection carrying
- * JSON lines (`ingest-protocol.ts`). It says `hello` with site, key and stream id, becomes `up` on
+ * JSON lines (`ingest-protocol.ts`), or the same lines over an in-process pipe when the settings
+ * bring a `dial` (a controller in this process). It says `hello` with site, key and stream id, becomes `up` on
  * `welcome`, and after any loss reconnects on its own with back-off. Reconnects run on real
  * timers: network retries are not simulated time, and a frozen virtual clock must not stall them.
  */
 export class TcpControllerLink extends EventEmitter<ChannelEvents> implements ControllerChannel {
-  private socket: Socket | undefined;
+  private socket: LinkSocket | undefined;
   private current: LinkState = 'down';
   private retryMs: number;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -136,7 +144,7 @@ export class TcpControllerLink extends EventEmitter<ChannelEvents> implements Co
   private open(): void {
     const url = new URL(this.settings.ingest);
     this.current = 'connecting';
-    const socket = connect({ host: url.hostname, port: Number(url.port) });
+    const socket = this.settings.dial?.() ?? connect({ host: url.hostname, port: Number(url.port) });
     this.socket = socket;
     socket.setNoDelay(true);
     socket.setTimeout(this.timing.helloTimeoutMs, () => {
@@ -168,7 +176,7 @@ export class TcpControllerLink extends EventEmitter<ChannelEvents> implements Co
     socket.on('close', () => this.onClose(socket));
   }
 
-  private onLine(socket: Socket, line: string): void {
+  private onLine(socket: LinkSocket, line: string): void {
     if (socket !== this.socket) return;
     const msg = parseLine(line);
     if (!msg) return;
@@ -186,7 +194,7 @@ export class TcpControllerLink extends EventEmitter<ChannelEvents> implements Co
     }
   }
 
-  private onClose(socket: Socket): void {
+  private onClose(socket: LinkSocket): void {
     if (socket !== this.socket) return;
     this.socket = undefined;
     if (this.closed || this.current === 'cut') return;

@@ -120,9 +120,18 @@ function wireRequest(operation: ControlOperation, input: unknown): WireRequest {
   const values = (input ?? {}) as Record<string, unknown>;
   const inPath = pathParameters(operation.path);
   const inQuery = operation.query ?? [];
-  const url = operation.path.replace(/\{(\w+)\}/g, (_, key: string) =>
-    encodeURIComponent(String(values[key] ?? '')),
-  );
+  const url = operation.path.replace(/\{(\w+)\}/g, (_, key: string) => {
+    try {
+      return encodeURIComponent(String(values[key] ?? ''));
+    } catch {
+      throw new ControlError(
+        `${operation.method} ${operation.path}`,
+        400,
+        'invalid_request',
+        `${key} holds a lone surrogate and cannot be sent in a URL; nothing was sent`,
+      );
+    }
+  });
   const query = new URLSearchParams();
   for (const key of inQuery) if (values[key] !== undefined) query.set(key, String(values[key]));
   const search = query.size > 0 ? `?${query}` : '';

@@ -49,3 +49,12 @@ export function checkedByEffect<T>() {
 export function answer<T>() {
   return z.custom<T>(() => true);
 }
+
+/**
+ * A string whose length only the request-body limit bounds (an id or a name the caller chooses);
+ * `minLength` 1 makes it non-empty.
+ */
+export function unboundedText(minLength = 0) {
+  const error = minLength > 0 ? `must be a non-empty string` : 'must be a string';
+  return z.string({ error }).min(minLength, { error });
+}

@@ -39,7 +39,8 @@ function declaredJson(schema: z.ZodType): Json {
 /** Where a documented property and its declaration differ in type, enumeration or range. */
 function propertyDisagreements(where: string, documented: Json, declared: Json): string[] {
   const problems: string[] = [];
-  const type = (s: Json) => (s['type'] === 'integer' ? 'integer' : s['type']);
+  const type = (s: Json) =>
+    Array.isArray(s['type']) ? [...(s['type'] as unknown[])].map(String).sort().join() : s['type'];
   if (
     documented['type'] !== undefined &&
     declared['type'] !== undefined &&
@@ -91,13 +92,16 @@ export function openApiDisagreements(
     }
     if (documented['operationId'] !== name)
       problems.push(`${key}: documented operationId ${String(documented['operationId'])}, declared ${name}`);
-    const parameters = ((documented['parameters'] as unknown[] | undefined) ?? []).map(
-      (p) => resolve(document, p) ?? {},
-    );
+    // Parameters of the path item hold for each of its operations, beside the operation's own.
+    const parameters = [
+      ...((document.paths[operation.path]?.['parameters'] as unknown[] | undefined) ?? []),
+      ...((documented['parameters'] as unknown[] | undefined) ?? []),
+    ].map((p) => resolve(document, p) ?? {});
     const named = (where: string) =>
       parameters
         .filter((p) => p['in'] === where)
         .map((p) => String(p['name']))
+        .filter((name, i, all) => all.indexOf(name) === i)
         .sort()
         .join();
     if (named('path') !== [...pathParameters(operation.path)].sort().join())
@@ -125,7 +129,12 @@ export function openApiDisagreements(
         const a = Object.keys(documentedProperties).sort().join();
         const b = (inBody ?? []).sort().join();
         if (a !== b) problems.push(`${key}: documented body fields ${a}, declared ${b}`);
-        const required = (s: unknown) => [...((s as string[] | undefined) ?? [])].sort().join();
+        // Path and query parameters are required by the template, not by the body.
+        const required = (s: unknown) =>
+          ((s as string[] | undefined) ?? [])
+            .filter((f) => inBody?.includes(f))
+            .sort()
+            .join();
         if (required(schema?.['required']) !== required(json['required']))
           problems.push(
             `${key}: documented required ${required(schema?.['required'])}, declared ${required(json['required'])}`,

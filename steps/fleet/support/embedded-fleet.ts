@@ -1,4 +1,4 @@
-import { HttpFleetControl, start as startController } from '../../../simulators/fleet-controller/index.ts';
+import { httpFleetControl, start as startController } from '../../../simulators/fleet-controller/index.ts';
 import { httpPbxControl, start as startPbx } from '../../../simulators/pbx/index.ts';
 import type { FleetTarget, PbxPlane } from './fleet-target.ts';
 import { deliveredInTime } from './pbx-events.ts';
@@ -77,11 +77,11 @@ export const EMBEDDED_PBX_CLOCK_LAG_MS = 5 * 3_600_000 + 17 * 60_000 + 23_000;
  */
 export async function openEmbeddedFleet(): Promise<FleetTarget> {
   const controller = await startController({ clock: { mode: 'frozen' }, scryptCost: HARNESS_SCRYPT_COST });
-  const control = new HttpFleetControl(controller.urls.control);
+  const control = httpFleetControl(controller.urls.control);
   const pbxs = new Map<string, Promise<{ plane: PbxPlane; close(): Promise<void> }>>();
 
   const startFor = async (siteId: string) => {
-    const registration = await control.registerPbx(siteId);
+    const registration = await control.registerPbx({ siteId });
     const handle = await startPbx({
       monitoringPort: 0,
       clock: { mode: 'frozen', start: Date.now() - EMBEDDED_PBX_CLOCK_LAG_MS },

@@ -354,7 +354,7 @@ export class FleetContext {
     const control = this.target.control;
     if (!control)
       notVerifiable(`target "${this.target.name}" can neither raise nor inject messages on ${siteId}`);
-    await control.injectEvent(siteId, event);
+    await control.injectEvent({ siteId, ...event });
     return message;
   }
 

@@ -1,4 +1,4 @@
-import { HttpFleetControl } from '../../../simulators/fleet-controller/index.ts';
+import { httpFleetControl } from '../../../simulators/fleet-controller/index.ts';
 import { httpPbxControl } from '../../../simulators/pbx/index.ts';
 import type { FleetAccount, FleetTarget, McpTokenRole, PbxPlane, SiteRole } from './fleet-target.ts';
 
@@ -29,7 +29,7 @@ export interface FleetTargetSection {
 export function openRemoteFleet(name: string, section: FleetTargetSection): FleetTarget {
   const { idpOnly, ...accounts } = section.accounts;
   const control = section.controlUrl
-    ? new HttpFleetControl(section.controlUrl, undefined, section.controlToken)
+    ? httpFleetControl(section.controlUrl, { token: section.controlToken })
     : undefined;
   const planes = new Map<string, PbxPlane>();
   for (const { siteId, controlUrl, controlToken } of section.pbxs ?? []) {

@@ -4,15 +4,13 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { request } from 'undici';
 import { parse } from 'yaml';
+import { ENDPOINT_CONTROL_OPERATIONS } from '../../../simulators/customer-endpoint/endpoint-operations.ts';
+import { httpEndpointControl, start } from '../../../simulators/customer-endpoint/index.ts';
+import { ControlError } from '../../../simulators/shared/control/control-error.ts';
 import {
-  type EndpointControlTarget,
-  endpointControlRoutes,
-} from '../../../simulators/customer-endpoint/endpoint-control-routes.ts';
-import {
-  EndpointControlError,
-  HttpEndpointControl,
-} from '../../../simulators/customer-endpoint/http-endpoint-control.ts';
-import { start } from '../../../simulators/customer-endpoint/index.ts';
+  type OpenApiDocument,
+  openApiDisagreements,
+} from '../../../simulators/shared/control/openapi-agreement.ts';
 
 async function get(url: string, headers: Record<string, string> = {}) {
   const response = await request(url, { headers });
@@ -32,30 +30,33 @@ test('the control plane configures answers per path and as fallback, and reads t
   const ep = await start({ controlPlane: true });
   t.after(() => ep.close());
   assert.ok(ep.urls.control);
-  const control = new HttpEndpointControl(ep.urls.control);
+  const control = httpEndpointControl(ep.urls.control);
   assert.deepEqual(await control.info(), { base: ep.urls.base, control: ep.urls.control, certificate: null });
 
-  await control.setFallback({ body: '{"name":"Anna"}' });
-  await control.setRoute('/bytes', {
-    body: new Uint8Array([0x4d, 0xfc, 0x6c]),
-    contentType: 'text/plain; charset=iso-8859-1',
+  await control.putFallback({ body: '{"name":"Anna"}' });
+  await control.putRoute({
+    path: '/bytes',
+    behaviour: {
+      bodyBase64: Buffer.from([0x4d, 0xfc, 0x6c]).toString('base64'),
+      contentType: 'text/plain; charset=iso-8859-1',
+    },
   });
-  await control.setRoute('/gone', { status: 410, body: 'gone' });
+  await control.putRoute({ path: '/gone', behaviour: { status: 410, body: 'gone' } });
   assert.equal((await get(`${ep.urls.base}/any?tel=+491`)).body, '{"name":"Anna"}');
   const latin1 = await request(`${ep.urls.base}/bytes`);
   assert.deepEqual([...Buffer.from(await latin1.body.arrayBuffer())], [0x4d, 0xfc, 0x6c]);
   assert.equal((await get(`${ep.urls.base}/gone`)).status, 410);
 
-  const config = await control.config();
-  assert.deepEqual(config.routes?.['/bytes']?.body, new Uint8Array([0x4d, 0xfc, 0x6c]));
-  await control.deleteRoute('/gone');
+  const config = await control.getConfig();
+  assert.equal(config.routes?.['/bytes']?.bodyBase64, Buffer.from([0x4d, 0xfc, 0x6c]).toString('base64'));
+  await control.deleteRoute({ path: '/gone' });
   assert.equal((await get(`${ep.urls.base}/gone`)).status, 200);
   await assert.rejects(
-    control.deleteRoute('/gone'),
-    (e: unknown) => e instanceof EndpointControlError && e.status === 404,
+    control.deleteRoute({ path: '/gone' }),
+    (e: unknown) => e instanceof ControlError && e.status === 404 && e.code === 'not_found',
   );
 
-  const all = await control.requests();
+  const all = await control.getRequests();
   assert.deepEqual(
     all.map((r) => [r.method, r.target, r.status]),
     [
@@ -66,11 +67,11 @@ test('the control plane configures answers per path and as fallback, and reads t
     ],
   );
   assert.deepEqual(
-    (await control.requests(all[1]?.seq)).map((r) => r.target),
+    (await control.getRequests({ since: all[1]?.seq })).map((r) => r.target),
     ['/gone', '/gone'],
   );
   await control.clearRequests();
-  assert.deepEqual(await control.requests(), []);
+  assert.deepEqual(await control.getRequests(), []);
 });
 
 test('recordings carry the body as text and as base64, and non-UTF-8 bodies as base64 only', async (t) => {
@@ -112,7 +113,7 @@ test('bad configurations get 400 with one line naming the field, and leave the c
     ['PUT', '/fallback', { colour: 'red' }, /unknown field "colour"/],
     ['PUT', '/fallback', { auth: { scheme: 'Basic', username: 'a', password: 'b', realm: 'x"y' } }, /realm/],
     ['PUT', '/routes/lookup', {}, /must start with \//],
-    ['POST', '/requests/wait', { count: 0 }, /count must be >= 1/],
+    ['POST', '/requests/wait', { count: 0 }, /count must be an integer from 1 to 1000, got 0/],
   ];
   for (const [method, path, body, message] of cases) {
     const answer = await raw(`${control}${path}`, method, JSON.stringify(body));
@@ -138,8 +139,8 @@ test('a body beyond 2 MiB gets 413 and the control plane keeps serving', async (
 test('wait answers once enough requests arrived, and 408 when they do not come in time', async (t) => {
   const ep = await start({ controlPlane: true });
   t.after(() => ep.close());
-  const control = new HttpEndpointControl(ep.urls.control as string);
-  const waiting = control.waitForRequests(2, 5000);
+  const control = httpEndpointControl(ep.urls.control as string);
+  const waiting = control.waitForRequests({ count: 2, timeoutMs: 5000 });
   await get(`${ep.urls.base}/one`);
   await get(`${ep.urls.base}/two`);
   assert.deepEqual(
@@ -147,19 +148,19 @@ test('wait answers once enough requests arrived, and 408 when they do not come i
     ['/one', '/two'],
   );
   await assert.rejects(
-    control.waitForRequests(5, 50),
-    (e: unknown) => e instanceof EndpointControlError && e.status === 408 && e.code === 'timeout',
+    control.waitForRequests({ count: 5, timeoutMs: 50 }),
+    (e: unknown) => e instanceof ControlError && e.status === 408 && e.code === 'timeout',
   );
 });
 
 test('reset goes back to the start configuration and forgets recordings', async (t) => {
   const ep = await start({ controlPlane: true, config: { fallback: { body: 'start' } } });
   t.after(() => ep.close());
-  const control = new HttpEndpointControl(ep.urls.control as string);
-  await control.configure({ fallback: { body: 'changed', status: 202 } });
+  const control = httpEndpointControl(ep.urls.control as string);
+  await control.putConfig({ fallback: { body: 'changed', status: 202 } });
   assert.deepEqual(await get(`${ep.urls.base}/`).then((r) => [r.status, r.body]), [202, 'changed']);
   await control.reset();
-  assert.deepEqual(await control.requests(), []);
+  assert.deepEqual(await control.getRequests(), []);
   assert.deepEqual(await get(`${ep.urls.base}/`).then((r) => [r.status, r.body]), [200, 'start']);
 });
 
@@ -174,21 +175,11 @@ test('an HTTPS endpoint for other host names serves a certificate naming exactly
   assert.equal(info.certificate, ep.certificate);
 });
 
-test('the OpenAPI document lists exactly the routes the server serves', () => {
+test('the OpenAPI document agrees with every declared operation, and documents no other', () => {
   const document = parse(
     readFileSync(new URL('../../../schemas/customer-endpoint-control.openapi.yaml', import.meta.url), 'utf8'),
-  ) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+  ) as OpenApiDocument & { openapi: string };
   assert.match(document.openapi, /^3\.1\.\d+$/);
-  const documented = Object.entries(document.paths)
-    .flatMap(([path, item]) =>
-      Object.keys(item)
-        .filter((k) => ['get', 'put', 'post', 'delete', 'patch'].includes(k))
-        .map((m) => `${m.toUpperCase()} ${path}`),
-    )
-    .sort();
-  const served = endpointControlRoutes({} as EndpointControlTarget)
-    .map((r) => `${r.method} ${r.path}`)
-    .sort();
-  assert.deepEqual(documented, served);
-  assert.ok(served.includes('POST /requests/wait'));
+  assert.deepEqual(openApiDisagreements(document, ENDPOINT_CONTROL_OPERATIONS), []);
+  assert.ok(ENDPOINT_CONTROL_OPERATIONS.waitForRequests);
 });

@@ -21,7 +21,8 @@ test('start binds 127.0.0.1 on ephemeral ports and reports the URLs', async (t) 
 test('FLEET-ACK-HISTORY-ONCE: concurrent acknowledgements of one item over HTTP produce exactly one history entry', async (t) => {
   const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
   t.after(() => fleet.close());
-  const { item } = await fleet.control.injectEvent('site-bremen', {
+  const { item } = await fleet.control.injectEvent({
+    siteId: 'site-bremen',
     module: 'Backup',
     subject: 'voll',
     severity: 'ERROR',
@@ -74,7 +75,12 @@ test('passwords are stored as hashes; tokens and passwords never appear in the r
     'wrong-password-XYZ',
     'unknown-token-XYZ',
   ];
-  await fleet.control.injectEvent('site-bremen', { module: 'Backup', subject: 'voll', severity: 'ERROR' });
+  await fleet.control.injectEvent({
+    siteId: 'site-bremen',
+    module: 'Backup',
+    subject: 'voll',
+    severity: 'ERROR',
+  });
   for (const who of [ANNA, VERA, { ...ANNA, password: 'wrong-password-XYZ' }]) {
     const r = await fetch(`${fleet.urls.api}/api/v1/sites`, { headers: { authorization: basic(who) } });
     await r.arrayBuffer();
@@ -125,7 +131,8 @@ test('passwords are stored as hashes; tokens and passwords never appear in the r
 test('bodies over the bound get 413 with an error object, never a crash', async (t) => {
   const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
   t.after(() => fleet.close());
-  const { item } = await fleet.control.injectEvent('site-kiel', {
+  const { item } = await fleet.control.injectEvent({
+    siteId: 'site-kiel',
     module: 'M',
     subject: 's',
     severity: 'INFO',

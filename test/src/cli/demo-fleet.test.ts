@@ -36,11 +36,11 @@ test("the fleet's PBXs stay registered across a controller reset and their links
 
   const allConnected = async () => {
     for (let i = 0; i < 500; i++) {
-      const links = await Promise.all(sites.map((s) => fleet.controller.control.linkStatus(s)));
+      const links = await Promise.all(sites.map((s) => fleet.controller.control.linkStatus({ siteId: s })));
       if (links.every((l) => l.registered && l.connected > 0)) return links;
       await sleep(10);
     }
-    return Promise.all(sites.map((s) => fleet.controller.control.linkStatus(s)));
+    return Promise.all(sites.map((s) => fleet.controller.control.linkStatus({ siteId: s })));
   };
   for (const link of await allConnected()) assert.equal(link.connected, 1, `${link.siteId} before the reset`);
   await fleet.controller.control.reset();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { request } from 'undici';
-import { HttpEndpointControl } from '../../../simulators/customer-endpoint/index.ts';
+import { httpEndpointControl } from '../../../simulators/customer-endpoint/index.ts';
 import { run } from '../../../src/cli/run.ts';
 import { captureIo } from './capture-io.ts';
 
@@ -61,8 +61,8 @@ test('endpoint --json prints its URLs first, records what a client sends until s
       headers: { 'X-Probe': 'yes' },
     });
     assert.equal(await answer.body.text(), '{"name":"Anna Schmidt"}');
-    const control = new HttpEndpointControl(description.control);
-    const [record] = await control.requests();
+    const control = httpEndpointControl(description.control);
+    const [record] = await control.getRequests();
     assert.equal(record?.target, '/lookup?tel=+49301234567');
     assert.ok(record?.headers.some(([name, value]) => name === 'X-Probe' && value === 'yes'));
 

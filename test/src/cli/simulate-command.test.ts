@@ -375,7 +375,7 @@ test('simulate exits 2 naming the open-file limit and the command that raises it
   assert.equal(child.status, 2);
   assert.match(
     child.stderr,
-    /^pbx-conformance: the open-file limit 300 is below the 2256 descriptors 500 PBXs need \(4 each\); raise it with `ulimit -n 2256` in the shell that runs simulate \(hard limit 300: raise it as root.*\)\n$/,
+    /^pbx-conformance: the hard open-file limit 300 is below the 1256 descriptors 500 PBXs need in one process \(2 each: its data endpoint and web listeners; at most 22 fit\); raise it as root with `ulimit -n 1256` in the shell that runs simulate \(a container: --ulimit nofile=1256\), or split the fleet into processes with simulate --fleet-only and --shard i\/N\n$/,
   );
   assert.equal(child.stdout, '');
 });

@@ -6,7 +6,10 @@ import { test } from 'node:test';
 import { addressAt, parseAddressPool } from '../../../src/fleet/address-pool.ts';
 import {
   descriptorsNeeded,
+  FDS_PER_LINKED_SITE,
   FDS_PER_PBX,
+  FDS_PER_SHARD_PBX,
+  largestFleetUnder,
   openFileShortfall,
   preflightFleet,
   readOpenFileLimit,
@@ -35,15 +38,30 @@ test('the open-file limit is read from a limits file; a file without one reads a
 test('a fleet that does not fit under the open-file limit gets one line naming the limit and the command that raises it', () => {
   const need = descriptorsNeeded(10_000);
   assert.equal(need, 10_000 * FDS_PER_PBX + 256);
-  const soft = openFileShortfall(10_000, { soft: 20_000, hard: 1_048_576 });
-  assert.ok(soft);
-  assert.match(soft, /open-file limit 20000 is below the \d+ descriptors 10000 PBXs need/);
-  assert.match(soft, new RegExp(`ulimit -n ${need}`));
-  assert.doesNotMatch(soft, /hard limit/);
-  assert.doesNotMatch(soft, /\n/);
+  const soft = openFileShortfall(10_000, { soft: 1_024, hard: 1_048_576 });
+  assert.equal(
+    soft,
+    `the open-file limit 1024 is below the ${need} descriptors 10000 PBXs need in one process (2 each: its data endpoint and web listeners); raise it with \`ulimit -n ${need}\` in the shell that runs simulate`,
+  );
+  // This machine's case: only root raises the hard limit, and the line says how many fit below it.
   const hard = openFileShortfall(10_000, { soft: 20_000, hard: 20_000 });
-  assert.match(hard ?? '', /hard limit 20000: raise it as root/);
-  assert.equal(openFileShortfall(100, { soft: 20_000, hard: 20_000 }), null);
+  assert.equal(
+    hard,
+    `the hard open-file limit 20000 is below the ${need} descriptors 10000 PBXs need in one process (2 each: its data endpoint and web listeners; at most 9872 fit); raise it as root with \`ulimit -n ${need}\` in the shell that runs simulate (a container: --ulimit nofile=${need}), or split the fleet into processes with simulate --fleet-only and --shard i/N`,
+  );
+  assert.equal(largestFleetUnder(20_000), 9_872);
+  assert.equal(openFileShortfall(9_872, { soft: 20_000, hard: 20_000 }), null);
+  assert.ok(openFileShortfall(9_873, { soft: 20_000, hard: 20_000 }));
+  // A shard's PBX also holds its end of the TCP link; the controller alone one link per site.
+  assert.match(
+    openFileShortfall(6_000, { soft: 4_096, hard: 4_096 }, FDS_PER_SHARD_PBX) ?? '',
+    /18256 descriptors 6000 PBXs need in one process \(3 each: its data endpoint and web listeners and its ingest link; at most 1280 fit\)/,
+  );
+  assert.match(
+    openFileShortfall(30_000, { soft: 20_000, hard: 20_000 }, FDS_PER_LINKED_SITE, 'linked sites') ?? '',
+    /30256 descriptors 30000 linked sites need in one process \(1 each: its PBX's ingest link; at most 19744 fit\)/,
+  );
+  for (const line of [soft, hard]) assert.doesNotMatch(line ?? '', /\n/);
   assert.equal(openFileShortfall(100, null), null);
 });
 

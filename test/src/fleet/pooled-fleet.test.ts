@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { test } from 'node:test';
 import { request } from 'undici';
 import { httpPbxControl, type PbxControl } from '../../../simulators/pbx/index.ts';
 import { type DemoFleet, startDemoFleet } from '../../../src/cli/demo-fleet.ts';
 import { addressAt } from '../../../src/fleet/address-pool.ts';
+import { eventually } from '../../../steps/support/eventually.ts';
 import { randomPool } from './random-pool.ts';
 
 /** 2026-01-05 00:00 UTC: both runs of the activity test start their PBX clocks here. */
@@ -110,7 +112,7 @@ async function fieldRun(picked: Picked, seed: string) {
       const activity = (await (
         await request(`${fleet.controller.urls.control}/pbx/${siteId}/activity`)
       ).body.json()) as Record<string, unknown>;
-      const items = (await fleet.controller.control.items(siteId)).map((item) => ({
+      const items = (await fleet.controller.control.items({ siteId })).map((item) => ({
         module: item.module,
         subject: item.subject,
         severity: item.severity,
@@ -180,4 +182,48 @@ test('a frozen clock stops field activity: nothing changes until the clock moves
   assert.equal(after.on, true);
   await control.reset();
   assert.equal((await status()).on, false, 'a reset stops the activity');
+});
+
+/** Open descriptors of this process (Linux), or `undefined` where /proc is not there. */
+function openDescriptors(): number | undefined {
+  try {
+    return readdirSync('/proc/self/fd').length;
+  } catch {
+    return undefined;
+  }
+}
+
+test('a pooled fleet holds two descriptors per PBX, its two listeners: each ingest link is an in-process pipe, and every link is up', async (t) => {
+  const count = 40;
+  const picked = await randomPool(count);
+  if (!picked || openDescriptors() === undefined) return t.skip('no spare loopback block or no /proc here');
+  const fleet = await startDemoFleet({
+    host: '127.0.0.1',
+    clock: 'frozen',
+    pbxCount: count,
+    pool: { addresses: picked.pool, dataPort: picked.port, webPort: picked.port2 },
+  });
+  t.after(() => fleet.close());
+  const { start } = await import('../../../simulators/pbx/index.ts');
+  const before = openDescriptors()!;
+  const clock = { mode: 'frozen' as const };
+  const primary = await start({ clock, ...fleet.pbxOptions(0), controller: fleet.registrations[0]! });
+  fleet.peers.push({ siteId: fleet.registrations[0]!.siteId, pbx: primary });
+  fleet.started(0, primary);
+  await fleet.startPeers({ clock });
+  await eventually(
+    () => fleet.peers.every(({ pbx }) => pbx.internals.events.status().link === 'up'),
+    'every ingest link up',
+  );
+  const { links } = fleet.controller.internals.state.ingest;
+  assert.equal([...links.values()].filter((link) => link.connected === 1).length, count);
+  const held = openDescriptors()! - before;
+  // Exactly two per PBX, give or take a descriptor the runtime opens or closes meanwhile.
+  assert.ok(Math.abs(held - 2 * count) <= 3, `${count} PBXs hold ${held} descriptors, not ${2 * count}`);
+  const sockets = await new Promise<number>((resolve, reject) =>
+    fleet.controller.internals.ingest.server.getConnections((error, n) =>
+      error ? reject(error) : resolve(n),
+    ),
+  );
+  assert.equal(sockets, 0, 'no PBX links over TCP');
 });

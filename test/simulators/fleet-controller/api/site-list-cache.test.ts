@@ -5,7 +5,11 @@ import {
   renderSiteList,
   SiteListCache,
 } from '../../../../simulators/fleet-controller/api/site-list-cache.ts';
-import { InProcessFleetControl } from '../../../../simulators/fleet-controller/control/in-process-control.ts';
+import {
+  fleetControlRoutes,
+  inProcessFleetControl,
+} from '../../../../simulators/fleet-controller/control/control-server.ts';
+import { fleetEffects } from '../../../../simulators/fleet-controller/control/fleet-effects.ts';
 import { commitAcknowledge } from '../../../../simulators/fleet-controller/model/acknowledge.ts';
 import {
   defaultFixture,
@@ -116,13 +120,16 @@ test('FLEET-UNSPEC-ETAG, FLEET-SITES-NOT-MODIFIED: after any interleaving of eve
         };
         const core = await fleetCore(fixture);
         const { state, call, clock } = core;
-        const control = new InProcessFleetControl(state, clock, fixture, () => 'tcp://127.0.0.1:1');
+        const control = inProcessFleetControl(
+          fleetControlRoutes(fleetEffects({ state, clock, fixture, ingestUrl: () => 'tcp://127.0.0.1:1' })),
+        );
         const lastSeen = new Map<string, string>();
         const lastBody = new Map<string, string>();
         for (const op of ops) {
           switch (op.kind) {
             case 'report':
-              await control.injectEvent(SITES[op.site] ?? '', {
+              await control.injectEvent({
+                siteId: SITES[op.site] ?? '',
                 module: MODULES[op.module] ?? '',
                 subject: `Meldung ${op.subject}`,
                 severity: op.severity,
@@ -157,13 +164,13 @@ test('FLEET-UNSPEC-ETAG, FLEET-SITES-NOT-MODIFIED: after any interleaving of eve
               break;
             }
             case 'inventory':
-              await control.setInventory(
-                SITES[op.site] ?? '',
-                op.variant === null ? null : inventory(op.variant),
-              );
+              await control.setInventory({
+                siteId: SITES[op.site] ?? '',
+                inventory: op.variant === null ? null : inventory(op.variant),
+              });
               break;
             case 'register':
-              await control.registerPbx(SITES[op.site] ?? '');
+              await control.registerPbx({ siteId: SITES[op.site] ?? '' });
               break;
             case 'connections':
               // What the ingest listener reports as PBXs connect and disconnect.
@@ -172,16 +179,16 @@ test('FLEET-UNSPEC-ETAG, FLEET-SITES-NOT-MODIFIED: after any interleaving of eve
             case 'cut': {
               const siteId = SITES[op.site] ?? '';
               if (!state.ingest.links.has(siteId)) break;
-              await (op.restore ? control.restoreLink(siteId) : control.cutLink(siteId));
+              await (op.restore ? control.restoreLink({ siteId }) : control.cutLink({ siteId }));
               break;
             }
             case 'rename':
-              await control.renameSite(SITES[op.site] ?? '', op.name);
+              await control.renameSite({ siteId: SITES[op.site] ?? '', displayName: op.name });
               break;
             case 'grant': {
               const partnerId = PARTNERS[op.partner] ?? '';
               const siteId = SITES[op.site] ?? '';
-              if (op.revoke) await control.revoke(partnerId, siteId);
+              if (op.revoke) await control.revoke({ partnerId, siteId });
               else
                 await control.grant({
                   partnerId,
@@ -192,7 +199,7 @@ test('FLEET-UNSPEC-ETAG, FLEET-SITES-NOT-MODIFIED: after any interleaving of eve
               break;
             }
             case 'clock':
-              await control.advanceClock(op.ms);
+              await control.advanceClock({ ms: op.ms });
               break;
             case 'reset':
               await control.reset();

@@ -58,7 +58,7 @@ async function rawClient(ingest: string) {
 async function controller(t: { after(fn: () => Promise<void>): void }) {
   const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
   t.after(() => fleet.close());
-  const reg = await fleet.control.registerPbx('site-hamburg', 'the-key');
+  const reg = await fleet.control.registerPbx({ siteId: 'site-hamburg', key: 'the-key' });
   return { fleet, reg };
 }
 
@@ -94,7 +94,7 @@ test('EVENT-UNSPEC-TRANSPORT: hello is answered welcome, events are acknowledged
     { type: 'ack', seq: 2 },
     { type: 'ack', seq: 2 },
   ]);
-  const [item] = await fleet.control.items('site-hamburg');
+  const [item] = await fleet.control.items({ siteId: 'site-hamburg' });
   assert.equal(item!.occurrences, 2);
   assert.equal(item!.suppressed, 4);
   assert.equal((await fleet.control.stats()).duplicates, 1);
@@ -152,7 +152,7 @@ test('a line longer than the bound closes the connection without growing a buffe
   await c.waitFor(1);
   c.socket.write('x'.repeat(MAX_LINE_BYTES + 10));
   await c.waitClosed();
-  assert.equal((await fleet.control.linkStatus('site-hamburg')).connected, 0);
+  assert.equal((await fleet.control.linkStatus({ siteId: 'site-hamburg' })).connected, 0);
   assert.throws(() => new LineReader(4).push(Buffer.from('12345')), LineTooLongError);
   assert.deepEqual(new LineReader(4).push(Buffer.from('ab\ncd\n')), ['ab', 'cd']);
 });
@@ -162,16 +162,16 @@ test('cutting the link closes the connection with refused link-cut and refuses a
   const c = await rawClient(reg.ingest);
   c.send(hello());
   await c.waitFor(1);
-  assert.equal((await fleet.control.linkStatus('site-hamburg')).connected, 1);
-  await fleet.control.cutLink('site-hamburg');
-  assert.equal((await fleet.control.linkStatus('site-hamburg')).connected, 0, 'offline at once');
+  assert.equal((await fleet.control.linkStatus({ siteId: 'site-hamburg' })).connected, 1);
+  await fleet.control.cutLink({ siteId: 'site-hamburg' });
+  assert.equal((await fleet.control.linkStatus({ siteId: 'site-hamburg' })).connected, 0, 'offline at once');
   await c.waitClosed();
   assert.deepEqual(c.received.at(-1), { type: 'refused', reason: 'link-cut' });
   const d = await rawClient(reg.ingest);
   d.send(hello());
   await d.waitClosed();
   assert.deepEqual(d.received, [{ type: 'refused', reason: 'link-cut' }]);
-  await fleet.control.restoreLink('site-hamburg');
+  await fleet.control.restoreLink({ siteId: 'site-hamburg' });
   const e = await rawClient(reg.ingest);
   t.after(async () => e.close());
   e.send(hello());
@@ -191,7 +191,7 @@ test('EVENT-UNSPEC-TRANSPORT: a hello and events written at once get the welcome
     ...events.map((e) => ({ type: 'ack', seq: e.seq })),
     { type: 'ack', seq: 7 },
   ]);
-  const [item] = await fleet.control.items('site-hamburg');
+  const [item] = await fleet.control.items({ siteId: 'site-hamburg' });
   assert.equal(item!.occurrences, 50, 'the re-sent 7 counts once');
 });
 

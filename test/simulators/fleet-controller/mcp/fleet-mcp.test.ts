@@ -53,21 +53,24 @@ test('MCP-ACK-EXPLICIT-ONLY: both tools are listed; the acknowledge description 
 test('MCP-ATTENTION-SITES, MCP-ATTENTION-EVENTS, MCP-ATTENTION-READ-LEVEL, MCP-SAME-DATA-AS-REST: fleet_attention lists the sites with findings and their open messages, as REST does', async (t) => {
   const fleet = await controller();
   t.after(() => fleet.close());
-  await fleet.control.injectEvent('site-bremen', {
+  await fleet.control.injectEvent({
+    siteId: 'site-bremen',
     module: 'Backup',
     subject: 'NAS voll',
     severity: 'CRITICAL',
     description: 'Platz schaffen',
     at: T0 - 5,
   });
-  await fleet.control.injectEvent('site-kiel', {
+  await fleet.control.injectEvent({
+    siteId: 'site-kiel',
     module: 'Trunks',
     moduleId: 'mod-t',
     subject: 'Trunk down',
     severity: 'WARNING',
     at: T0 - 2,
   });
-  await fleet.control.injectEvent('site-muenchen', {
+  await fleet.control.injectEvent({
+    siteId: 'site-muenchen',
     module: 'Backup',
     subject: 'south only',
     severity: 'INFO',
@@ -116,13 +119,14 @@ test('MCP-ATTENTION-SITES, MCP-ATTENTION-EVENTS, MCP-ATTENTION-READ-LEVEL, MCP-S
 test('MCP-ACK-RESULT, MCP-ACK-HISTORY, MCP-ACK-SAME-AS-REST, MCP-ACK-REPEAT: the acknowledge tool acknowledges for the partner access and writes history with channel mcp', async (t) => {
   const fleet = await controller();
   t.after(() => fleet.close());
-  const injected = await fleet.control.injectEvent('site-bremen', {
+  const injected = await fleet.control.injectEvent({
+    siteId: 'site-bremen',
     module: 'Backup',
     subject: 'NAS voll',
     severity: 'ERROR',
   });
   const id = injected.item!.id;
-  await fleet.control.advanceClock(42);
+  await fleet.control.advanceClock({ ms: 42 });
   const client = await connect(fleet.urls.mcp, TOKENS.annaRw);
   t.after(() => client.close());
   const first = await client.callTool({
@@ -161,7 +165,8 @@ test('MCP-ACK-RESULT, MCP-ACK-HISTORY, MCP-ACK-SAME-AS-REST, MCP-ACK-REPEAT: the
   assert.equal(history[0]!['actor'], 'Anna Admin');
   assert.deepEqual((history[0]!['attention'] as Record<string, unknown>)['comment'], 'per Assistent');
   // REST first, MCP second: the same acknowledgement the other way round
-  const other = await fleet.control.injectEvent('site-bremen', {
+  const other = await fleet.control.injectEvent({
+    siteId: 'site-bremen',
     module: 'Backup',
     subject: 'zweite',
     severity: 'ERROR',
@@ -185,7 +190,12 @@ test('MCP-ACK-TOKEN-LEVEL, MCP-ACK-ACCOUNT-LEVEL, MCP-UNSPEC-VIEWER: a read toke
   const fleet = await controller();
   t.after(() => fleet.close());
   const id = (
-    await fleet.control.injectEvent('site-bremen', { module: 'Backup', subject: 'x', severity: 'ERROR' })
+    await fleet.control.injectEvent({
+      siteId: 'site-bremen',
+      module: 'Backup',
+      subject: 'x',
+      severity: 'ERROR',
+    })
   ).item!.id;
   const expectForbidden = async (token: string) => {
     const client = await connect(fleet.urls.mcp, token);
@@ -204,11 +214,11 @@ test('MCP-ACK-TOKEN-LEVEL, MCP-ACK-ACCOUNT-LEVEL, MCP-UNSPEC-VIEWER: a read toke
   };
   await expectForbidden(TOKENS.annaR);
   const veraToken = await fleet.control.issueToken({ accountId: VERA.id, level: 'read-write' });
-  await fleet.control.updateAccount(VERA.id, { level: 'read-write' });
+  await fleet.control.updateAccount({ accountId: VERA.id, level: 'read-write' });
   await expectForbidden(veraToken.token);
-  await fleet.control.updateAccount(ANNA.id, { level: 'read' });
+  await fleet.control.updateAccount({ accountId: ANNA.id, level: 'read' });
   await expectForbidden(TOKENS.annaRw);
-  assert.deepEqual((await fleet.control.items('site-bremen'))[0]!.acknowledgedBy, []);
+  assert.deepEqual((await fleet.control.items({ siteId: 'site-bremen' }))[0]!.acknowledgedBy, []);
   assert.equal(fleet.internals.state.attention.history.length, 0);
 });
 
@@ -216,10 +226,20 @@ test('MCP-ACK-ATTENTIONID-REQUIRED, MCP-ACK-COMMENT-MAX, MCP-UNSPEC-FAILED-RESUL
   const fleet = await controller();
   t.after(() => fleet.close());
   const id = (
-    await fleet.control.injectEvent('site-bremen', { module: 'Backup', subject: 'x', severity: 'ERROR' })
+    await fleet.control.injectEvent({
+      siteId: 'site-bremen',
+      module: 'Backup',
+      subject: 'x',
+      severity: 'ERROR',
+    })
   ).item!.id;
   const south = (
-    await fleet.control.injectEvent('site-muenchen', { module: 'Backup', subject: 'y', severity: 'ERROR' })
+    await fleet.control.injectEvent({
+      siteId: 'site-muenchen',
+      module: 'Backup',
+      subject: 'y',
+      severity: 'ERROR',
+    })
   ).item!.id;
   const client = await connect(fleet.urls.mcp, TOKENS.annaRw);
   t.after(() => client.close());

@@ -80,7 +80,8 @@ test('a controller killed (SIGKILL) in the middle of writing restarts consistent
       const maxItem = Math.max(
         ...[...state.access.sites.keys()].flatMap((s) => state.attention.book.itemsOf(s).map((i) => i.id)),
       );
-      const { item } = await fleet.control.injectEvent('site-muenchen', {
+      const { item } = await fleet.control.injectEvent({
+        siteId: 'site-muenchen',
         module: 'Neustart',
         subject: `Runde ${round}`,
         severity: 'WARNING',

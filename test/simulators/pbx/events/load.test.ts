@@ -24,7 +24,7 @@ test('EVENT-THROTTLE-RATE, EVENT-BUFFER-LIMIT, EVENT-THROTTLE-SUPPRESSED: about 
   for (let i = 0; i < PBXS; i++) {
     const siteId = `site-${i}`;
     await fleet.control.addSite({ id: siteId, displayName: `Standort ${i}` });
-    const reg = await fleet.control.registerPbx(siteId);
+    const reg = await fleet.control.registerPbx({ siteId });
     const clock = new VirtualClock({ start: T0 });
     const state = defaultState(T0);
     // every tenth PBX has no partner released (EVENT-NO-FORWARD-WITHOUT-PARTNER)
@@ -41,7 +41,7 @@ test('EVENT-THROTTLE-RATE, EVENT-BUFFER-LIMIT, EVENT-THROTTLE-SUPPRESSED: about 
   // every tenth PBX (i % 10 === 5) has its link cut by the controller for the whole run and
   // raises twice per tick, each time a new module: 40 forwarded messages, of which the buffer keeps 20.
   const outage = pbxs.filter((_, i) => i % 10 === 5);
-  for (const p of outage) await fleet.control.cutLink(p.siteId);
+  for (const p of outage) await fleet.control.cutLink({ siteId: p.siteId });
   await Promise.all(outage.map((p) => waitFor(() => p.forwarder.status().link !== 'up')));
   for (let tick = 0; tick < TICKS; tick++) {
     for (const [i, p] of pbxs.entries()) {
@@ -57,7 +57,7 @@ test('EVENT-THROTTLE-RATE, EVENT-BUFFER-LIMIT, EVENT-THROTTLE-SUPPRESSED: about 
     await new Promise((r) => setImmediate(r));
   }
   for (const p of outage) {
-    await fleet.control.restoreLink(p.siteId);
+    await fleet.control.restoreLink({ siteId: p.siteId });
     p.forwarder.reconnectNow();
   }
   await Promise.all(pbxs.map((p) => p.forwarder.whenDelivered(15_000)));
@@ -88,7 +88,7 @@ test('EVENT-THROTTLE-RATE, EVENT-BUFFER-LIMIT, EVENT-THROTTLE-SUPPRESSED: about 
         ? [...p.raisedPerModule.values()].reduce((sum, n) => sum + Math.max(0, n - THROTTLE_BURST), 0)
         : 0,
     );
-    const items = await fleet.control.items(p.siteId);
+    const items = await fleet.control.items({ siteId: p.siteId });
     assert.equal(
       items.reduce((sum, item) => sum + item.occurrences, 0),
       s.delivered,

@@ -18,7 +18,7 @@ test('a started PBX with a forwarder and the events routes on its control plane 
   const pbx = await startPbx({ monitoringPort: 0, clock: { start: T0 } });
   t.after(() => pbx.close());
   const { store } = pbx.internals;
-  const reg = await fleet.control.registerPbx('site-hamburg');
+  const reg = await fleet.control.registerPbx({ siteId: 'site-hamburg' });
   const forwarder = new AttentionForwarder(store, {
     controller: { ingest: reg.ingest, siteId: 'site-hamburg', key: reg.key },
   });

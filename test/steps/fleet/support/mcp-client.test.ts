@@ -15,7 +15,7 @@ const READ_ONLY = 'demo-anna-read-only-3Hs6PdJ1cR5yF0uE';
 test('callTool returns a tool result with its value, and a refused or failing call counts as failed', async () => {
   const fleet = await start({ scryptCost: { N: 1024, r: 8, p: 1 } });
   try {
-    await fleet.control.injectEvent('site-hamburg', { module: 'M', subject: 's', severity: 'ERROR' });
+    await fleet.control.injectEvent({ siteId: 'site-hamburg', module: 'M', subject: 's', severity: 'ERROR' });
     const names = (await listTools(fleet.urls.mcp, READ_WRITE)).map((t) => t.name);
     assert.deepEqual(names.sort(), ['fleet_attention', 'fleet_attention_acknowledge']);
 
@@ -46,7 +46,7 @@ test('toolValue takes structured content first, else the JSON of the text conten
 test('MCP-ACK-TOKEN-LEVEL: a level refusal is a refusal of the call, an unknown token is not', async () => {
   const fleet = await start({ scryptCost: { N: 1024, r: 8, p: 1 } });
   try {
-    await fleet.control.injectEvent('site-hamburg', { module: 'M', subject: 's', severity: 'ERROR' });
+    await fleet.control.injectEvent({ siteId: 'site-hamburg', module: 'M', subject: 's', severity: 'ERROR' });
     const read = await callTool(fleet.urls.mcp, READ_ONLY, 'fleet_attention', {});
     assert.ok(!toolFailed(read));
     const refused = await callTool(fleet.urls.mcp, READ_ONLY, 'fleet_attention_acknowledge', {

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadCatalog } from '../../src/catalog/load-catalog.ts';
+import { certifyPlugin, localeInstalled } from '../../src/certify/certify.ts';
+import { scenarioCatalog } from '../../src/certify/scenario-catalog.ts';
+import { tempDir, throwawayPlugin } from './support.ts';
+
+/*
+ * PLUGIN-NO-CRASH and PLUGIN-OUTPUT-SIZE hold on every run, the extra runs included: a plug-in
+ * that lets its own timeout end in a traceback (the held-back answer), or that crashes only under
+ * LC_ALL=de_DE.UTF-8, crashed; before, only PLUGIN-OWN-TIMEOUT (a should rule) was judged there and
+ * the certification passed.
+ */
+
+async function certifyExtra(dir: string, source: string) {
+  const plugin = await throwawayPlugin(dir, 'check.py', source);
+  const catalog = await loadCatalog();
+  return certifyPlugin({
+    argv: [plugin, '{host}', '{port}', '{timeout}'],
+    expectations: null,
+    scenarios: scenarioCatalog().filter((s) => s.name === 'healthy'),
+    runs: 0,
+    timeoutMs: 15_000,
+    cwd: dir,
+    env: process.env,
+    levels: new Map(catalog.clauses.flatMap((c) => (c.level ? [[c.id, c.level] as const] : []))),
+    reportsDir: dir,
+    replayCommand: (file) => file,
+  });
+}
+
+const HEAD = `#!/usr/bin/env python3
+import locale, socket, sys
+if sys.argv[1:2] in (['--help'], ['--version']):
+    print('check 1.0')
+    sys.exit(3)
+host, port, timeout = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+`;
+
+test('a traceback on the held-back answer breaks PLUGIN-NO-CRASH, not only PLUGIN-OWN-TIMEOUT', async (t) => {
+  const result = await certifyExtra(
+    await tempDir(t),
+    `${HEAD}with socket.create_connection((host, port), timeout=timeout) as s:
+    text = b''.join(iter(lambda: s.recv(65536), b'')).decode()
+print('PBX OK - %d lines' % len(text.splitlines()))
+`,
+  );
+  const noCrash = result.clauses.find((c) => c.id === 'PLUGIN-NO-CRASH');
+  assert.equal(noCrash?.verdict, 'fail', JSON.stringify(noCrash));
+  assert.deepEqual(noCrash?.findings, [
+    { run: 'held-back answer', message: 'a Python traceback in its output' },
+  ]);
+  assert.equal(result.clauses.find((c) => c.id === 'PLUGIN-OWN-TIMEOUT')?.verdict, 'warn');
+});
+
+test('a traceback only under LC_ALL=de_DE.UTF-8 breaks PLUGIN-NO-CRASH on the locale run', async (t) => {
+  if (!localeInstalled('de_DE.UTF-8')) return t.skip('the locale de_DE.UTF-8 is not installed here');
+  const result = await certifyExtra(
+    await tempDir(t),
+    `${HEAD}locale.setlocale(locale.LC_ALL, '')
+if locale.getlocale()[0] == 'de_DE':
+    raise RuntimeError('no German texts yet')
+print('PBX OK - answering')
+`,
+  );
+  const noCrash = result.clauses.find((c) => c.id === 'PLUGIN-NO-CRASH');
+  assert.equal(noCrash?.verdict, 'fail', JSON.stringify(noCrash));
+  assert.deepEqual(noCrash?.findings, [
+    {
+      run: 'healthy (LC_ALL=de_DE.UTF-8)',
+      message: 'under LC_ALL=de_DE.UTF-8: a Python traceback in its output',
+    },
+  ]);
+});
+
+test('a plug-in that handles its timeout and its locale breaks neither on the extra runs', async (t) => {
+  const result = await certifyExtra(
+    await tempDir(t),
+    `${HEAD}try:
+    with socket.create_connection((host, port), timeout=timeout) as s:
+        text = b''.join(iter(lambda: s.recv(65536), b'')).decode()
+except OSError as error:
+    print('PBX UNKNOWN - no answer within %g s: %s' % (timeout, error))
+    sys.exit(3)
+print('PBX OK - %d lines' % len(text.splitlines()))
+`,
+  );
+  const verdicts = Object.fromEntries(result.clauses.map((c) => [c.id, c.verdict]));
+  assert.equal(verdicts['PLUGIN-NO-CRASH'], 'pass');
+  assert.equal(verdicts['PLUGIN-OWN-TIMEOUT'], 'pass');
+  const noCrash = result.clauses.find((c) => c.id === 'PLUGIN-NO-CRASH');
+  assert.ok(noCrash?.runs.includes('held-back answer'), JSON.stringify(noCrash?.runs));
+});
