@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadCatalog } from '../../src/catalog/load-catalog.ts';
-import { certifyPlugin, localeInstalled } from '../../src/certify/certify.ts';
+import { certifyPlugin, localeInstalled, localeMadeTheDifference } from '../../src/certify/certify.ts';
 import { scenarioCatalog } from '../../src/certify/scenario-catalog.ts';
 import { tempDir, throwawayPlugin } from './support.ts';
 
@@ -90,4 +90,48 @@ print('PBX OK - %d lines' % len(text.splitlines()))
   assert.equal(verdicts['PLUGIN-OWN-TIMEOUT'], 'pass');
   const noCrash = result.clauses.find((c) => c.id === 'PLUGIN-NO-CRASH');
   assert.ok(noCrash?.runs.includes('held-back answer'), JSON.stringify(noCrash?.runs));
+});
+
+test('the locale explains a difference of separators, units or served figures; not a measured duration', () => {
+  // A duration the plug-in measures itself differs from run to run: no evidence against it.
+  assert.equal(
+    localeMadeTheDifference({ value: '0.154260', uom: 's' }, { value: '0.161718', uom: 's' }),
+    false,
+  );
+  assert.equal(localeMadeTheDifference({ value: '12', uom: 'ms' }, { value: '15', uom: 'ms' }), false);
+  // Thousands grouped with `.` under de_DE: the same digits, another number.
+  assert.equal(localeMadeTheDifference({ value: '1234', uom: 's' }, { value: '1.234', uom: 's' }), true);
+  assert.equal(localeMadeTheDifference({ value: '1234', uom: '' }, { value: '1.234', uom: '' }), true);
+  // A count or size that is not a duration must not change with the locale.
+  assert.equal(localeMadeTheDifference({ value: '3.2', uom: '' }, { value: '3', uom: '' }), true);
+  assert.equal(localeMadeTheDifference({ value: '0.15', uom: 's' }, { value: '1.5', uom: 's' }), false);
+  assert.equal(localeMadeTheDifference({ value: '1.5', uom: 's' }, { value: '1.5', uom: 'ms' }), true);
+});
+
+test('a plug-in that prints its own response time is locale-independent; one that groups thousands under de_DE is not', async (t) => {
+  if (!localeInstalled('de_DE.UTF-8')) return t.skip('the locale de_DE.UTF-8 is not installed here');
+  const timed = await certifyExtra(
+    await tempDir(t),
+    `${HEAD}import time
+start = time.monotonic()
+with socket.create_connection((host, port), timeout=timeout) as s:
+    text = b''.join(iter(lambda: s.recv(65536), b'')).decode()
+locale.setlocale(locale.LC_ALL, '')
+print('PBX OK - %s lines | time=%.6fs;;;0 lines=%d' % (locale.format_string('%d', len(text.splitlines()), grouping=True), time.monotonic() - start, len(text.splitlines())))
+`,
+  );
+  const kept = timed.clauses.find((c) => c.id === 'PLUGIN-LOCALE-INDEPENDENT');
+  assert.equal(kept?.verdict, 'pass', JSON.stringify(kept));
+  const grouped = await certifyExtra(
+    await tempDir(t),
+    `${HEAD}locale.setlocale(locale.LC_ALL, '')
+print('PBX OK - database | database_pages=%s' % locale.format_string('%d', 4096, grouping=True))
+`,
+  );
+  const broken = grouped.clauses.find((c) => c.id === 'PLUGIN-LOCALE-INDEPENDENT');
+  assert.equal(broken?.verdict, 'warn', JSON.stringify(broken));
+  assert.match(
+    broken?.findings[0]?.message ?? '',
+    /'database_pages' is 4\.096 under LC_ALL=de_DE\.UTF-8, 4096 under LC_ALL=C/,
+  );
 });
