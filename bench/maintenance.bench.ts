@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import { start } from '../simulators/pbx/index.ts';
+import { httpPbxControl, start } from '../simulators/pbx/index.ts';
 import { cpuLine } from './cpu-line.ts';
 import { bareHttpServer, median } from './http-load.ts';
 import { fmt } from './load.ts';
@@ -22,12 +22,7 @@ export async function benchMaintenance(): Promise<void> {
   const dispatcher = new Agent({ connections: 1, pipelining: 1 });
   const load = await LoadWorker.start();
   try {
-    const created = await request(`${sim.urls.control}/maintenance/tokens`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ label: 'bench', actor: 'admin' }),
-    });
-    const { secret } = (await created.body.json()) as { secret: string };
+    const { secret } = await httpPbxControl(sim.urls.control).createToken({ label: 'bench', actor: 'admin' });
     const post = (url: string) =>
       ({
         kind: 'http',

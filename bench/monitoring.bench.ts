@@ -1,7 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { createServer as createNetServer, type Server } from 'node:net';
-import { request } from 'undici';
-import { PbxStore, renderFormat, resolveScenario, SnapshotCache, start } from '../simulators/pbx/index.ts';
+import {
+  httpPbxControl,
+  PbxStore,
+  renderFormat,
+  resolveScenario,
+  SnapshotCache,
+  start,
+} from '../simulators/pbx/index.ts';
 import { VirtualClock } from '../simulators/shared/clock.ts';
 import { openEmbeddedTarget } from '../steps/support/embedded-target.ts';
 import { fmt } from './load.ts';
@@ -138,15 +144,9 @@ embedded target per scenario, median of ${rounds}: start ${fmt(median(starts), 2
   );
 }
 
-/** Sets `monitoring.rawGraceMs` through the control plane, as a test run would. */
+/** Sets `monitoring.rawGraceMs` through the control plane over HTTP, as a test run would. */
 async function setRawGrace(controlUrl: string, graceMs: number): Promise<void> {
-  const res = await request(`${controlUrl}/state`, {
-    method: 'PATCH',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ monitoring: { rawGraceMs: graceMs } }),
-  });
-  await res.body.dump();
-  if (res.statusCode !== 204) throw new Error(`PATCH /state answered ${res.statusCode}`);
+  await httpPbxControl(controlUrl).patchState({ monitoring: { rawGraceMs: graceMs } });
 }
 
 /** `62.1 / 35.4`: the server thread's CPU per request of both sides. */

@@ -10,7 +10,9 @@ FIELD-ACCOUNTS-LINES). Standard library only.
 State: CRITICAL when the newest run of any backup target failed (its result key does not end
 with `successful`) or is older than --critical hours; WARNING when older than --warning hours or
 no target is configured; UNKNOWN when the endpoint answers nothing, an `ERROR:` line or no
-`<<<pbx_backups>>>` section; CRITICAL when it cannot be reached.
+`<<<pbx_backups>>>` section, or no answer within --timeout seconds per read; CRITICAL when it
+cannot be reached. --help and --version print their text and exit 3 (UNKNOWN), as does a bad
+argument.
 
 Perfdata: backup_targets, backups_failed, oldest_newest_backup_age (seconds) and, from
 `<<<pbx_accounts>>>`, accounts (the `total_accounts` line; left out when unknown).
@@ -23,6 +25,7 @@ import socket
 import sys
 import time
 
+VERSION = "check_pbx_backups 1.1.0"
 OK, WARNING, CRITICAL, UNKNOWN = 0, 1, 2, 3
 NAMES = ("OK", "WARNING", "CRITICAL", "UNKNOWN")
 
@@ -103,8 +106,22 @@ def total_accounts(lines):
     return int(value) if value is not None and value.isdigit() else None
 
 
+class Arguments(argparse.ArgumentParser):
+    """argparse, but every way out before a check (--help, --version, a bad argument) ends
+    UNKNOWN (exit 3), as the Monitoring Plugins guidelines say."""
+
+    def exit(self, status=0, message=None):
+        if message:
+            sys.stdout.write(message)
+        sys.exit(UNKNOWN)
+
+    def error(self, message):
+        self.exit(UNKNOWN, "PBX BACKUPS UNKNOWN - %s\n%s" % (message, self.format_usage()))
+
+
 def main():
-    parser = argparse.ArgumentParser(description="Check the PBX's backups over its data endpoint")
+    parser = Arguments(description="Check the PBX's backups over its data endpoint")
+    parser.add_argument("-V", "--version", action="version", version=VERSION)
     parser.add_argument("-H", "--host", required=True)
     parser.add_argument("-p", "--port", type=int, default=6556)
     parser.add_argument("-w", "--warning", type=float, default=26.0, help="hours")
@@ -115,7 +132,7 @@ def main():
     try:
         text = fetch(args.host, args.port, args.timeout)
     except socket.timeout:
-        finish(CRITICAL, "no answer from %s:%d within %g s" % (args.host, args.port, args.timeout))
+        finish(UNKNOWN, "no answer from %s:%d within %g s" % (args.host, args.port, args.timeout))
     except OSError as error:
         finish(CRITICAL, "cannot connect to %s:%d: %s" % (args.host, args.port, error.strerror or error))
 

@@ -8,7 +8,7 @@ import { startControlServer } from '../shared/http/control-server.ts';
 import { closeServer } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
 import type { WebRoute } from '../shared/http/web-route.ts';
-import { activityControlRoutes } from './activity/activity-control-routes.ts';
+import { activityEffects } from './activity/activity-effects.ts';
 import { FieldActivity } from './activity/field-activity.ts';
 import { stateEffects } from './control/state-effects.ts';
 import { attentionEffects } from './events/attention-effects.ts';
@@ -267,10 +267,9 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
       ...resolverEffects(resolver),
       ...maintenance.effects,
       ...attentionEffects(events, store),
+      ...activityEffects(activity),
     };
-    // The declared operations, and beside them the field-activity switch (issue 22; a route group,
-    // not yet a declared operation).
-    const routes = [...serveOperations(PBX_CONTROL_OPERATIONS, effects), ...activityControlRoutes(activity)];
+    const routes = serveOperations(PBX_CONTROL_OPERATIONS, effects);
     const client = controlClient(PBX_CONTROL_OPERATIONS, injectTransport(createControlDispatcher(routes)));
     let controlPlane: { url: string; routes: readonly ControlRoute[] };
     if (options.controlMountedAt === undefined) {

@@ -1,5 +1,6 @@
 import { controlClient, type HttpTransportOptions, httpTransport } from '../shared/control/control-client.ts';
 import { type ControlClient, combineOperations, type Effects } from '../shared/control/control-operation.ts';
+import { ACTIVITY_OPERATIONS } from './activity/activity-operations.ts';
 import { STATE_OPERATIONS } from './control/state-operations.ts';
 import { ATTENTION_OPERATIONS } from './events/attention-operations.ts';
 import { MAINTENANCE_CONTROL_OPERATIONS } from './maintenance/maintenance-operations.ts';
@@ -8,14 +9,16 @@ import { RESOLVER_OPERATIONS } from './resolver/resolver-operations.ts';
 /**
  * Every operation of the PBX control plane, each declared once in its face's folder: the state
  * (schemas/pbx-control.openapi.yaml), the resolver (same document, tag `resolver`), the
- * maintenance API's tokens and events (maintenance-api.openapi.yaml, tag `control-plane`) and
- * attention events (fleet-control.openapi.yaml, tag `pbx-events`).
+ * maintenance API's tokens and events (maintenance-api.openapi.yaml, tag `control-plane`),
+ * attention events (fleet-control.openapi.yaml, tag `pbx-events`) and the field-activity switch
+ * (`/activity`, issue 22).
  */
 export const PBX_CONTROL_OPERATIONS = combineOperations(
   STATE_OPERATIONS,
   RESOLVER_OPERATIONS,
   MAINTENANCE_CONTROL_OPERATIONS,
   ATTENTION_OPERATIONS,
+  ACTIVITY_OPERATIONS,
 );
 
 /** What every PBX control operation does to one PBX. */

@@ -110,9 +110,13 @@ function trackLabel(label: string, runs: readonly TrackedRun[]): LabelTracking {
     );
     return { label, kind: 'follows', figures: shown.slice(0, 5) };
   }
-  // Most agreeing runs first; among equals a figure itself before a ratio or percentage of two.
+  // Most agreeing runs first; among equals a figure itself before a ratio or percentage of two,
+  // then the figure whose name shares most words with the label (the evidence names the likelier).
   const ranked = [...agreeing.entries()].sort(
-    (a, b) => b[1].length - a[1].length || Number(PAIR.test(a[0])) - Number(PAIR.test(b[0])),
+    (a, b) =>
+      b[1].length - a[1].length ||
+      Number(PAIR.test(a[0])) - Number(PAIR.test(b[0])) ||
+      kinship(label, b[0]) - kinship(label, a[0]),
   );
   for (const [key, agree] of ranked) {
     if (agree.length < 2) break;
@@ -159,6 +163,19 @@ function trackLabel(label: string, runs: readonly TrackedRun[]): LabelTracking {
     };
   }
   return { label, kind: 'not-traced' };
+}
+
+/** How many words of three letters or more a label and a figure's key share. */
+function kinship(label: string, key: string): number {
+  const words = (text: string) =>
+    new Set(
+      text
+        .toLowerCase()
+        .split(/[^a-z]+/)
+        .filter((w) => w.length >= 3),
+    );
+  const inKey = words(key);
+  return [...words(label)].filter((w) => inKey.has(w)).length;
 }
 
 /** Whether a value repeated is evidence: not a small whole number (−9 to 9), which repeats by chance. */

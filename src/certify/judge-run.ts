@@ -116,3 +116,19 @@ export function judgeState(
     },
   ];
 }
+
+/**
+ * Whether two perfdata values printed by two runs of the same state are the same reading
+ * (PLUGIN-LOCALE-INDEPENDENT): both `U`, or two numbers apart by no more than half a unit of the
+ * finer one's last printed digit plus 0.1 %. A value the plug-in derives from its own clock (a backup's age in
+ * seconds) moves by a second between two runs; a locale that changes the number (`7.200` read as
+ * 7.2, a decimal part cut off) does not get through.
+ */
+export function sameReading(a: string, b: string): boolean {
+  if (a === 'U' || b === 'U') return a === b;
+  const x = Number(a);
+  const y = Number(b);
+  if (!Number.isFinite(x) || !Number.isFinite(y)) return a === b;
+  const half = (text: string) => 0.5 * 10 ** -(/\.(\d*)$/.exec(text)?.[1]?.length ?? 0);
+  return Math.abs(x - y) <= Math.min(half(a), half(b)) + 0.001 * Math.max(Math.abs(x), Math.abs(y));
+}

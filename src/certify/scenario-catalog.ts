@@ -39,7 +39,8 @@ const PURPOSES: Record<string, string> = {
   unlicensed: 'no module licence: the data endpoint is stopped and {port} refuses',
   'update-major': 'a major PBX update is available',
   'update-minor': 'a minor PBX update is available',
-  'values-unknown': 'every figure is the -1 sentinel: the plug-in must not print -1 as a count',
+  'values-unknown':
+    'every figure is the -1 sentinel ("cannot be determined"): a plug-in should print U or leave the figure out, never a count of -1',
 };
 
 /**

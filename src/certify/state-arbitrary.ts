@@ -49,20 +49,37 @@ const LOCATIONS: Record<string, string[]> = {
   ALL: [''],
 };
 
+/**
+ * A backup target as a PBX has one: its message says what its newest run did (the PBX's own
+ * judgement, `PBX Backup …` in `<<<local>>>`, reads the message too), and each of its runs has a
+ * time of its own (two runs of one target in the same millisecond do not happen, and which of them
+ * is the newest would be anyone's guess).
+ */
 const backup = fc.constantFrom(...Object.keys(LOCATIONS)).chain((type) =>
-  fc.record({
-    type: fc.constant(type),
-    location: fc.constantFrom(...(LOCATIONS[type] as string[])),
-    message: fc.constantFrom('Backup completed successfully', 'Backup failed', 'Sicherung fehlgeschlagen'),
-    runs: fc.array(
-      fc.record({
-        ageMinutes: fc.oneof(fc.nat({ max: 60 * 48 }), fc.nat({ max: 60 * 24 * 120 })),
-        result: fc.constantFrom(...RESULT_KEYS),
-      }),
-      { maxLength: 4 },
-    ),
-    sizeBytes: fc.nat({ max: 2 ** 40 }),
-  }),
+  fc
+    .record({
+      type: fc.constant(type),
+      location: fc.constantFrom(...(LOCATIONS[type] as string[])),
+      failedMessage: fc.constantFrom('Backup failed', 'Sicherung fehlgeschlagen'),
+      runs: fc.uniqueArray(
+        fc.record({
+          ageMinutes: fc.oneof(fc.nat({ max: 60 * 48 }), fc.nat({ max: 60 * 24 * 120 })),
+          result: fc.constantFrom(...RESULT_KEYS),
+        }),
+        { maxLength: 4, selector: (run) => run.ageMinutes },
+      ),
+      sizeBytes: fc.nat({ max: 2 ** 40 }),
+    })
+    .map(({ failedMessage, ...target }) => {
+      const newest = [...target.runs].sort((a, b) => a.ageMinutes - b.ageMinutes)[0];
+      const message =
+        newest === undefined
+          ? ''
+          : newest.result.endsWith('successful')
+            ? 'Backup completed successfully'
+            : failedMessage;
+      return { ...target, message };
+    }),
 );
 
 const channelName = fc.oneof(
@@ -126,7 +143,8 @@ const overlayParts = fc.record(
       { heapUsed: count, heapMax: count, nonHeapUsed: count, maxMemory: count },
       { requiredKeys: [] },
     ),
-    backups: fc.array(backup, { maxLength: 5 }),
+    // One target per type and location: two alike would be one line-stream in <<<pbx_backups>>>.
+    backups: fc.uniqueArray(backup, { maxLength: 5, selector: (b) => `${b.type} ${b.location}` }),
   },
   { requiredKeys: [] },
 );

@@ -197,10 +197,12 @@ test('the import graph of the product has no cycle, type-only imports included',
   assert.deepEqual(cycles, []);
 });
 
-/** Every call in the product's TypeScript, with the file it is in. */
-function productCalls(): { file: string; call: ts.CallExpression; source: ts.SourceFile }[] {
+/** Every call in the TypeScript of `dirs`, with the file it is in. */
+function callsIn(
+  dirs: readonly string[],
+): { file: string; call: ts.CallExpression; source: ts.SourceFile }[] {
   const calls: { file: string; call: ts.CallExpression; source: ts.SourceFile }[] = [];
-  for (const path of PRODUCT_DIRS.flatMap((dir) => tsFiles(join(PROJECT_ROOT, dir)))) {
+  for (const path of dirs.flatMap((dir) => tsFiles(join(PROJECT_ROOT, dir)))) {
     const file = relative(PROJECT_ROOT, path);
     const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
     const visit = (node: ts.Node) => {
@@ -212,11 +214,12 @@ function productCalls(): { file: string; call: ts.CallExpression; source: ts.Sou
   return calls;
 }
 
-const calls = productCalls();
+/** The product, and the benches and scripts that drive it (tests may probe a plane by hand). */
+const calls = callsIn([...PRODUCT_DIRS, 'bench', 'scripts']);
 const where = ({ file, call, source }: (typeof calls)[number]) =>
   `${file}:${source.getLineAndCharacterOfPosition(call.getStart()).line + 1}`;
 
-test('one HTTP client stack: the product sends HTTP with undici, never the global fetch', () => {
+test('one HTTP client stack: the product, benches and scripts send HTTP with undici, never the global fetch', () => {
   const fetches = calls.filter(
     ({ call }) => ts.isIdentifier(call.expression) && call.expression.text === 'fetch',
   );
@@ -225,8 +228,9 @@ test('one HTTP client stack: the product sends HTTP with undici, never the globa
 
 /**
  * Issue 21 §1: a control operation is declared once and reached through the client derived from
- * its declaration (simulators/shared/control/control-client.ts). No other product file sends a
- * request to a control-plane URL (a URL whose expression names `control`) by hand.
+ * its declaration (simulators/shared/control/control-client.ts). No other file of the product, a
+ * bench or a script sends a request to a control-plane URL (a URL whose expression names
+ * `control`) by hand.
  */
 test('control planes are reached only through the derived control client', () => {
   const senders = new Set(['fetch', 'request']);

@@ -4,7 +4,7 @@ import type { Effects } from '../../shared/control/control-operation.ts';
 import { ControlInputError } from '../../shared/http/control-input-error.ts';
 import { asInventory } from '../../shared/wire/ingest-protocol.ts';
 import { itemView } from '../model/caller-view.ts';
-import type { FleetFixture } from '../model/fleet-fixture.ts';
+import { accountOf, type FleetFixture } from '../model/fleet-fixture.ts';
 import type { FleetState } from '../model/fleet-state.ts';
 import { hashPassword } from '../model/password-hash.ts';
 import type { Account } from '../model/types.ts';
@@ -39,16 +39,8 @@ export function fleetEffects(context: FleetEffectsContext): Effects<typeof FLEET
     renameSite: ({ siteId, displayName }) => access.renameSite(siteId, displayName),
     grant: ({ modules, ...right }) => access.grant(modules === undefined ? right : { ...right, modules }),
     revoke: ({ partnerId, siteId }) => access.revoke(partnerId, siteId),
-    async addAccount(input) {
-      const account: Account = {
-        id: input.id ?? `acc-${randomBytes(6).toString('hex')}`,
-        email: input.email,
-        name: input.name,
-        role: input.role,
-        partnerId: input.partnerId,
-        passwordHash: input.password === null ? null : await hashPassword(input.password, state.scryptCost),
-        level: input.level ?? (input.role === 'Viewer' ? 'read' : 'read-write'),
-      };
+    async addAccount({ id = `acc-${randomBytes(6).toString('hex')}`, ...input }) {
+      const account = await accountOf({ id, ...input }, state.scryptCost);
       access.addAccount(account);
       return accountInfo(account);
     },

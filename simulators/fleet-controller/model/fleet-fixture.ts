@@ -1,5 +1,6 @@
 import type { PbxInventory } from '../../shared/wire/pbx-inventory.ts';
-import type { Level, PartnerAccess, Role, Site, SiteRight } from './types.ts';
+import { hashPassword, type ScryptCost } from './password-hash.ts';
+import type { Account, Level, PartnerAccess, Role, Site, SiteRight } from './types.ts';
 
 /** An account as a fixture gives it: the clear password is hashed when the fixture is loaded. */
 export interface FixtureAccount {
@@ -12,6 +13,23 @@ export interface FixtureAccount {
   password: string | null;
   /** Default: `read-write`, or `read` for a Viewer. */
   level?: Level;
+}
+
+/**
+ * The account the controller keeps for `input`: the clear password hashed at once and never kept
+ * (`null`: an account of an external identity provider, FLEET-AUTH-IDP-ONLY), the level by role
+ * when not given (MCP-ACK-ACCOUNT-LEVEL).
+ */
+export async function accountOf(input: FixtureAccount, cost: ScryptCost): Promise<Account> {
+  return {
+    id: input.id,
+    email: input.email,
+    name: input.name,
+    role: input.role,
+    partnerId: input.partnerId,
+    passwordHash: input.password === null ? null : await hashPassword(input.password, cost),
+    level: input.level ?? (input.role === 'Viewer' ? 'read' : 'read-write'),
+  };
 }
 
 /** An MCP access token as a fixture gives it: the clear secret is hashed when loaded. */

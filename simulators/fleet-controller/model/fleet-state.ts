@@ -3,7 +3,7 @@ import type { Clock } from '../../shared/clock.ts';
 import { AttentionLedger } from './attention-ledger.ts';
 import { FleetAccess } from './fleet-access.ts';
 import type { FleetChanges } from './fleet-changes.ts';
-import type { FleetFixture } from './fleet-fixture.ts';
+import { accountOf, type FleetFixture } from './fleet-fixture.ts';
 import {
   type FleetCounters,
   type FleetJournal,
@@ -11,9 +11,8 @@ import {
   MEMORY_JOURNAL,
 } from './fleet-journal.ts';
 import { IngestLinks } from './ingest-links.ts';
-import { DEFAULT_SCRYPT_COST, hashPassword, type ScryptCost } from './password-hash.ts';
+import { DEFAULT_SCRYPT_COST, type ScryptCost } from './password-hash.ts';
 import { sha256Hex } from './sha256-hex.ts';
-import type { Account } from './types.ts';
 import { ViewRevisions } from './view-revisions.ts';
 
 export interface FleetStateEvents {
@@ -67,17 +66,7 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
 
   /** Replaces everything with `fixture`; clear passwords and token secrets are hashed here. */
   async load(fixture: FleetFixture): Promise<void> {
-    const accounts = await Promise.all(
-      fixture.accounts.map(async (a) => ({
-        id: a.id,
-        email: a.email,
-        name: a.name,
-        role: a.role,
-        partnerId: a.partnerId,
-        passwordHash: a.password === null ? null : await hashPassword(a.password, this.scryptCost),
-        level: a.level ?? (a.role === 'Viewer' ? 'read' : 'read-write'),
-      })),
-    );
+    const accounts = await Promise.all(fixture.accounts.map((a) => accountOf(a, this.scryptCost)));
     const { access, ingest } = this;
     this.journal.atomically(() => {
       this.journal.clear();
@@ -85,7 +74,7 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
       for (const p of fixture.partners) access.addPartner(p);
       for (const s of fixture.sites) access.addSite(s);
       for (const r of fixture.rights) access.grant(r);
-      for (const a of accounts) access.addAccount(a as Account);
+      for (const a of accounts) access.addAccount(a);
       for (const t of fixture.tokens) {
         access.addToken({
           id: t.id,

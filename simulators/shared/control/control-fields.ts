@@ -58,3 +58,9 @@ export function unboundedText(minLength = 0) {
   const error = minLength > 0 ? `must be a non-empty string` : 'must be a string';
   return z.string({ error }).min(minLength, { error });
 }
+
+/** A finite number (fractions allowed) from `min` to `max`. */
+export function decimal(min: number, max: number) {
+  const error = `must be a number from ${min} to ${max}`;
+  return z.number({ error }).min(min, { error }).max(max, { error });
+}

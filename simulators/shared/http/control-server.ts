@@ -1,4 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { serveOperations } from '../control/serve-operations.ts';
+import { SITE_OPERATIONS, siteEffects } from '../control/site-operations.ts';
 import { CONTROL_UNAUTHORIZED, controlTokenCheckFor } from '../control-token.ts';
 import {
   type ControlDialect,
@@ -50,7 +52,11 @@ export async function startControlServer(
   routes: readonly ControlRoute[],
   options: ControlServerOptions,
 ): Promise<ControlServer> {
-  const dispatch = createControlDispatcher(routes, options.dialect);
+  // A plane that serves PBXs at /pbx/{siteId} also answers which ones (`GET /pbx`).
+  const table = options.sites
+    ? [...routes, ...serveOperations(SITE_OPERATIONS, siteEffects(options.sites))]
+    : routes;
+  const dispatch = createControlDispatcher(table, options.dialect);
   const maxBodyBytes = options.maxBodyBytes ?? MAX_CONTROL_BODY_BYTES;
   const tokenCheck = controlTokenCheckFor(options.host, options.token);
   const tooLarge = options.dialect?.codes?.payload_too_large ?? 'payload_too_large';
@@ -90,7 +96,7 @@ export async function startControlServer(
   return {
     server,
     url: httpUrl(options.host, port),
-    routes,
+    routes: table,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

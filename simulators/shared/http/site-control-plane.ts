@@ -21,7 +21,7 @@ interface SiteEntry {
  * same table its own control listener would serve, schemas/pbx-control.openapi.yaml) is reached at
  * `/pbx/{siteId}/…` on the controller's control plane instead of one listener per PBX, so a client
  * of a single PBX's plane works unchanged with `…/pbx/{siteId}` as its base URL. `GET /pbx` lists
- * the site ids. Each site's dispatcher is compiled on its first request and kept.
+ * the site ids (`SITE_OPERATIONS`, served beside the plane's own routes by the control server). Each site's dispatcher is compiled on its first request and kept.
  */
 export class SiteControlPlane {
   private readonly sites = new Map<string, SiteEntry>();
@@ -58,19 +58,8 @@ export class SiteControlPlane {
     const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
     if (path !== SITE_CONTROL_PREFIX && !path.startsWith(`${SITE_CONTROL_PREFIX}/`)) return undefined;
     const rest = path.slice(SITE_CONTROL_PREFIX.length + 1);
-    if (rest === '' || rest === '/') {
-      if (request.method !== 'GET')
-        return Promise.resolve(
-          errorResponse(405, 'method_not_allowed', `${request.method} is not allowed on ${path}`, {
-            allow: 'GET',
-          }),
-        );
-      return Promise.resolve({
-        status: 200,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-        body: JSON.stringify({ count: this.sites.size, siteIds: this.siteIds() }),
-      });
-    }
+    // `/pbx` itself is the declared `listSites` (simulators/shared/control/site-operations.ts).
+    if (rest === '') return undefined;
     const slash = rest.indexOf('/');
     const rawSite = slash === -1 ? rest : rest.slice(0, slash);
     let siteId: string;

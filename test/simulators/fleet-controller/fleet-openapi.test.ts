@@ -8,6 +8,7 @@ import {
   type OpenApiDocument,
   openApiDisagreements,
 } from '../../../simulators/shared/control/openapi-agreement.ts';
+import { SITE_OPERATIONS } from '../../../simulators/shared/control/site-operations.ts';
 import { assertSchema } from './fleet-test-kit.ts';
 
 const SCHEMAS = new URL('../../../schemas/', import.meta.url);
@@ -109,12 +110,21 @@ function controlOperations() {
 }
 
 test('the control-plane document agrees with every declared controller operation, and documents no other', () => {
+  const tagged = (operation: Record<string, unknown>, tag: string) =>
+    ((operation['tags'] as string[] | undefined) ?? []).includes(tag);
   const controller = (operation: Record<string, unknown>) =>
-    !((operation['tags'] as string[] | undefined) ?? []).includes('pbx-events');
+    !tagged(operation, 'pbx-events') && !tagged(operation, 'sites');
   const document = load('fleet-control.openapi.yaml') as OpenApiDocument;
   assert.deepEqual(openApiDisagreements(document, FLEET_CONTROL_OPERATIONS, controller), []);
+  assert.deepEqual(
+    openApiDisagreements(document, SITE_OPERATIONS, (o) => tagged(o, 'sites')),
+    [],
+  );
   const documented = controlOperations().filter((d) => !d.path.startsWith('/events/'));
-  assert.equal(documented.length, Object.keys(FLEET_CONTROL_OPERATIONS).length);
+  assert.equal(
+    documented.length,
+    Object.keys(FLEET_CONTROL_OPERATIONS).length + Object.keys(SITE_OPERATIONS).length,
+  );
 });
 
 test('the control-plane document lists every PBX attention-event route', async () => {

@@ -3,8 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { request } from 'undici';
 import { parse } from 'yaml';
-import { activityControlRoutes } from '../../../../simulators/pbx/activity/activity-control-routes.ts';
-import { FieldActivity } from '../../../../simulators/pbx/activity/field-activity.ts';
+import { ACTIVITY_OPERATIONS } from '../../../../simulators/pbx/activity/activity-operations.ts';
 import { MONITORING_LIMITS } from '../../../../simulators/pbx/control/monitoring-input.ts';
 import { STATE_OPERATIONS } from '../../../../simulators/pbx/control/state-operations.ts';
 import { ATTENTION_OPERATIONS } from '../../../../simulators/pbx/events/attention-operations.ts';
@@ -74,7 +73,6 @@ function documentedPbxControlPlane(): string[] {
 }
 
 const isResolverPath = (key: string) => key.split(' ')[1]?.startsWith('/resolver/') ?? false;
-const isActivityPath = (key: string) => key.split(' ')[1] === '/activity';
 
 test('the document is OpenAPI 3.1', () => {
   assert.match(document.openapi, /^3\.1\.\d+$/);
@@ -82,9 +80,10 @@ test('the document is OpenAPI 3.1', () => {
 
 test('the document agrees with the declared operations, and documents no other', () => {
   const tagged = (tag: string) => (operation: Operation) => operation.tags?.includes(tag) ?? false;
-  const notResolver = (operation: Operation) =>
-    !tagged('resolver')(operation) && !(operation.operationId ?? '').startsWith('activity');
+  const isActivity = (operation: Operation) => (operation.operationId ?? '').startsWith('activity');
+  const notResolver = (operation: Operation) => !tagged('resolver')(operation) && !isActivity(operation);
   assert.deepEqual(openApiDisagreements(document, STATE_OPERATIONS, notResolver), []);
+  assert.deepEqual(openApiDisagreements(document, ACTIVITY_OPERATIONS, isActivity), []);
   assert.deepEqual(openApiDisagreements(document, RESOLVER_OPERATIONS, tagged('resolver')), []);
   assert.deepEqual(
     openApiDisagreements(
@@ -158,22 +157,6 @@ test('resolver operation ids are the method names of the Resolver class', () => 
     // `resolver` + the method of the Resolver class: resolverSetProviders is setProviders().
     const method = id.replace(/^resolver(\w)/, (_, first: string) => first.toLowerCase());
     assert.ok(id !== method && resolverMethods.has(method), `${key}: ${id} names a Resolver method`);
-  }
-});
-
-test('the field-activity routes (/activity) are documented, each operation id naming its FieldActivity method', () => {
-  const activityMethods = new Set(Object.getOwnPropertyNames(FieldActivity.prototype));
-  const served = activityControlRoutes({} as FieldActivity)
-    .map((r) => `${r.method} ${r.path}`)
-    .sort();
-  const keys = [...documented().keys()].filter(isActivityPath).sort();
-  assert.deepEqual(keys, served);
-  for (const [key, operation] of documented()) {
-    if (!isActivityPath(key)) continue;
-    const id = operation.operationId ?? '';
-    // `activity` + the method of the FieldActivity class: activityStart is start().
-    const method = id.replace(/^activity(\w)/, (_, first: string) => first.toLowerCase());
-    assert.ok(id !== method && activityMethods.has(method), `${key}: ${id} names a FieldActivity method`);
   }
 });
 
