@@ -252,6 +252,8 @@ interface Row {
   pbxFetch: number[];
   bareFetch: number[];
   fetchCpuUs: number;
+  /** Fleet CPU per fetch with only fetches asking (the idle share taken off). */
+  fetchAloneCpuUs: number;
   idleCpuPerSec: number;
   /** Share of the poll window's CPU the idle fleet would have used anyway. */
   windowIdleShare: number;
@@ -379,9 +381,24 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
     const sites200 = await seq(n200, () => timedGet(ready.sitesUrl));
     const bare200 = await seq(n200, () => timedGet(ready.bareHttp));
 
+    // The fetches alone: 1,000 PBXs in turn, 4 at a time, nothing else asking; the fleet's CPU
+    // over them (less what the idle fleet uses meanwhile) per fetch.
+    const alone = Math.min(1_000, count);
+    await fleet.cpuMark();
+    const a0 = performance.now();
+    let nextPbx = 0;
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (nextPbx < alone) await fetchTcp(addressAt(poolParsed, nextPbx++), 6556).catch(() => {});
+      }),
+    );
+    const aloneCpuMs = (await fleet.cpuRead()) - idleCpuPerSec * ((performance.now() - a0) / 1000);
+    const fetchAloneCpuUs = (aloneCpuMs * 1000) / alone;
+
     const events = await fleet.events(Math.min(count, 2_000), 2);
     return {
       count,
+      fetchAloneCpuUs,
       layout: fleet.layout,
       ready,
       pbxFetch,
@@ -434,6 +451,7 @@ export async function benchFleetScale(): Promise<void> {
   for (const count of SHARDED)
     if (!runs.some((run) => run.count === count && run.layout === 'sharded'))
       runs.push({ count, layout: 'sharded' });
+  const measured: Row[] = [];
   for (const { count, layout } of runs) {
     const result = await measure(count, layout);
     if (typeof result === 'string') {
@@ -442,6 +460,13 @@ export async function benchFleetScale(): Promise<void> {
     }
     const r = result;
     const rssPerPbx = (r.ready.rssFleet - r.ready.rssController) / r.count / 1024;
+    const smaller = measured.at(-1);
+    measured.push(r);
+    // Per PBX between two sizes of one layout: fixed costs (code, heap growth) cancel out.
+    const slope =
+      smaller && smaller.layout === r.layout
+        ? `; ${fmt((r.ready.rssFleet - r.ready.rssController - (smaller.ready.rssFleet - smaller.ready.rssController)) / (r.count - smaller.count) / 1024, 1)} KiB per PBX from N = ${fmt(smaller.count)}`
+        : '';
     const failed = r.pbxFetch.filter((v) => !Number.isFinite(v)).length;
     console.log(
       `\nN = ${fmt(r.count)}, ${r.layout}${r.ready.gc ? '' : ' (no --expose-gc: RSS figures include garbage)'}`,
@@ -455,7 +480,7 @@ export async function benchFleetScale(): Promise<void> {
       ) + `< 30 s      ${met(r.ready.linksUpMs / 1000, 30)}`,
     );
     console.log(
-      `  RSS per active PBX                       ${fmt(rssPerPbx, 1)} KiB (before the PBXs ${fmt(r.ready.rssController / 2 ** 20)} MiB, after ${fmt(r.ready.rssFleet / 2 ** 20)} MiB)`.padEnd(
+      `  RSS per active PBX                       ${fmt(rssPerPbx, 1)} KiB (before the PBXs ${fmt(r.ready.rssController / 2 ** 20)} MiB, after ${fmt(r.ready.rssFleet / 2 ** 20)} MiB${slope})`.padEnd(
         100,
       ) + `< 128 KiB   ${met(rssPerPbx, 128)}`,
     );
@@ -479,7 +504,10 @@ export async function benchFleetScale(): Promise<void> {
       `  events forwarded end to end              ${`${fmt(perSecond)} /s (${fmt(r.events.accepted)} of ${fmt(r.events.raised)})`.padEnd(28)}${'-'.padEnd(25)}printed`,
     );
     console.log(
-      `  CPU per PBX-fetch                        ${`${fmt(r.fetchCpuUs, 1)} µs`.padEnd(28)}${'-'.padEnd(25)}printed   (the window's CPU / fetches, /sites and MCP included; the idle fleet alone: ${fmt(r.idleCpuPerSec, 1)} ms CPU/s, ${fmt(r.windowIdleShare * 100)} % of it)`,
+      `  CPU per PBX-fetch (fetches alone)        ${`${fmt(r.fetchAloneCpuUs, 1)} µs`.padEnd(28)}${'-'.padEnd(25)}printed   (1,000 fetches 4 at a time, the idle fleet's CPU taken off)`,
+    );
+    console.log(
+      `  CPU per PBX-fetch (poll window)          ${`${fmt(r.fetchCpuUs, 1)} µs`.padEnd(28)}${'-'.padEnd(25)}printed   (the window's CPU / fetches, /sites and MCP included; the idle fleet alone: ${fmt(r.idleCpuPerSec, 1)} ms CPU/s, ${fmt(r.windowIdleShare * 100)} % of it)`,
     );
     console.log(
       `  CPU per event                            ${`${fmt((r.events.cpuMs * 1000) / Math.max(1, r.events.accepted), 1)} µs`.padEnd(28)}${'-'.padEnd(25)}printed   (PBX, link and controller together)`,

@@ -1,5 +1,5 @@
 /**
- * `npm run test:fleet-suite -- [--pbx-count N] [--pbx I] [simulate options…]` (issue 22): the whole
+ * `npm run test:fleet-suite -- [--pbx-count N] [--pbx I] [--tags EXPR] [simulate options…]` (issue 22): the whole
  * conformance suite against one PBX inside a pooled fleet of N PBXs (default 1,000), unchanged.
  *
  * Starts `simulate --pbx-count N --clock frozen --target-file …`, waits for the target file, points
@@ -37,6 +37,7 @@ function take(name: string): string | undefined {
 const count = Number(take('--pbx-count') ?? 1000);
 const reports = take('--reports') ?? 'reports/in-a-fleet';
 const pick = take('--pbx');
+const tags = take('--tags');
 if (!Number.isInteger(count) || count < 2) fail('--pbx-count: expected 2 or more PBXs');
 
 function fail(reason: string): never {
@@ -118,7 +119,16 @@ try {
   );
   const verify = spawn(
     cli[0]!,
-    [...cli.slice(1), 'verify', '--quiet', '--target', siteFile, '--reports', reports],
+    [
+      ...cli.slice(1),
+      'verify',
+      '--quiet',
+      '--target',
+      siteFile,
+      '--reports',
+      reports,
+      ...(tags === undefined ? [] : ['--tags', tags]),
+    ],
     {
       stdio: 'inherit',
     },

@@ -212,6 +212,8 @@ export async function simulateCommand(
       try {
         await fleet.startPeers({
           ...(scenario === undefined ? {} : { scenario }),
+          // Every PBX trusts the target file's resolver fixtures, so the suite can take any of them.
+          ...(startOptions.resolver ? { resolver: startOptions.resolver } : {}),
           host: options.host,
           ...control,
           clock: { mode: options.clock },

@@ -72,6 +72,12 @@ const HELD: Record<number, string> = {
   [FDS_PER_LINKED_SITE]: "its PBX's ingest link",
 };
 
+/** How else the PBXs fit: across processes (the controller alone holds every link: no other way). */
+const SPLIT: Record<number, string> = {
+  [FDS_PER_PBX]: 'split the fleet into processes with simulate --fleet-only and --shard i/N',
+  [FDS_PER_SHARD_PBX]: 'split the fleet into more shards',
+};
+
 /**
  * The one-line reason `count` PBXs (or sites), `perPbx` descriptors each, do not fit under
  * `limit`: which limit (the soft one, or the hard one that only root raises) and the command that
@@ -89,7 +95,8 @@ export function openFileShortfall(
   const each = `${perPbx} each: ${HELD[perPbx] ?? 'listeners and links'}`;
   if (limit.hard >= need)
     return `the open-file limit ${limit.soft} is below the ${need} descriptors ${count} ${what} need in one process (${each}); raise it with \`ulimit -n ${need}\` in the shell that runs simulate`;
-  return `the hard open-file limit ${limit.hard} is below the ${need} descriptors ${count} ${what} need in one process (${each}; at most ${largestFleetUnder(limit.hard, perPbx)} fit); raise it as root with \`ulimit -n ${need}\` in the shell that runs simulate (a container: --ulimit nofile=${need}), or split the fleet into processes with simulate --fleet-only and --shard i/N`;
+  const split = SPLIT[perPbx] ? `, or ${SPLIT[perPbx]}` : '';
+  return `the hard open-file limit ${limit.hard} is below the ${need} descriptors ${count} ${what} need in one process (${each}; at most ${largestFleetUnder(limit.hard, perPbx)} fit); raise it as root with \`ulimit -n ${need}\` in the shell that runs simulate (a container: --ulimit nofile=${need})${split}`;
 }
 
 /** Binds and closes `address:port`; the error code when that fails, else `null`. */
