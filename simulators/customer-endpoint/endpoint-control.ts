@@ -5,7 +5,8 @@ import { ENDPOINT_CONTROL_OPERATIONS } from './endpoint-operations.ts';
 /**
  * The customer endpoint's control plane as a typed client, derived from its declarations
  * (endpoint-operations.ts), speaking the wire forms of the document (`bodyBase64`, recordings with
- * the body as text and base64; wire-config.ts converts). A failure is a `ControlError`
+ * the body as text and base64; wire-config.ts converts): `start().client` in process,
+ * `httpEndpointControl` over HTTP. A failure is a `ControlError`
  * (simulators/shared/control/control-error.ts), e.g. 404 `not_found`, 408 `timeout`.
  */
 export type EndpointControl = ControlClient<typeof ENDPOINT_CONTROL_OPERATIONS>;

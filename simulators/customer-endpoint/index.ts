@@ -8,12 +8,15 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { SecureVersion, TLSSocket } from 'node:tls';
 import type { VirtualClock } from '../shared/clock.ts';
+import { controlClient, injectTransport } from '../shared/control/control-client.ts';
 import { serveOperations } from '../shared/control/serve-operations.ts';
+import { createControlDispatcher } from '../shared/http/control-dispatch.ts';
 import { closeServer, listen } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
 import { boundSlowClients, HTTP_SERVER_OPTIONS } from '../shared/http/slow-clients.ts';
 import { EndpointCore } from './answer-request.ts';
 import type { EndpointBehaviour, EndpointConfig } from './endpoint-behaviour.ts';
+import type { EndpointControl } from './endpoint-control.ts';
 import { type EndpointControlServer, startEndpointControlServer } from './endpoint-control-server.ts';
 import { endpointEffects } from './endpoint-effects.ts';
 import { ENDPOINT_CONTROL_OPERATIONS } from './endpoint-operations.ts';
@@ -93,7 +96,13 @@ export interface CustomerEndpointHandle {
   urls: { base: string; control?: string };
   /** The server certificate (PEM) when serving HTTPS, for a client that should trust it. */
   certificate: string | null;
+  /** The endpoint's own API in this process: configurations and recordings with their bytes. */
   control: CustomerEndpointControl;
+  /**
+   * The control plane's operations in this process, derived from their declarations: the wire
+   * forms, checks, statuses and `ControlError`s of `httpEndpointControl`, without a socket.
+   */
+  client: EndpointControl;
   close(): Promise<void>;
 }
 
@@ -140,19 +149,17 @@ export async function start(options: CustomerEndpointOptions = {}): Promise<Cust
     await closed;
   };
   let controlServer: EndpointControlServer | undefined;
+  const routes = serveOperations(
+    ENDPOINT_CONTROL_OPERATIONS,
+    endpointEffects({ ...control, info: () => ({ base, control: controlServer?.url ?? '', certificate }) }),
+  );
   if (options.controlPlane) {
     const where = options.controlPlane === true ? {} : options.controlPlane;
     try {
-      controlServer = await startEndpointControlServer(
-        serveOperations(
-          ENDPOINT_CONTROL_OPERATIONS,
-          endpointEffects({
-            ...control,
-            info: () => ({ base, control: controlServer?.url ?? '', certificate }),
-          }),
-        ),
-        { host: where.host ?? '127.0.0.1', port: where.port ?? 0 },
-      );
+      controlServer = await startEndpointControlServer(routes, {
+        host: where.host ?? '127.0.0.1',
+        port: where.port ?? 0,
+      });
     } catch (error) {
       await closeListener();
       throw error;
@@ -162,6 +169,7 @@ export async function start(options: CustomerEndpointOptions = {}): Promise<Cust
     urls: { base, ...(controlServer ? { control: controlServer.url } : {}) },
     certificate,
     control,
+    client: controlClient(ENDPOINT_CONTROL_OPERATIONS, injectTransport(createControlDispatcher(routes))),
     async close() {
       writer.close();
       await controlServer?.close();

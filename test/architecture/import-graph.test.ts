@@ -247,3 +247,28 @@ test('control planes are reached only through the derived control client', () =>
   });
   assert.deepEqual(byHand.map(where), []);
 });
+
+/**
+ * Issue 21 §1: the server's dispatch is derived from the declarations (`serveOperations`), so no
+ * product file beyond simulators/shared/ writes a control route (`{ method, path, handle }`) by hand.
+ */
+test('control routes are derived from declarations, never written by hand', () => {
+  const byHand: string[] = [];
+  for (const path of PRODUCT_DIRS.flatMap((dir) => tsFiles(join(PROJECT_ROOT, dir)))) {
+    const file = relative(PROJECT_ROOT, path);
+    if (file.startsWith('simulators/shared/')) continue;
+    const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node) => {
+      if (ts.isObjectLiteralExpression(node)) {
+        const names = new Set(
+          node.properties.map((p) => (p.name && ts.isIdentifier(p.name) ? p.name.text : '')),
+        );
+        if (names.has('method') && names.has('path') && names.has('handle'))
+          byHand.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  assert.deepEqual(byHand, []);
+});

@@ -183,3 +183,29 @@ test('the OpenAPI document agrees with every declared operation, and documents n
   assert.deepEqual(openApiDisagreements(document, ENDPOINT_CONTROL_OPERATIONS), []);
   assert.ok(ENDPOINT_CONTROL_OPERATIONS.waitForRequests);
 });
+
+test('in process, the derived client answers and refuses as over HTTP, without a control listener', async (t) => {
+  const ep = await start();
+  t.after(() => ep.close());
+  assert.equal(ep.urls.control, undefined);
+  assert.deepEqual(await ep.client.info(), { base: ep.urls.base, control: '', certificate: null });
+  await ep.client.putRoute({ path: '/x', behaviour: { status: 201, body: 'a' } });
+  assert.deepEqual(await get(`${ep.urls.base}/x`).then((r) => [r.status, r.body]), [201, 'a']);
+  assert.deepEqual(
+    (await ep.client.getRequests()).map((r) => [r.path, r.status]),
+    [['/x', 201]],
+  );
+  await assert.rejects(
+    ep.client.putRoute({ path: 'lookup', behaviour: {} }),
+    (e: unknown) => e instanceof ControlError && e.status === 400 && /must start with \//.test(e.message),
+  );
+  await assert.rejects(
+    ep.client.putFallback({ status: 700 }),
+    (e: unknown) =>
+      e instanceof ControlError && e.status === 400 && /fallback\/status must be <= 599/.test(e.message),
+  );
+  await assert.rejects(
+    ep.client.waitForRequests({ count: 5, timeoutMs: 20 }),
+    (e: unknown) => e instanceof ControlError && e.status === 408 && e.code === 'timeout',
+  );
+});
