@@ -369,7 +369,7 @@ function formatPooledFleet(fleet: DemoFleet, options: SimulateOptions): string {
     `  REST:            ${connectable(urls.api)}/api/v1  (controller_url ${connectable(urls.api)})`,
     `  MCP:             ${connectable(urls.api)}${new URL(urls.mcp).pathname}  (Streamable HTTP, Bearer token)`,
     `  control plane:   ${connectable(urls.control)}  (PBX n: ${section.controlUrlPattern})`,
-    `  PBX ingest:      ${fleet.registrations[0]?.ingest ?? urls.ingest}`,
+    `  PBX ingest:      ${fleet.registrations[0]?.ingest ?? urls.ingest}  (these PBXs link in-process; shards and other PBXs over TCP)`,
     `  PBX addresses:   ${section.addresses}  (pool ${pool.addresses.spec}; PBX n on its n-th address)`,
     `  PBX ports:       data endpoint ${pool.dataPort}, web ${pool.webPort} (XML-RPC at /xml-rpc) on every address`,
     `  PBX sites:       ${named.map((id, i) => `${i + 1} ${id}`).join(', ')}${section.count > named.length ? `; n > ${named.length}: ${section.sitePattern}` : ''}`,
