@@ -15,16 +15,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addressAt, parseAddressPool } from '../src/fleet/address-pool.ts';
-
-interface PoolSection {
-  count: number;
-  addresses: string;
-  ports: { data: number; web: number };
-  namedSites?: string[];
-  sitePattern: string;
-  controlUrlPattern: string;
-}
+import { type PooledTarget, pbxOfPool } from '../src/fleet/pool-target.ts';
 
 const argv = process.argv.slice(2);
 /** Takes `--name value` out of argv. */
@@ -45,30 +36,7 @@ function fail(reason: string): never {
   process.exit(2);
 }
 
-interface TargetFile {
-  name?: string;
-  pbx: { webUrl: string; controlUrl: string; monitoring: { host: string; port: number } };
-  fleet?: { pool?: PoolSection };
-}
-
-/** The target file with its `pbx` section moved to PBX `index` (1-based) of the pooled fleet. */
-function targetOfPbx(target: TargetFile, index: number): TargetFile {
-  const pool = target.fleet?.pool;
-  if (!pool) throw new Error('the target file has no fleet.pool: the fleet is not pooled');
-  if (!Number.isInteger(index) || index < 1 || index > pool.count)
-    throw new Error(`--pbx: expected 1 to ${pool.count}`);
-  const siteId = pool.namedSites?.[index - 1] ?? pool.sitePattern.replace('{n}', String(index));
-  const host = addressAt(parseAddressPool(pool.addresses), index - 1);
-  return {
-    ...target,
-    pbx: {
-      ...target.pbx,
-      webUrl: `http://${host}:${pool.ports.web}`,
-      monitoring: { ...target.pbx.monitoring, host, port: pool.ports.data },
-      controlUrl: pool.controlUrlPattern.replace('{siteId}', encodeURIComponent(siteId)),
-    },
-  };
-}
+type TargetFile = PooledTarget & { name?: string };
 
 function exited(child: ChildProcess): Promise<number> {
   return new Promise((resolve) => {
@@ -108,7 +76,7 @@ try {
   const index = pick === undefined ? Math.ceil(count / 2) : Number(pick);
   let target: TargetFile;
   try {
-    target = targetOfPbx(fleetTarget, index);
+    target = pbxOfPool(fleetTarget, index);
   } catch (error) {
     fail((error as Error).message);
   }
