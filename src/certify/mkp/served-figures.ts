@@ -39,9 +39,13 @@ export function servedFigures(text: string): ServedFigures {
 /** Scales under which a metric still "equals" a served figure: as served, ms → s, s → ms. */
 export const FIGURE_SCALES = [1, 0.001, 1000] as const;
 
-/** Values too common to tie a metric to one figure (0, 1, the `-1` sentinel). */
+/**
+ * Values too common to tie a metric to one figure: whole numbers from -9 to 9 (the `-1` sentinel,
+ * 0, 1, and the small counts a PBX serves dozens of), and any number below 2. The same rule as the
+ * command plug-ins' figure tracking (src/certify/figure-tracking.ts).
+ */
 export function distinctive(value: number): boolean {
-  return Math.abs(value) >= 2;
+  return Math.abs(value) >= 10 || (!Number.isInteger(value) && Math.abs(value) >= 2);
 }
 
 function near(a: number, b: number): boolean {
