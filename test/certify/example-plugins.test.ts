@@ -98,6 +98,8 @@ test('the copy that misses a failed backup fails certification with evidence', a
     EXPECTATIONS,
     '--scenario',
     'backup-failed',
+    '--runs',
+    '0',
     '--reports',
     'out',
     ...plugin('broken/check_pbx_backups_misses_failure.py'),
