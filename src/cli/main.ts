@@ -1,6 +1,14 @@
 /** Entry point of `pbx-conformance` (bin/pbx-conformance.js and the npm scripts). */
 import { run } from './run.ts';
 
+// A reader that went away (`pbx-conformance verify --help | head -1`) closes the pipe: what is
+// left to say is dropped and the command goes on (a simulator keeps serving), with no trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
 /** How long a finished command may take to let go of its last handles before the process exits anyway. */
 const EXIT_GRACE_MS = 5_000;
 

@@ -44,3 +44,17 @@ test('the real binary runs the simulator until SIGTERM and exits 0', async () =>
   assert.equal(await closed, 0, stderr);
   assert.match(stderr, /stopping the simulator/);
 });
+
+test('a reader that goes away (`verify --help | head -1`) ends the help quietly: no EPIPE trace', async () => {
+  const child = spawn(process.execPath, [BIN, 'verify', '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The reader closes its end before the CLI has started, so every write meets a closed pipe.
+  child.stdout.destroy();
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.doesNotMatch(stderr, /EPIPE|Unhandled|\n\s+at /);
+  assert.equal(stderr, '');
+  assert.equal(code, 0);
+});
