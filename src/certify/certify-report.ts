@@ -1,5 +1,6 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import { type EvidenceAttachment, MAX_EVIDENCE_CHARS } from '../report/attachments.ts';
+import { catalogFields } from '../report/build-model.ts';
 import {
   type ClauseResult,
   type CompatibilityReport,
@@ -117,14 +118,7 @@ function clauseResult(outcome: ClauseOutcome, input: CertifyReportInput): Clause
       details: input.result.generated,
     });
   return {
-    id: clause.id,
-    interface: 'PLUGIN',
-    spec: clause.spec,
-    section: clause.section,
-    rule: clause.rule,
-    check: clause.check,
-    property: clause.property,
-    ...(clause.level ? { level: clause.level } : {}),
+    ...catalogFields(clause),
     verdict: outcome.verdict,
     ...(outcome.verdict === 'not-verifiable' ? { reason: outcome.reason ?? 'not verifiable' } : {}),
     scenarios,

@@ -463,9 +463,7 @@ async function localeRuns(input: CertifyInput, addresses: ScenarioAddresses): Pr
       const c = inC.get(p.label);
       if (c === undefined) continue;
       const other = `${c.value}${c.uom}`;
-      // A reading that moved a hair (a value from the plug-in's own clock) is no locale at work.
-      const same = c.uom === p.uom && sameReading(c.value, p.value);
-      if (other !== `${p.value}${p.uom}` && !same && localeMadeTheDifference(c, p))
+      if (other !== `${p.value}${p.uom}` && localeMadeTheDifference(c, p))
         findings.push({
           clause: 'PLUGIN-LOCALE-INDEPENDENT',
           message: `'${p.label}' is ${p.value}${p.uom} under LC_ALL=${GERMAN_LOCALE}, ${other} under LC_ALL=C`,
@@ -508,7 +506,7 @@ async function localeRuns(input: CertifyInput, addresses: ScenarioAddresses): Pr
 /**
  * Whether the locale explains why a perfdata value differs between the `LC_ALL=C` and the German
  * run: the same digits with other separators (`1234` and `1.234`), another unit, or any change of
- * a figure that is not a duration. A duration (`s`, `ms`, `us`) with other digits is the plug-in's
+ * a figure that is not a duration and not the same reading (`sameReading`: 7200 and 7201 seconds). A duration (`s`, `ms`, `us`) with other digits is the plug-in's
  * own measurement, which differs from run to run whatever the locale (check_tcp's `time=`): no
  * evidence against it (PLUGIN-LOCALE-INDEPENDENT).
  */
@@ -517,6 +515,8 @@ export function localeMadeTheDifference(
   de: { value: string; uom: string },
 ): boolean {
   if (c.uom !== de.uom) return true;
+  // A reading that moved a hair (a value from the plug-in's own clock) is no locale at work.
+  if (sameReading(c.value, de.value)) return false;
   // The German locale groups thousands with `.` (a decimal comma is no number at all, caught apart).
   if (c.value.replace(/\./g, '') === de.value.replace(/\./g, '')) return true;
   return !['s', 'ms', 'us'].includes(c.uom);

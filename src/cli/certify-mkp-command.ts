@@ -1,12 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { CertifyMkpResult } from '../certify/mkp/certify-mkp.ts';
 import type { PluginPackage } from '../certify/mkp/plugin-package.ts';
 import { HarnessError } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
 import { TOOL_VERSION } from '../core/tool-version.ts';
 import type { CliIo } from './cli-io.ts';
+import { shownPath } from './shown-path.ts';
 
 export interface CertifyMkpOptions {
   mkp?: string;
@@ -136,7 +137,7 @@ export async function certifyMkpCommand(
     servedFiles,
   });
   const paths = await writeReports(report, reportsDir);
-  io.stdout.write(formatSummary(plugin, result, relativeOrAbsolute(io.cwd, paths.json)));
+  io.stdout.write(formatSummary(plugin, result, shownPath(io.cwd, paths.json)));
   if (result.runs.some((r) => r.harnessProblem)) return 2;
   return report.outcome.passed ? 0 : 1;
 }
@@ -170,9 +171,4 @@ function formatSummary(plugin: string, result: CertifyMkpResult, jsonPath: strin
     `  reports: ${jsonPath} (+ compatibility.html, junit.xml, served/)`,
     '',
   ].join('\n');
-}
-
-function relativeOrAbsolute(cwd: string, path: string): string {
-  const rel = relative(cwd, path);
-  return rel.startsWith('..') || rel === '' ? path : rel;
 }

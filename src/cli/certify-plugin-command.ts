@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { CertifyResult } from '../certify/certify.ts';
 import { shellQuote, splitCommandLine, unknownPlaceholders } from '../certify/command-line.ts';
@@ -11,6 +11,7 @@ import { TOOL_VERSION } from '../core/tool-version.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import { CLI } from '../report/reproduce.ts';
 import type { CliIo } from './cli-io.ts';
+import { shownPath } from './shown-path.ts';
 
 export interface CertifyPluginOptions {
   expectations?: string;
@@ -203,7 +204,7 @@ export async function certifyPluginCommand(
     [
       `${CLI} certify-plugin`,
       ...(options.expectations === undefined ? [] : [`--expectations ${shellQuote(options.expectations)}`]),
-      `--scenario-file ${shellQuote(relativeOrAbsolute(io.cwd, file))}`,
+      `--scenario-file ${shellQuote(shownPath(io.cwd, file))}`,
       `-- ${template}`,
     ].join(' ');
 
@@ -251,7 +252,7 @@ export async function certifyPluginCommand(
     servedFiles,
   });
   const paths = await writeReports(report, reportsDir);
-  io.stdout.write(formatSummary(plugin, result, relativeOrAbsolute(io.cwd, paths.json)));
+  io.stdout.write(formatSummary(plugin, result, shownPath(io.cwd, paths.json)));
   const failed = result.clauses.some((c) => c.verdict === 'fail');
   const harness = result.runs.some((r) => r.harnessProblem);
   return failed ? 1 : harness ? 2 : 0;
@@ -347,9 +348,4 @@ function formatSummary(plugin: string, result: CertifyResult, jsonPath: string):
     `  reports: ${jsonPath} (+ compatibility.html, junit.xml, served/)`,
     '',
   ].join('\n');
-}
-
-function relativeOrAbsolute(cwd: string, path: string): string {
-  const rel = relative(cwd, path);
-  return rel.startsWith('..') || rel === '' ? path : rel;
 }

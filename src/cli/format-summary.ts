@@ -1,7 +1,7 @@
-import { relative } from 'node:path';
 import type { CompatibilityReport } from '../report/model.ts';
 import { scoreText } from '../report/score-text.ts';
 import type { ReportPaths } from '../report/write-reports.ts';
+import { shownPath } from './shown-path.ts';
 
 /** The short text `verify` prints: counts per interface, baseline, outcome and report paths. */
 export function formatSummary(report: CompatibilityReport, paths: ReportPaths, cwd: string): string {
@@ -36,11 +36,7 @@ export function formatSummary(report: CompatibilityReport, paths: ReportPaths, c
     );
   }
   const b = report.baseline;
-  const show = (path: string): string => {
-    const rel = relative(cwd, path);
-    return rel.startsWith('..') ? path : rel;
-  };
-  if (b.present) lines.push(`baseline: ${show(b.file)}`);
+  if (b.present) lines.push(`baseline: ${shownPath(cwd, b.file)}`);
   if (b.expectedFailures.length > 0) {
     lines.push(`expected failures (${b.expectedFailures.length}): ${b.expectedFailures.join(', ')}`);
   }
@@ -49,6 +45,7 @@ export function formatSummary(report: CompatibilityReport, paths: ReportPaths, c
   }
   if (report.outcome.passed) lines.push('PASSED');
   else for (const reason of report.outcome.reasons) lines.push(`FAILED: ${reason}`);
+  const show = (path: string) => shownPath(cwd, path);
   lines.push(`reports: ${show(paths.json)}, ${show(paths.html)}, ${show(paths.junit)}`);
   return `${lines.join('\n')}\n`;
 }

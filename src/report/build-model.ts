@@ -1,5 +1,10 @@
 import type { Envelope } from '@cucumber/messages';
-import { type Catalog, catalogPrefixes, clausePrefix } from '../catalog/catalog.ts';
+import {
+  type Catalog,
+  type Clause as CatalogClause,
+  catalogPrefixes,
+  clausePrefix,
+} from '../catalog/catalog.ts';
 import { clauseVerdict } from './clause-verdict.ts';
 import { compareBaseline } from './compare-baseline.ts';
 import type { ExpectedFailures } from './expected-failures.ts';
@@ -109,14 +114,7 @@ export function buildReport(input: BuildReportInput): CompatibilityReport {
     const cited = byClause.get(clause.id) ?? [];
     const judged = clauseVerdict(clause.check, cited, input.provedInFeatures?.has(clause.id) ?? false);
     const result: ClauseResult = {
-      id: clause.id,
-      interface: clausePrefix(clause.id),
-      spec: clause.spec,
-      section: clause.section,
-      rule: clause.rule,
-      check: clause.check,
-      property: clause.property,
-      ...(clause.level ? { level: clause.level } : {}),
+      ...catalogFields(clause),
       verdict: judged.verdict,
       scenarios: cited,
     };
@@ -280,4 +278,20 @@ function cucumberVersion(envelopes: readonly Envelope[]): string | null {
     if (envelope.meta) return envelope.meta.implementation.version ?? null;
   }
   return null;
+}
+
+/** What a clause result carries of its catalog clause: id, interface, spec, section, rule, check, level. */
+export function catalogFields(
+  clause: CatalogClause,
+): Pick<ClauseResult, 'id' | 'interface' | 'spec' | 'section' | 'rule' | 'check' | 'property' | 'level'> {
+  return {
+    id: clause.id,
+    interface: clausePrefix(clause.id),
+    spec: clause.spec,
+    section: clause.section,
+    rule: clause.rule,
+    check: clause.check,
+    property: clause.property,
+    ...(clause.level ? { level: clause.level } : {}),
+  };
 }

@@ -11,6 +11,29 @@ import { tempFolder, writeJson } from './support.ts';
 
 const PLUGIN = fileURLToPath(new URL('../../examples/plugins/check_pbx_backups.py', import.meta.url));
 
+/** certify-plugin on `healthy` and the recording, without generated states, with the example plug-in. */
+const certifyArgs = (recording: string, expectations: string, reports: string) => [
+  'certify-plugin',
+  '--expectations',
+  expectations,
+  '--scenario',
+  'healthy',
+  '--recording',
+  recording,
+  '--runs',
+  '0',
+  '--reports',
+  reports,
+  '--quiet',
+  '--',
+  'python3',
+  PLUGIN,
+  '-H',
+  '{host}',
+  '-p',
+  '{port}',
+];
+
 test('certify-plugin --recording: the example plug-in is certified against a recording of the independent fake PBX, beside the catalog', async () => {
   const folder = await tempFolder();
   const fake = await startFakePbx();
@@ -35,30 +58,7 @@ test('certify-plugin --recording: the example plug-in is certified against a rec
       ].join('\n'),
     );
     const io = captureIo(folder.dir, { env: process.env });
-    const code = await run(
-      [
-        'certify-plugin',
-        '--expectations',
-        'expectations.yaml',
-        '--scenario',
-        'healthy',
-        '--recording',
-        recorded.recording,
-        '--runs',
-        '0',
-        '--reports',
-        'reports',
-        '--quiet',
-        '--',
-        'python3',
-        PLUGIN,
-        '-H',
-        '{host}',
-        '-p',
-        '{port}',
-      ],
-      io,
-    );
+    const code = await run(certifyArgs(recorded.recording, 'expectations.yaml', 'reports'), io);
     assert.equal(code, 0, io.out() + io.err());
     const junit = await readFile(join(folder.dir, 'reports', 'junit.xml'), 'utf8');
     assert.doesNotMatch(junit, /<failure/);
@@ -78,33 +78,7 @@ test('certify-plugin --recording: the example plug-in is certified against a rec
       'plugin: check_pbx_backups\nscenarios:\n  recording-berlin: { state: OK }\n',
     );
     const wrong = captureIo(folder.dir, { env: process.env });
-    assert.equal(
-      await run(
-        [
-          'certify-plugin',
-          '--expectations',
-          'wrong.yaml',
-          '--scenario',
-          'healthy',
-          '--recording',
-          recorded.recording,
-          '--runs',
-          '0',
-          '--reports',
-          'reports2',
-          '--quiet',
-          '--',
-          'python3',
-          PLUGIN,
-          '-H',
-          '{host}',
-          '-p',
-          '{port}',
-        ],
-        wrong,
-      ),
-      1,
-    );
+    assert.equal(await run(certifyArgs(recorded.recording, 'wrong.yaml', 'reports2'), wrong), 1);
   } finally {
     await fake.close();
     await folder.remove();

@@ -7,25 +7,15 @@ import type { PbxState } from '../../../../../simulators/pbx/state/types.ts';
 import { parseAgentText, sectionLines } from '../../../../../src/agent-text/parse-agent-text.ts';
 import { parseLocalLine } from '../../../../../src/agent-text/parse-local-line.ts';
 import { parsePbxSections } from '../../../../../src/agent-text/parse-pbx-sections.ts';
+import { PBX_SECTION_NAMES } from '../../../../../steps/support/agent-text-view.ts';
 import { NOW, overTheWire, snapshotOf } from './snapshot-of.ts';
 import { PROPERTY_RUN, pbxStateArbitrary } from './state-arbitrary.ts';
 
 /** What UTF-8 does to a JS string: lone surrogates become U+FFFD. The model of `wellFormed`. */
 const wf = (s: string) => Buffer.from(s, 'utf8').toString('utf8');
 
-const PBX_SECTIONS = [
-  'pbx',
-  'pbx_backups',
-  'pbx_channels',
-  'pbx_calls',
-  'pbx_accounts',
-  'pbx_peers',
-  'pbx_sip_provider',
-  'pbx_modules',
-  'pbx_database',
-  'pbx_db_connections',
-  'pbx_java',
-];
+/** The spec's PBX sections, as the steps write them out from the spec (not the simulator's list). */
+const PBX_SECTIONS: readonly string[] = PBX_SECTION_NAMES;
 
 function render(state: PbxState): string {
   return overTheWire(renderAgentText(snapshotOf(state)));
