@@ -4,12 +4,13 @@ import { controlClient, injectTransport } from '../shared/control/control-client
 import { serveOperations } from '../shared/control/serve-operations.ts';
 import { createControlDispatcher } from '../shared/http/control-dispatch.ts';
 import type { ControlRoute } from '../shared/http/control-route.ts';
-import { startControlServer } from '../shared/http/control-server.ts';
+import { type RawMount, startControlServer } from '../shared/http/control-server.ts';
 import { closeServer } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
 import type { WebRoute } from '../shared/http/web-route.ts';
 import { activityEffects } from './activity/activity-effects.ts';
 import { FieldActivity } from './activity/field-activity.ts';
+import { consoleEffects } from './control/console-effects.ts';
 import { stateEffects } from './control/state-effects.ts';
 import { attentionEffects } from './events/attention-effects.ts';
 import { AttentionForwarder } from './events/attention-forwarder.ts';
@@ -31,8 +32,10 @@ import { startWebServer } from './web/web-server.ts';
 import { snapshotMonitoringData } from './xmlrpc/snapshot-monitoring-data.ts';
 import { createXmlRpcHandler } from './xmlrpc/xmlrpc-handler.ts';
 
+export type { RawMount } from '../shared/http/control-server.ts';
 export type { WebRoute } from '../shared/http/web-route.ts';
 export type { FieldActivityOptions, FieldActivityStatus } from './activity/field-activity.ts';
+export type { ChangeNotice, ServedFace, ServedFaces } from './control/console-operations.ts';
 // The front door: everything outside simulators/pbx/ imports the PBX from this file only
 // (test/architecture/import-graph.test.ts). Named exports, grouped by face.
 export type { EndpointStatus, MonitoringHostEntry } from './control/control-api.ts';
@@ -144,6 +147,8 @@ export interface PbxStartOptions {
    * `urls.control` says so. `controlPort`, `controlHost` and `controlToken` are then unused.
    */
   controlMountedAt?: string;
+  /** Handlers the control listener serves beside the operations (the console, issue 32). */
+  controlMounts?: readonly RawMount[];
   clock?: VirtualClockOptions;
   /**
    * The monotonic clock the PBX times its waits on: the data endpoint's raw-mode grace and the
@@ -268,6 +273,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
       ...maintenance.effects,
       ...attentionEffects(events, store),
       ...activityEffects(activity),
+      ...consoleEffects(store, endpoint),
     };
     const routes = serveOperations(PBX_CONTROL_OPERATIONS, effects);
     const client = controlClient(PBX_CONTROL_OPERATIONS, injectTransport(createControlDispatcher(routes)));
@@ -277,6 +283,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
         host: options.controlHost ?? '127.0.0.1',
         port: options.controlPort ?? 0,
         ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
+        ...(options.controlMounts === undefined ? {} : { mounts: options.controlMounts }),
       });
       servers.push(controlServer.server);
       controlPlane = controlServer;

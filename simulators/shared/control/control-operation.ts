@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ControlMethod } from '../http/control-route.ts';
+import type { EventStream } from './event-stream.ts';
 
 /**
  * One control operation, declared once as data (STYLE.md, "Declare an operation once, derive the
@@ -27,8 +28,15 @@ export interface ControlOperation {
   query?: readonly string[];
   /** The field of an object `input` that is the whole request body (e.g. an inventory or `null`). */
   bodyField?: string;
-  /** The answer's body; absent: no body (204). */
+  /** The answer's body; absent: no body (204). With `stream`, the data of each event. */
   output?: z.ZodType;
+  /**
+   * `text/event-stream`: the answer is a stream of Server-Sent Events (the effect returns an
+   * `EventStream`, event-stream.ts), each event's `data` one `output` value as JSON, open until the
+   * client goes away. The typed client cannot read it; an SSE reader (a browser's `EventSource`,
+   * `curl -N`) can.
+   */
+  stream?: 'text/event-stream';
   /** Status of a successful answer; default 200 with an `output`, 204 without. */
   status?: number;
   /** Real time the operation may legitimately wait before it answers (a client allows it on top). */
@@ -60,9 +68,13 @@ export type ControlClient<T extends ControlOperations> = { readonly [K in keyof 
 /** The effect of one operation: what it does to the state it acts on, given its checked input. */
 export type Effect<O> = (input: CheckedInputOf<O>) => Promise<EffectResult<O>> | EffectResult<O>;
 
-/** What an effect returns: the declared answer, or nothing. */
+/** What an effect returns: the declared answer, the stream of a streaming operation, or nothing. */
+type EffectResult<O> = O extends { stream: 'text/event-stream'; output: infer S extends z.ZodType }
+  ? EventStream<z.output<S>>
+  : AnswerOf<O>;
+
 // biome-ignore lint/suspicious/noConfusingVoidType: an effect without an answer may simply not return
-type EffectResult<O> = O extends { output: infer S extends z.ZodType } ? z.output<S> : void;
+type AnswerOf<O> = O extends { output: infer S extends z.ZodType } ? z.output<S> : void;
 
 /** The effects of a group: one per declared operation, no more, no fewer. */
 export type Effects<T extends ControlOperations> = { readonly [K in keyof T]: Effect<T[K]> };
