@@ -232,6 +232,7 @@ export async function simulateCommand(
     const signalled = stopRequested(io.signal);
     const target = describe(handle, options.host, MAINTENANCE_BASE_PATH, fleet, controlToken);
     if (resolverFixtures) target.resolver = resolverFixtures.section;
+    if (options.recording !== undefined) target.replay = { recording: options.recording };
     const info = options.json || command.length > 0 ? io.stderr : io.stdout;
     if (options.json) io.stdout.write(`${JSON.stringify(target)}\n`);
     if (targetFile !== undefined) await writeAtomically(targetFile, `${JSON.stringify(target, null, 2)}\n`);
