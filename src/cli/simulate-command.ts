@@ -9,6 +9,7 @@ import { CONSOLE_PATH, consoleMount } from '../console/console-mount.ts';
 import { consoleOptionsOf, type ReplayClock } from '../console/console-options.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
+import { weakSecretReason } from '../core/secret-strength.ts';
 import {
   type AddressPool,
   addressAt,
@@ -102,6 +103,10 @@ export async function simulateCommand(
   io: CliIo,
   command: readonly string[] = [],
 ): Promise<number> {
+  if (options.controlToken !== undefined) {
+    const weak = weakSecretReason('--control-token', options.controlToken);
+    if (weak) throw new HarnessError(weak);
+  }
   if (options.fleetOnly || options.shard !== undefined) {
     const { simulateSharded } = await import('./sharded-simulate.ts');
     return simulateSharded(options, io);
@@ -242,6 +247,7 @@ export async function simulateCommand(
     const signalled = stopRequested(io.signal);
     const target = describe(handle, options.host, MAINTENANCE_BASE_PATH, fleet, controlToken);
     if (resolverFixtures) target.resolver = resolverFixtures.section;
+    if (options.recording !== undefined) target.replay = { recording: options.recording };
     const info = options.json || command.length > 0 ? io.stderr : io.stdout;
     if (options.json) io.stdout.write(`${JSON.stringify(target)}\n`);
     if (targetFile !== undefined) await writeAtomically(targetFile, `${JSON.stringify(target, null, 2)}\n`);
