@@ -5,8 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { EndpointStatus, PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
 import { generateControlToken, isLoopbackHost } from '../../simulators/shared/control-token.ts';
-import { CONSOLE_PATH, consoleMount } from '../console/console-mount.ts';
-import { consoleOptionsOf, type ReplayClock } from '../console/console-options.ts';
+import type { ReplayClock } from '../console/console-options.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { weakSecretReason } from '../core/secret-strength.ts';
@@ -214,8 +213,12 @@ export async function simulateCommand(
       timing: options.timing ?? 'recorded',
       clock: replayClock,
     };
-    if (consoleOn)
+    if (consoleOn) {
+      // Loaded on demand, like the simulator: `--help` loads commander alone.
+      const { consoleMount } = await import('../console/console-mount.ts');
+      const { consoleOptionsOf } = await import('../console/console-options.ts');
       startOptions.controlMounts = [consoleMount(consoleOptionsOf(fleet, controlToken, recordingShown))];
+    }
     handle = await start(
       primary ? { ...startOptions, ...fleet?.pbxOptions(0), controller: primary } : startOptions,
     );
@@ -500,7 +503,7 @@ function formatBanner(
     `  XML-RPC login:   ${pbx.xmlrpc.login} / ${pbx.xmlrpc.password}  (URL parameter ${pbx.xmlrpc.authParam})`,
     `  data endpoint:   ${endpoint}`,
     `  control plane:   ${pbx.controlUrl}`,
-    ...(consoleAt ? [`  console:         ${pbx.controlUrl}${CONSOLE_PATH}  (open it in a browser)`] : []),
+    ...(consoleAt ? [`  console:         ${pbx.controlUrl}/console  (open it in a browser)`] : []),
     '',
   ].join('\n');
 }

@@ -1,5 +1,4 @@
 import type { Recording } from '../../simulators/pbx/index.ts';
-import type { DemoFleet } from '../cli/demo-fleet.ts';
 import type { ConsoleOptions, ConsoleRecording } from './console-mount.ts';
 
 /** A clock the recording view reads once the PBX has started (its virtual time since the replay began). */
@@ -8,12 +7,22 @@ export interface ReplayClock {
   now(): number;
 }
 
+/** What the console needs of `simulate`'s fleet: the controller's URLs and the demo fixture. */
+export interface FleetForConsole {
+  controller: { urls: { control: string; api: string; mcp: string } };
+  fixture: {
+    partners: readonly { id: string; name: string }[];
+    accounts: readonly { email: string; password: string | null; role: string; partnerId: string }[];
+    tokens: readonly { secret: string; accountId: string; level: string }[];
+  };
+}
+
 /**
  * What `simulate` tells the console (issue 32): the fleet beside the PBX (its URLs, the demo
  * accounts the page may act as, the demo MCP tokens) and a replayed recording's samples.
  */
 export function consoleOptionsOf(
-  fleet: DemoFleet | null,
+  fleet: FleetForConsole | null,
   controlToken: string | undefined,
   replayed:
     | { recording: Recording; file: string; timing: string; clock: { current?: ReplayClock } }

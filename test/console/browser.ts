@@ -76,7 +76,9 @@ export async function axeViolations(page: Page): Promise<string[]> {
   });
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);
+    .map(
+      (v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`,
+    );
 }
 
 /** Where the screenshots go: test artifacts, never committed (reports/ is ignored). */

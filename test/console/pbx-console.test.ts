@@ -38,7 +38,9 @@ async function wire(path: string): Promise<{ status: number; body: string }> {
 async function control(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown) {
   const answer = await request(`${pbx.urls.control}${path}`, {
     method,
-    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    ...(body === undefined
+      ? {}
+      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
   });
   const text = await answer.body.text();
   return { status: answer.statusCode, body: text === '' ? undefined : JSON.parse(text) };
@@ -65,7 +67,11 @@ test('picking raid-degraded changes the agent text shown and the /json curl gets
   await page.locator('#face-body mark.changed', { hasText: 'DEGRADED' }).first().waitFor();
   const agentText = await wire('/checkmk');
   assert.match(agentText.body, /RAID-1\s+DEGRADED/);
-  assert.equal((await shownFace()).trimEnd(), agentText.body.trimEnd(), 'the page shows what the endpoint serves');
+  assert.equal(
+    (await shownFace()).trimEnd(),
+    agentText.body.trimEnd(),
+    'the page shows what the endpoint serves',
+  );
   const jsonAfter = await wire('/json');
   assert.notEqual(jsonAfter.body, jsonBefore.body, 'curl /json changed with the scenario');
   assert.equal((await control('GET', '/state')).body.raid === null, false, 'the scenario has a RAID');
@@ -76,7 +82,9 @@ test('picking raid-degraded changes the agent text shown and the /json curl gets
   await screenshot(page, 'pbx');
 });
 
-test('an edited state field shows in the data endpoint answer; an invalid one is not sent', { skip }, async () => {
+test('an edited state field shows in the data endpoint answer; an invalid one is not sent', {
+  skip,
+}, async () => {
   await openConsole();
   const section = page.locator('details[data-path="sip"]');
   await section.locator('summary').click();
@@ -107,7 +115,9 @@ test('a fault shows in the page view of the face, as curl sees it', { skip }, as
   assert.deepEqual((await control('GET', '/faults')).body.active, []);
 });
 
-test('a change made with curl shows on the page within one second, over the event stream', { skip }, async () => {
+test('a change made with curl shows on the page within one second, over the event stream', {
+  skip,
+}, async () => {
   await openConsole();
   const requests: string[] = [];
   page.on('request', (r) => requests.push(new URL(r.url()).pathname));
