@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { Stated } from '../certificate/certification-predicate.ts';
-import { commandRuns, type PlannedRuns } from '../certificate/certification-runs.ts';
-import { fileSubject, pluginFile, sha256Hex } from '../certificate/plugin-subjects.ts';
+import { commandRuns, mkpRuns, type PlannedRuns } from '../certificate/certification-runs.ts';
+import { fileSubject, folderSubjects, pluginFile, sha256Hex } from '../certificate/plugin-subjects.ts';
 import type { Subject } from '../certificate/statement.ts';
 import type { CertifyResult } from '../certify/certify.ts';
+import type { CertifyMkpResult } from '../certify/mkp/certify-mkp.ts';
+import type { PluginPackage } from '../certify/mkp/plugin-package.ts';
 import { HarnessError } from '../core/harness-error.ts';
 import type { CompatibilityReport } from '../report/model.ts';
 import type { CertificateFacts } from './certificate-output.ts';
@@ -76,4 +78,49 @@ export async function commandCertificateFacts(input: CommandCertificateInput): P
 
 async function expectationsDigest(name: string, io: CliIo): Promise<{ name: string; sha256: string }> {
   return { name, sha256: sha256Hex(await readFile(resolve(io.cwd, name))) };
+}
+
+/**
+ * The files an agent-based package's certificate certifies: the `.mkp` file and every member of
+ * it (manifest, part archives, each file of each part), or every file of a plug-in folder.
+ */
+export async function packageSubjects(pkg: PluginPackage, mkpPath: string | null): Promise<Subject[]> {
+  if (mkpPath === null) return folderSubjects(pkg.pluginsDir);
+  return [
+    await fileSubject(mkpPath, basename(mkpPath)),
+    ...(pkg.members ?? []).map((m) => ({ name: m.name, digest: { sha256: m.sha256 } })),
+  ];
+}
+
+export interface PackageCertificateInput {
+  subjectsBefore: Subject[];
+  /** Reads the subjects again, after the runs. */
+  subjectsAfter: () => Promise<Subject[]>;
+  result: CertifyMkpResult;
+  report: CompatibilityReport;
+  plugin: string;
+  kind: 'mkp' | 'plugin-dir';
+}
+
+/** What the certificate of an agent-based package states; a package that changed meanwhile gets none. */
+export async function packageCertificateFacts(input: PackageCertificateInput): Promise<CertificateFacts> {
+  const after = await input.subjectsAfter();
+  const key = (subjects: Subject[]) => subjects.map((s) => `${s.name} ${s.digest.sha256}`).join('\n');
+  if (key(after) !== key(input.subjectsBefore))
+    throw new HarnessError(
+      '--certificate: the package changed while it was being certified; no certificate written',
+    );
+  return {
+    subject: input.subjectsBefore,
+    predicate: {
+      report: input.report,
+      plugin: { name: input.plugin, kind: input.kind },
+      runs: mkpRuns(input.result),
+      generated: input.result.generated ?? null,
+      expectations: null,
+      level: NOT_GRADED,
+      coverage: NOT_GRADED,
+      sandbox: NOT_GRADED,
+    },
+  };
 }
