@@ -102,7 +102,12 @@ test('bad configurations get 400 with one line naming the field, and leave the c
   const control = ep.urls.control as string;
   const cases: [string, string, unknown, RegExp][] = [
     ['PUT', '/config', { fallback: { status: 700 } }, /fallback\.status .*<=599/],
-    ['PUT', '/config', { fallback: { body: 'a', bodyBase64: 'YQ==' } }, /must not have both body and bodyBase64/],
+    [
+      'PUT',
+      '/config',
+      { fallback: { body: 'a', bodyBase64: 'YQ==' } },
+      /must not have both body and bodyBase64/,
+    ],
     ['PUT', '/config', { routes: { nopath: {} } }, /routes/],
     [
       'PUT',
@@ -201,8 +206,7 @@ test('in process, the derived client answers and refuses as over HTTP, without a
   );
   await assert.rejects(
     ep.client.putFallback({ status: 700 }),
-    (e: unknown) =>
-      e instanceof ControlError && e.status === 400 && /status .*<=599/.test(e.message),
+    (e: unknown) => e instanceof ControlError && e.status === 400 && /status .*<=599/.test(e.message),
   );
   await assert.rejects(
     ep.client.waitForRequests({ count: 5, timeoutMs: 20 }),
