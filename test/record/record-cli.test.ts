@@ -24,10 +24,26 @@ test('record, record import and record diff from the command line: exit codes 0,
     const usage = captureIo(folder.dir);
     assert.equal(await run(['record', '--out', 'x.json'], usage), 2);
     assert.match(usage.err(), /^pbx-conformance: record needs --target <file> and --out <file>\n$/);
+    // The output path is checked before anything else, the target file included (issue 29, item 10).
     const badFolder = captureIo(folder.dir);
-    assert.equal(await run(['record', '--target', target, '--out', 'missing/x.json'], badFolder), 2);
-    assert.match(badFolder.err(), /is not an existing folder\n$/);
-    assert.equal(badFolder.err().split('\n').length, 2);
+    assert.equal(
+      await run(['record', '--target', 'no-such-target.json', '--out', 'target.json/x.json'], badFolder),
+      2,
+    );
+    assert.match(
+      badFolder.err(),
+      /^pbx-conformance: --out: the folder of .*target\.json: .*target\.json is not a folder\n$/,
+    );
+
+    // A missing folder is made, as verify --reports does.
+    const fresh = captureIo(folder.dir);
+    assert.equal(
+      await run(['record', '--target', target, '--out', 'test/recordings/a.json', '--timeout', '5s'], fresh),
+      0,
+      fresh.err(),
+    );
+    assert.match(fresh.out(), /^recording: .*test\/recordings\/a\.json\n/);
+    assert.ok(JSON.parse(await readFile(join(folder.dir, 'test', 'recordings', 'a.json'), 'utf8')));
 
     const io = captureIo(folder.dir);
     assert.equal(
