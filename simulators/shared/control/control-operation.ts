@@ -22,21 +22,32 @@ export interface ControlOperation {
   summary: string;
   /** The state it reads or changes, e.g. `monitoring.tileOn`, `faults`, `nothing (reads)`. */
   actsOn: string;
+  /** The group of the OpenAPI document it is listed under (a tag of the plane's document). */
+  tag?: string;
+  /** More for people than the summary: rules, defaults, what the answer means (the OpenAPI `description`). */
+  description?: string;
+  /** What a successful answer means (the description of the success response). */
+  answers?: string;
+  /**
+   * The refusals its effect adds to the plane's own (400 for a bad input and so on), by status,
+   * each with what it means: `{ 404: 'No such site.' }`.
+   */
+  refusals?: Readonly<Record<number, string>>;
   /** The input as a caller gives it; absent: the operation takes none. */
   input?: z.ZodType;
   /** Fields of an object `input` sent as query parameters. */
   query?: readonly string[];
   /** The field of an object `input` that is the whole request body (e.g. an inventory or `null`). */
   bodyField?: string;
-  /** The answer's body; absent: no body (204). With `stream`, the data of each event. */
+  /** The answer's body; absent: no body (204). */
   output?: z.ZodType;
   /**
-   * `text/event-stream`: the answer is a stream of Server-Sent Events (the effect returns an
-   * `EventStream`, event-stream.ts), each event's `data` one `output` value as JSON, open until the
-   * client goes away. The typed client cannot read it; an SSE reader (a browser's `EventSource`,
-   * `curl -N`) can.
+   * The media type of the answer: JSON unless told; `text/event-stream` for an answer that is a
+   * stream of server-sent events, each event's data an `output`: the effect returns an
+   * `EventStream` (event-stream.ts) and the stream stays open until the client goes away. The
+   * typed client cannot read it; an SSE reader (a browser, `curl -N`) can.
    */
-  stream?: 'text/event-stream';
+  produces?: 'application/json' | 'text/event-stream';
   /** Status of a successful answer; default 200 with an `output`, 204 without. */
   status?: number;
   /** Real time the operation may legitimately wait before it answers (a client allows it on top). */
@@ -69,7 +80,7 @@ export type ControlClient<T extends ControlOperations> = { readonly [K in keyof 
 export type Effect<O> = (input: CheckedInputOf<O>) => Promise<EffectResult<O>> | EffectResult<O>;
 
 /** What an effect returns: the declared answer, the stream of a streaming operation, or nothing. */
-type EffectResult<O> = O extends { stream: 'text/event-stream'; output: infer S extends z.ZodType }
+type EffectResult<O> = O extends { produces: 'text/event-stream'; output: infer S extends z.ZodType }
   ? EventStream<z.output<S>>
   : AnswerOf<O>;
 

@@ -1,7 +1,7 @@
 import type { EventEmitter } from 'node:events';
 
 /**
- * What the effect of a streaming operation (`stream: 'text/event-stream'`) returns: a way to
+ * What the effect of a streaming operation (`produces: 'text/event-stream'`) returns: a way to
  * subscribe to its events. The control server calls it once per open request with `send`, writes
  * each event as one Server-Sent Event (`event: <name>`, `data: <JSON>`) and calls the returned
  * function when the client goes away or the plane closes.
