@@ -5,6 +5,8 @@ import type { PbxStore } from '../state/store.ts';
 import type { ChangeNotice, CONSOLE_OPERATIONS, ServedFace } from './console-operations.ts';
 import type { EndpointStatus } from './control-api.ts';
 
+type FacePath = ServedFace['path'];
+
 /** Longest body of a face the console shows (a `large` scenario's JSON is well below). */
 const MAX_FACE_BYTES = 256 * 1024;
 /** A face that has not answered by then is shown as not answering. */
@@ -47,7 +49,7 @@ export function consoleEffects(
     servedFaces: async () => {
       const status = endpoint.status();
       const base = status.state === 'listening' ? `http://${hostForUrl(status.host)}:${status.port}` : null;
-      const fetchFace = (path: string) => (base ? fetchFaceAt(base, path) : notListening(path, status));
+      const fetchFace = (path: FacePath) => (base ? fetchFaceAt(base, path) : notListening(path, status));
       return {
         agentText: await fetchFace('/checkmk'),
         json: await fetchFace('/json'),
@@ -58,11 +60,11 @@ export function consoleEffects(
   };
 }
 
-function notListening(path: string, status: EndpointStatus): ServedFace {
+function notListening(path: FacePath, status: EndpointStatus): ServedFace {
   return { path, status: null, contentType: null, body: '', error: `the data endpoint is ${status.state}` };
 }
 
-async function fetchFaceAt(base: string, path: string): Promise<ServedFace> {
+async function fetchFaceAt(base: string, path: FacePath): Promise<ServedFace> {
   try {
     const answer = await request(`${base}${path}`, {
       headersTimeout: FACE_TIMEOUT_MS,
