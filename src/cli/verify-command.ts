@@ -8,6 +8,7 @@ import type { TargetFile } from '../core/target-file.ts';
 import { TOOL_VERSION } from '../core/tool-version.ts';
 import { parseShard } from '../fleet/shards.ts';
 import { buildModel, matchesPrefix } from '../report/build-model.ts';
+import { catalogIdentity } from '../report/catalog-identity.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import {
   type ExpectedFailures,
@@ -148,7 +149,7 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
       startedAt: first.startedAt,
       finishedAt: last.finishedAt,
       toolVersion: TOOL_VERSION,
-      catalogVersion: catalog.version,
+      ...catalogIdentity(options.catalogPath),
       tagExpression: options.tags ?? null,
       webUrl: target?.pbx.webUrl ?? null,
     },

@@ -34,6 +34,7 @@ export function mergeReports(reports: readonly CompatibilityReport[]): Compatibi
       ['target', report.metadata.target, first.metadata.target],
       ['tool version', report.metadata.toolVersion, first.metadata.toolVersion],
       ['catalog version', report.metadata.catalogVersion, first.metadata.catalogVersion],
+      ['catalog', report.metadata.catalogFingerprint, first.metadata.catalogFingerprint],
     ] as const) {
       if (a !== b)
         throw new ReportMergeError(

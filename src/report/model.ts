@@ -113,6 +113,8 @@ export interface RunMetadata {
   finishedAt: string;
   toolVersion: string;
   catalogVersion: number;
+  /** `sha256:` and 12 hex digits of the catalog file (src/report/catalog-identity.ts). */
+  catalogFingerprint: string;
   /** The version of Cucumber that ran the scenarios; `null` for a command that runs none (fuzz). */
   cucumberVersion: string | null;
   tagExpression: string | null;

@@ -153,7 +153,7 @@ function renderMetadata(report: CompatibilityReport): string {
     ['Started', m.startedAt],
     ['Finished', m.finishedAt],
     ['Tool version', m.toolVersion],
-    ['Catalog version', String(m.catalogVersion)],
+    ['Catalog', `format ${m.catalogVersion} ${m.catalogFingerprint}`],
     ['Cucumber', m.cucumberVersion ?? 'unknown'],
     ['Tag filter', m.tagExpression ?? 'none'],
     [
