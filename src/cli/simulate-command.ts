@@ -7,6 +7,7 @@ import type { EndpointStatus, PbxHandle, PbxStartOptions } from '../../simulator
 import { generateControlToken, isLoopbackHost } from '../../simulators/shared/control-token.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
+import { weakSecretReason } from '../core/secret-strength.ts';
 import {
   type AddressPool,
   addressAt,
@@ -100,6 +101,10 @@ export async function simulateCommand(
   io: CliIo,
   command: readonly string[] = [],
 ): Promise<number> {
+  if (options.controlToken !== undefined) {
+    const weak = weakSecretReason('--control-token', options.controlToken);
+    if (weak) throw new HarnessError(weak);
+  }
   if (options.fleetOnly || options.shard !== undefined) {
     const { simulateSharded } = await import('./sharded-simulate.ts');
     return simulateSharded(options, io);

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { Recording } from '../../simulators/pbx/index.ts';
+import { type Recording, streamBytes } from '../../simulators/pbx/index.ts';
 import { run } from '../../src/cli/run.ts';
+import { resizeChunks, sha256 } from '../../src/record/capture-tcp.ts';
 import { captureIo } from '../src/cli/capture-io.ts';
 import { startTestPbx, tempFolder, writeJson } from './support.ts';
 
@@ -13,6 +14,13 @@ function withRawLine(recording: Recording, from: string, to: string): Recording 
   const raw = copy.samples[0]!.dataEndpoint!.raw!;
   assert.ok('text' in raw.bytes && raw.bytes.text.includes(from), `no ${from}`);
   raw.bytes = { text: (raw.bytes as { text: string }).text.replace(from, to) };
+  // A hand-edited recording stays consistent (issue 29 item 4): hash, length and chunks follow.
+  const bytes = streamBytes(raw);
+  Object.assign(raw, {
+    sha256: sha256(bytes),
+    length: bytes.length,
+    chunks: resizeChunks(raw.chunks, bytes.length),
+  });
   return copy;
 }
 

@@ -4,9 +4,9 @@ import type { ControlMethod } from '../http/control-route.ts';
 /**
  * One control operation, declared once as data (STYLE.md, "Declare an operation once, derive the
  * rest"). The server's dispatch (`serveOperations`), the typed client in-process and over HTTP
- * (`controlClient`) and the check that holds the OpenAPI document to the declarations
- * (`openApiDisagreements`) are all derived from it; the only other thing an operation needs is its
- * effect.
+ * (`controlClient`) and the plane's OpenAPI document (`controlDocument`, written to `schemas/` by
+ * `npm run generate:openapi`) are all derived from it; the only other thing an operation needs is
+ * its effect.
  *
  * The input is one value. When `input` is an object schema, its fields named in the path template
  * (`/faults/{name}`) travel in the path, those in `query` in the query string, one `bodyField` (if
@@ -21,6 +21,18 @@ export interface ControlOperation {
   summary: string;
   /** The state it reads or changes, e.g. `monitoring.tileOn`, `faults`, `nothing (reads)`. */
   actsOn: string;
+  /** The group of the OpenAPI document it is listed under (a tag of the plane's document). */
+  tag?: string;
+  /** More for people than the summary: rules, defaults, what the answer means (the OpenAPI `description`). */
+  description?: string;
+  /** What a successful answer means (the description of the success response). */
+  answers?: string;
+  /**
+   * The refusals its effect adds to the plane's own (400 for a bad input and so on), by status,
+   * each with what it means: `{ 404: 'No such site.' }`; with a `body` when the refusal answers
+   * something else than the plane's error body.
+   */
+  refusals?: Readonly<Record<number, string | { description: string; body: z.ZodType }>>;
   /** The input as a caller gives it; absent: the operation takes none. */
   input?: z.ZodType;
   /** Fields of an object `input` sent as query parameters. */
@@ -29,6 +41,11 @@ export interface ControlOperation {
   bodyField?: string;
   /** The answer's body; absent: no body (204). */
   output?: z.ZodType;
+  /**
+   * The media type of the answer: JSON unless told; `text/event-stream` for an answer that is a
+   * stream of server-sent events, each event's data an `output`.
+   */
+  produces?: 'application/json' | 'text/event-stream';
   /** Status of a successful answer; default 200 with an `output`, 204 without. */
   status?: number;
   /** Real time the operation may legitimately wait before it answers (a client allows it on top). */
