@@ -144,6 +144,12 @@ export interface PbxStartOptions {
    * `urls.control` says so. `controlPort`, `controlHost` and `controlToken` are then unused.
    */
   controlMountedAt?: string;
+  /**
+   * `false`: start no control listener at all; the PBX is driven through `control`, the derived
+   * client in process, only, and `urls.control` is `in-process:`. certify-plugin's scenario PBX
+   * runs so: a plug-in under certification finds no control plane to change its PBX (issue 28 §4).
+   */
+  controlListener?: boolean;
   clock?: VirtualClockOptions;
   /**
    * The monotonic clock the PBX times its waits on: the data endpoint's raw-mode grace and the
@@ -272,7 +278,9 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
     const routes = serveOperations(PBX_CONTROL_OPERATIONS, effects);
     const client = controlClient(PBX_CONTROL_OPERATIONS, injectTransport(createControlDispatcher(routes)));
     let controlPlane: { url: string; routes: readonly ControlRoute[] };
-    if (options.controlMountedAt === undefined) {
+    if (options.controlListener === false) {
+      controlPlane = { url: 'in-process:', routes };
+    } else if (options.controlMountedAt === undefined) {
       const controlServer = await startControlServer(routes, {
         host: options.controlHost ?? '127.0.0.1',
         port: options.controlPort ?? 0,
