@@ -8,7 +8,7 @@ import {
   type InterfaceResult,
   type ScenarioResult,
 } from '../report/model.ts';
-import type { CertifyResult, ClauseOutcome, RunRecord } from './certify.ts';
+import type { CertifyResult, ClauseOutcome, RunRecord } from './certify-types.ts';
 
 export interface CertifyReportInput {
   result: CertifyResult;
