@@ -5,10 +5,12 @@ import { type Command, InvalidArgumentError } from 'commander';
 import type { CertifyResult } from '../certify/certify.ts';
 import { shellQuote, splitCommandLine, unknownPlaceholders } from '../certify/command-line.ts';
 import type { Expectations } from '../certify/expectations.ts';
+import type { Sandbox } from '../certify/sandbox.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
 import { TOOL_VERSION } from '../core/tool-version.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
+import { sandboxLine } from '../report/model.ts';
 import { CLI } from '../report/reproduce.ts';
 import type { CliIo } from './cli-io.ts';
 import { shownPath } from './shown-path.ts';
@@ -27,6 +29,7 @@ export interface CertifyPluginOptions {
   quiet?: boolean;
   mkp?: string;
   pluginDir?: string;
+  requireSealed?: boolean;
 }
 
 /** Default time one plug-in run may take (the expectations file or --timeout may change it). */
@@ -107,6 +110,10 @@ export function registerCertifyPlugin(program: Command, io: CliIo, done: (exitCo
       'certify an agent-based Checkmk plug-in package (cmk.agent_based.v2) instead of a command (docs/mkp-plugin-rules.md)',
     )
     .option('--plugin-dir <dir>', 'like --mkp, for a package not yet built: its cmk_addons_plugins folder')
+    .option(
+      '--require-sealed',
+      'exit 2 before any run where the plug-in cannot run sealed (bubblewrap missing or not permitted)',
+    )
     .action(async (words: string[], options: CertifyPluginOptions) => {
       done(await certifyPluginCommand(words, options, io));
     });
@@ -208,6 +215,8 @@ export async function certifyPluginCommand(
       `-- ${template}`,
     ].join(' ');
 
+  const sandbox = await sealedOrNot(io, options.requireSealed === true, options.quiet === true);
+
   const { loadCatalog } = await import('../catalog/load-catalog.ts');
   let clauseCatalog: Awaited<ReturnType<typeof loadCatalog>>;
   try {
@@ -232,6 +241,7 @@ export async function certifyPluginCommand(
     levels,
     reportsDir,
     replayCommand,
+    sandbox,
     ...(progress ? { progress } : {}),
   });
 
@@ -256,6 +266,25 @@ export async function certifyPluginCommand(
   const failed = result.clauses.some((c) => c.verdict === 'fail');
   const harness = result.runs.some((r) => r.harnessProblem);
   return failed ? 1 : harness ? 2 : 0;
+}
+
+/**
+ * Probes the sandbox once for the certification (src/certify/sandbox.ts). Not sealed: with
+ * `--require-sealed` a harness error (exit 2) before any run, else a warning on stderr (unless
+ * `--quiet`); the report
+ * says it either way.
+ */
+export async function sealedOrNot(io: CliIo, required: boolean, quiet: boolean): Promise<Sandbox> {
+  const { probeSandbox, absentProtections } = await import('../certify/sandbox.ts');
+  const sandbox = await probeSandbox(io.env);
+  if (sandbox.report.sealed) return sandbox;
+  const absent = absentProtections(sandbox.report).join(', ');
+  if (required)
+    throw new HarnessError(
+      `--require-sealed: the plug-in cannot run sealed: ${sandbox.report.reason} (absent: ${absent})`,
+    );
+  if (!quiet) io.stderr.write(`certify-plugin: not sealed: ${sandbox.report.reason} (absent: ${absent})\n`);
+  return sandbox;
 }
 
 /** The script's file name when the command starts with an interpreter, else the executable's. */
@@ -345,6 +374,7 @@ function formatSummary(plugin: string, result: CertifyResult, jsonPath: string):
     ...runs,
     ...(notTraced.length > 0 ? [`  not traced (no served figure they follow): ${notTraced.join(', ')}`] : []),
     ...(replay ? [`  shrunk failure, replay with: ${String(replay)}`] : []),
+    `  ${sandboxLine(result.sandbox)}`,
     `  reports: ${jsonPath} (+ compatibility.html, junit.xml, served/)`,
     '',
   ].join('\n');

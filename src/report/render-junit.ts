@@ -74,7 +74,7 @@ function sandboxNodes(report: CompatibilityReport): XmlNode {
   return {
     properties: {
       property: [
-        property('sandbox.sealed', String(sandbox.sealed)),
+        property('sandbox.sealed', sandbox.sealed ? 'yes' : 'no'),
         property('sandbox.tool', sandbox.tool ?? 'none'),
         ...(sandbox.reason ? [property('sandbox.reason', sandbox.reason)] : []),
         ...sandbox.protections.map((p) => property(`sandbox.${p.name}`, p.present ? 'present' : 'absent')),
