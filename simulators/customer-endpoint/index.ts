@@ -34,6 +34,8 @@ export type {
   EndpointConfig,
 } from './endpoint-behaviour.ts';
 export { type EndpointControl, httpEndpointControl } from './endpoint-control.ts';
+/** What schemas/customer-endpoint-control.openapi.yaml is generated from (scripts/generate-control-openapi.ts). */
+export { ENDPOINT_CONTROL_DOCUMENT } from './endpoint-control-document.ts';
 export type { EndpointInfo } from './endpoint-operations.ts';
 export { type RecordedRequest, recordedHeader } from './recorded-request.ts';
 export {

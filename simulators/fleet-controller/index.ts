@@ -20,6 +20,8 @@ import { type FleetDatabase, openFleetDatabase } from './persistence/fleet-datab
 // file only (test/architecture/import-graph.test.ts).
 export { SiteControlPlane } from '../shared/http/site-control-plane.ts';
 export { type FleetControl, httpFleetControl } from './control/fleet-control.ts';
+/** What schemas/fleet-control.openapi.yaml is generated from (scripts/generate-control-openapi.ts). */
+export { FLEET_CONTROL_DOCUMENT } from './control/fleet-control-document.ts';
 export { evaluateFindings } from './model/findings.ts';
 export { defaultFixture, emptyFixture, type FleetFixture } from './model/fleet-fixture.ts';
 export type { ScryptCost } from './model/password-hash.ts';

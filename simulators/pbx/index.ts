@@ -53,6 +53,8 @@ export {
   type PbxControl,
   type PbxControlEffects,
 } from './pbx-control.ts';
+/** What schemas/pbx-control.openapi.yaml is generated from (scripts/generate-control-openapi.ts). */
+export { PBX_CONTROL_DOCUMENT } from './pbx-control-document.ts';
 export {
   fetchBody,
   RECORDING_FORMAT,

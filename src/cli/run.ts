@@ -3,6 +3,7 @@ import { EXIT_CODES_HELP, EXIT_HARNESS_ERROR } from '../core/exit-codes.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { versionText } from '../core/tool-version.ts';
 import { DEFAULT_ADDRESS_POOL } from '../fleet/address-pool.ts';
+import { registerCertificate } from './certificate-command.ts';
 import { registerCertifyPlugin } from './certify-plugin-command.ts';
 import type { CliIo } from './cli-io.ts';
 import { registerEndpoint } from './endpoint-command.ts';
@@ -187,6 +188,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     exitCode = code;
   });
   registerCertifyPlugin(program, io, (code) => {
+    exitCode = code;
+  });
+  registerCertificate(program, io, (code) => {
     exitCode = code;
   });
   registerReport(program, io, (code) => {

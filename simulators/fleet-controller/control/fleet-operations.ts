@@ -30,8 +30,7 @@ const clockAnswer = Now;
 const password = z.string({ error: 'must be a string or null' }).nullable();
 
 /**
- * The fleet controller's control plane (schemas/fleet-control.openapi.yaml, all but the tag
- * `pbx-events`), each operation declared once: it stands in for the controller console (partner
+ * The fleet controller's control plane (schemas/fleet-control.openapi.yaml, generated), each operation declared once: it stands in for the controller console (partner
  * accesses, sites, rights, accounts, MCP access tokens) and for the simulated PBXs (ingest keys,
  * inventories, injected attention events, links), and moves the virtual clock. `fleetEffects`
  * (fleet-effects.ts) gives what each does to the one `FleetState`.
