@@ -77,7 +77,7 @@ export async function certifyMkpCommand(
   const certificate = await prepareCertificate(options, io);
 
   // The runner imports the package's code: it runs sealed like a command plug-in (issue 28 §4).
-  const { sealedOrNot } = await import('./certify-plugin-command.ts');
+  const { sealedOrNot } = await import('./sealed-or-not.ts');
   const sandbox = await sealedOrNot(io, options.requireSealed === true, options.quiet === true);
 
   const { openMkp, pluginDirectory, isFamilyFolder } = await import('../certify/mkp/plugin-package.ts');

@@ -5,7 +5,6 @@ import { type Command, InvalidArgumentError } from 'commander';
 import type { CertifyResult } from '../certify/certify.ts';
 import { shellQuote, splitCommandLine, unknownPlaceholders } from '../certify/command-line.ts';
 import type { Expectations } from '../certify/expectations.ts';
-import type { Sandbox } from '../certify/sandbox.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
 import { TOOL_VERSION } from '../core/tool-version.ts';
@@ -232,6 +231,7 @@ export async function certifyPluginCommand(
       `-- ${template}`,
     ].join(' ');
 
+  const { sealedOrNot } = await import('./sealed-or-not.ts');
   const sandbox = await sealedOrNot(io, options.requireSealed === true, options.quiet === true);
 
   const { loadCatalog } = await import('../catalog/load-catalog.ts');
@@ -310,25 +310,6 @@ export async function certifyPluginCommand(
     io.stdout.write(`${lines.join('\n')}\n`);
   }
   return exitCode;
-}
-
-/**
- * Probes the sandbox once for the certification (src/certify/sandbox.ts). Not sealed: with
- * `--require-sealed` a harness error (exit 2) before any run, else a warning on stderr (unless
- * `--quiet`); the report
- * says it either way.
- */
-export async function sealedOrNot(io: CliIo, required: boolean, quiet: boolean): Promise<Sandbox> {
-  const { probeSandbox, absentProtections } = await import('../certify/sandbox.ts');
-  const sandbox = await probeSandbox(io.env);
-  if (sandbox.report.sealed) return sandbox;
-  const absent = absentProtections(sandbox.report).join(', ');
-  if (required)
-    throw new HarnessError(
-      `--require-sealed: the plug-in cannot run sealed: ${sandbox.report.reason} (absent: ${absent})`,
-    );
-  if (!quiet) io.stderr.write(`certify-plugin: not sealed: ${sandbox.report.reason} (absent: ${absent})\n`);
-  return sandbox;
 }
 
 /** The script's file name when the command starts with an interpreter, else the executable's. */
