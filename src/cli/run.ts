@@ -3,6 +3,7 @@ import { EXIT_CODES_HELP, EXIT_HARNESS_ERROR } from '../core/exit-codes.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { versionText } from '../core/tool-version.ts';
 import { DEFAULT_ADDRESS_POOL } from '../fleet/address-pool.ts';
+import { registerCertificate } from './certificate-command.ts';
 import { registerCertifyPlugin } from './certify-plugin-command.ts';
 import type { CliIo } from './cli-io.ts';
 import { registerEndpoint } from './endpoint-command.ts';
@@ -85,6 +86,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     .option(
       '--shard <i/N>',
       "run only shard i (1 to N) of the selected scenarios, by cucumber's own sharding; N alone takes i from JOB_COMPLETION_INDEX (join the shards' reports with report merge)",
+    )
+    .option(
+      '--run-id <id>',
+      'the id every shard of one run shares, so report merge joins only its shards (default: PBX_CONFORMANCE_RUN_ID, else derived from the target, --tags, the shard count, tool and catalog)',
     )
     .action(async (options: VerifyOptions) => {
       // Loaded on demand: Cucumber and the report code are most of the start-up time (issue 13).
@@ -187,6 +192,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     exitCode = code;
   });
   registerCertifyPlugin(program, io, (code) => {
+    exitCode = code;
+  });
+  registerCertificate(program, io, (code) => {
     exitCode = code;
   });
   registerReport(program, io, (code) => {

@@ -1,12 +1,13 @@
 import type { z } from 'zod';
 import type { ControlMethod } from '../http/control-route.ts';
+import type { EventStream } from './event-stream.ts';
 
 /**
  * One control operation, declared once as data (STYLE.md, "Declare an operation once, derive the
  * rest"). The server's dispatch (`serveOperations`), the typed client in-process and over HTTP
- * (`controlClient`) and the check that holds the OpenAPI document to the declarations
- * (`openApiDisagreements`) are all derived from it; the only other thing an operation needs is its
- * effect.
+ * (`controlClient`) and the plane's OpenAPI document (`controlDocument`, written to `schemas/` by
+ * `npm run generate:openapi`) are all derived from it; the only other thing an operation needs is
+ * its effect.
  *
  * The input is one value. When `input` is an object schema, its fields named in the path template
  * (`/faults/{name}`) travel in the path, those in `query` in the query string, one `bodyField` (if
@@ -29,9 +30,10 @@ export interface ControlOperation {
   answers?: string;
   /**
    * The refusals its effect adds to the plane's own (400 for a bad input and so on), by status,
-   * each with what it means: `{ 404: 'No such site.' }`.
+   * each with what it means: `{ 404: 'No such site.' }`; with a `body` when the refusal answers
+   * something else than the plane's error body.
    */
-  refusals?: Readonly<Record<number, string>>;
+  refusals?: Readonly<Record<number, string | { description: string; body: z.ZodType }>>;
   /** The input as a caller gives it; absent: the operation takes none. */
   input?: z.ZodType;
   /** Fields of an object `input` sent as query parameters. */
@@ -42,7 +44,9 @@ export interface ControlOperation {
   output?: z.ZodType;
   /**
    * The media type of the answer: JSON unless told; `text/event-stream` for an answer that is a
-   * stream of server-sent events, each event's data an `output`.
+   * stream of server-sent events, each event's data an `output`: the effect returns an
+   * `EventStream` (event-stream.ts) and the stream stays open until the client goes away. The
+   * typed client cannot read it; an SSE reader (a browser, `curl -N`) can.
    */
   produces?: 'application/json' | 'text/event-stream';
   /** Status of a successful answer; default 200 with an `output`, 204 without. */
@@ -76,9 +80,13 @@ export type ControlClient<T extends ControlOperations> = { readonly [K in keyof 
 /** The effect of one operation: what it does to the state it acts on, given its checked input. */
 export type Effect<O> = (input: CheckedInputOf<O>) => Promise<EffectResult<O>> | EffectResult<O>;
 
-/** What an effect returns: the declared answer, or nothing. */
+/** What an effect returns: the declared answer, the stream of a streaming operation, or nothing. */
+type EffectResult<O> = O extends { produces: 'text/event-stream'; output: infer S extends z.ZodType }
+  ? EventStream<z.output<S>>
+  : AnswerOf<O>;
+
 // biome-ignore lint/suspicious/noConfusingVoidType: an effect without an answer may simply not return
-type EffectResult<O> = O extends { output: infer S extends z.ZodType } ? z.output<S> : void;
+type AnswerOf<O> = O extends { output: infer S extends z.ZodType } ? z.output<S> : void;
 
 /** The effects of a group: one per declared operation, no more, no fewer. */
 export type Effects<T extends ControlOperations> = { readonly [K in keyof T]: Effect<T[K]> };
