@@ -274,10 +274,16 @@ const metAtLeast = (value: number, budget: number) =>
 const ms = (v: number) => `${fmt(v, v < 10 ? 2 : 1)} ms`;
 const pq = (values: number[]) => `${ms(quantile(values, 0.5))} / ${ms(quantile(values, 0.99))}`;
 
-/** A random /16 loopback block whose first and last address take both ports. */
+/**
+ * A random loopback block whose first and last address take both ports: a /16, or a /14 for a
+ * fleet (and its two bare servers) beyond a /16's 65,534 addresses.
+ */
 async function pickPool(count: number): Promise<string> {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const spec = `127.${130 + Math.floor(Math.random() * 120)}.0.0/16`;
+    const spec =
+      count + 2 <= 65_534
+        ? `127.${130 + Math.floor(Math.random() * 120)}.0.0/16`
+        : `127.${132 + 4 * Math.floor(Math.random() * 29)}.0.0/14`;
     const pool = parseAddressPool(spec);
     const ends = [addressAt(pool, 0), addressAt(pool, count + 1)];
     let free = true;

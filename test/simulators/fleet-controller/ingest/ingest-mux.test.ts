@@ -1,13 +1,19 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { start } from '../../../../simulators/fleet-controller/index.ts';
 import {
   type ControllerSettings,
   TcpControllerLink,
 } from '../../../../simulators/pbx/events/controller-link.ts';
 import { MUX_HELLO_LINE, MuxDialer } from '../../../../simulators/shared/wire/ingest-mux.ts';
-import type { PbxMessage, RefusalReason } from '../../../../simulators/shared/wire/ingest-protocol.ts';
+import {
+  type ControllerMessage,
+  encodeLine,
+  type PbxMessage,
+  type RefusalReason,
+} from '../../../../simulators/shared/wire/ingest-protocol.ts';
 import { FAST_SCRYPT, T0 } from '../fleet-test-kit.ts';
 
 const SITES = ['site-hamburg', 'site-kiel', 'site-bremen'] as const;
@@ -166,4 +172,13 @@ test('a multiplexed connection: each channel is a session of its own (a wrong ke
   socket.write('not a frame\n');
   await until('the connection closed', () => closed);
   await until('the session gone with it', () => fleet.internals.ingest.connections('site-hamburg') === 0);
+});
+
+test('EVENT-UNSPEC-TRANSPORT: an ack line is the bytes JSON.stringify gives for it', () => {
+  fc.assert(
+    fc.property(fc.maxSafeNat(), (seq) => {
+      const ack: ControllerMessage = { type: 'ack', seq };
+      assert.equal(encodeLine(ack), `${JSON.stringify(ack)}\n`);
+    }),
+  );
 });
