@@ -12,9 +12,10 @@ import { LineReader, MAX_LINE_BYTES } from './ingest-protocol.ts';
  *
  * The connection's first line is {@link MUX_HELLO_LINE}. Every later line, either way, is a frame
  * `<channel>\t<line>`: `channel` a decimal number from 1 that the dialling side picks for each
- * session, `line` one line of the ingest protocol without its newline. A frame with an empty line
- * closes the channel, from either side; a channel the accepting side has not seen begins with
- * its first frame. A frame that is not of this form ends the whole connection. A PBX on its own
+ * session, rising, `line` one line of the ingest protocol without its newline. A frame with an
+ * empty line closes the channel in both directions, from either side; a channel above every one
+ * the accepting side has seen begins with its first frame, and frames still in flight for a
+ * closed one are dropped. A frame that is not of this form ends the whole connection. A PBX on its own
  * (single, fake or real) never sends the mux line and keeps its one connection per session.
  */
 export const MUX_HELLO_LINE = '{"type":"mux","version":1}';
@@ -63,6 +64,9 @@ export class MuxChannel extends Duplex implements LinkSocket {
 
   override _final(callback: (error?: Error | null) => void): void {
     this.sendClose();
+    // A close is for both directions: nothing more is read, and the channel goes.
+    if (!this.remoteClosed) this.push(null);
+    if (!this.readableFlowing) this.resume();
     callback();
   }
 
@@ -125,6 +129,8 @@ export class MuxChannel extends Duplex implements LinkSocket {
  */
 export class MuxCarrier {
   private readonly channels = new Map<number, MuxChannel>();
+  /** The highest channel the other side opened: frames still in flight for a closed one are dropped. */
+  private highestOpened = 0;
   private out: string[] = [];
   private flushing = false;
 
@@ -164,7 +170,8 @@ export class MuxCarrier {
     const line = frame.slice(head[0].length);
     let channel = this.channels.get(id);
     if (!channel) {
-      if (line === '' || !this.accept) return;
+      if (line === '' || !this.accept || id <= this.highestOpened) return;
+      this.highestOpened = id;
       if (!this.accept.allows(this.channels.size)) {
         this.send(id, '');
         return;

@@ -139,7 +139,7 @@ test('EVENT-UNSPEC-TRANSPORT: the same event script yields the same ledger over 
   assert.equal(tcpConnections, 1, 'every session of the multiplexed run shared one TCP connection');
 });
 
-test('a multiplexed connection: each channel is a session of its own (a wrong key refuses and closes that channel alone), and a malformed frame ends the connection with its sessions', async (t) => {
+test('a multiplexed connection: each channel is a session of its own (a wrong key refuses and closes that channel alone), a closed channel stays closed, and a malformed frame ends the connection with its sessions', async (t) => {
   const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
   t.after(() => fleet.close());
   await fleet.control.registerPbx({ siteId: 'site-hamburg', key: 'the-key' });
@@ -169,6 +169,12 @@ test('a multiplexed connection: each channel is a session of its own (a wrong ke
     '9\t{"type":"refused","reason":"bad-key"}',
   ]);
   assert.equal(fleet.internals.ingest.connections('site-hamburg'), 1);
+  // A frame for a channel already closed (in flight when it closed) opens no session again.
+  const before = text;
+  socket.write(`9\t${hello('the-key')}\n11\t${hello('the-key')}\n`);
+  await until('the new channel welcomed', () => text.includes('11\t{"type":"welcome"'));
+  assert.equal(text.slice(before.length), '11\t{"type":"welcome","lastSeq":0}\n');
+  assert.equal(fleet.internals.ingest.connections('site-hamburg'), 2);
   socket.write('not a frame\n');
   await until('the connection closed', () => closed);
   await until('the session gone with it', () => fleet.internals.ingest.connections('site-hamburg') === 0);
