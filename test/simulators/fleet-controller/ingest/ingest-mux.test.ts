@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { start } from '../../../../simulators/fleet-controller/index.ts';
@@ -7,7 +7,7 @@ import {
   type ControllerSettings,
   TcpControllerLink,
 } from '../../../../simulators/pbx/events/controller-link.ts';
-import { MUX_HELLO_LINE, MuxDialer } from '../../../../simulators/shared/wire/ingest-mux.ts';
+import { MAX_OPENING, MUX_HELLO_LINE, MuxDialer } from '../../../../simulators/shared/wire/ingest-mux.ts';
 import {
   type ControllerMessage,
   encodeLine,
@@ -186,5 +186,51 @@ test('EVENT-UNSPEC-TRANSPORT: an ack line is the bytes JSON.stringify gives for 
       const ack: ControllerMessage = { type: 'ack', seq };
       assert.equal(encodeLine(ack), `${JSON.stringify(ack)}\n`);
     }),
+  );
+});
+
+test('a shard opens at most MAX_OPENING sessions awaiting their first answer at once; each answer lets the next one open', async (t) => {
+  const frames: string[] = [];
+  let carrier: Socket | undefined;
+  const server = createServer((socket) => {
+    carrier = socket;
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const lines = text.split('\n');
+      text = lines.pop() ?? '';
+      frames.push(...lines);
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        carrier?.destroy();
+      }),
+  );
+  const dialer = new MuxDialer(`tcp://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  t.after(() => dialer.close());
+  const timedOut: number[] = [];
+  for (let i = 1; i <= MAX_OPENING + 50; i++) {
+    const channel = dialer.dial();
+    channel.setTimeout(1_000, () => timedOut.push(i));
+    channel.on('connect', () => channel.write(`hello ${i}\n`));
+    channel.on('error', () => {});
+  }
+  const hellos = () => frames.filter((frame) => frame.includes('\thello ')).length;
+  await until('the first wave', () => hellos() === MAX_OPENING);
+  assert.equal(frames[0], MUX_HELLO_LINE);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(hellos(), MAX_OPENING, 'no more hellos until one is answered');
+  carrier!.write('1\t{"type":"welcome","lastSeq":0}\n2\t\n');
+  await until('two more opened', () => hellos() === MAX_OPENING + 2);
+  // Waiting for a turn is not idle time: only the opened sessions' timers have run.
+  await until('the opened ones timed out', () => timedOut.length >= MAX_OPENING);
+  assert.ok(
+    timedOut.every((i) => i <= MAX_OPENING + 2),
+    `a session timed out before it opened: ${timedOut.filter((i) => i > MAX_OPENING + 2)}`,
   );
 });
