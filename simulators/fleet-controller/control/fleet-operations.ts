@@ -151,6 +151,23 @@ export const FLEET_CONTROL_OPERATIONS = defineOperations({
     }),
     output: shaped<AccountInfo>(Account),
   },
+  /**
+   * One account as the console shows it, without the password hash: what `addAccount` and
+   * `updateAccount` made of it, e.g. `hasPassword: false` for an account of an external identity
+   * provider, which cannot sign in (FLEET-AUTH-IDP-ONLY).
+   */
+  getAccount: {
+    method: 'GET',
+    path: '/accounts/{accountId}',
+    summary: 'One account, without its password hash',
+    description:
+      'The account as `addAccount` and `updateAccount` answer it; `hasPassword` is false for an account of an external identity provider, which cannot sign in (FLEET-AUTH-IDP-ONLY).',
+    answers: 'The account.',
+    refusals: { 404: 'No account with this id.' },
+    actsOn: 'accounts (reads)',
+    input: fields({ accountId: id() }),
+    output: shaped<AccountInfo>(Account),
+  },
   /** MCP-UNSPEC-TRANSPORT: issues an MCP access token; the secret is answered once, only its hash is kept. */
   issueToken: {
     method: 'POST',
