@@ -19,9 +19,10 @@ import { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
 import { createPackageDownloadHandler, MODULE_DOWNLOAD_PREFIX } from './mkp/package-download.ts';
 import { MonitoringEndpoint } from './monitoring/endpoint/monitoring-endpoint.ts';
 import { PBX_CONTROL_OPERATIONS, type PbxControl } from './pbx-control.ts';
-import type { ReplayBinding } from './recording/replay.ts';
+import type { ReplayBinding } from './replay.ts';
 import { Resolver, type ResolverOptions } from './resolver/resolver.ts';
 import { resolverEffects } from './resolver/resolver-effects.ts';
+import { RESOLVER_OVERLAY_RULES } from './resolver/resolver-overlay-rules.ts';
 import { SnapshotCache } from './snapshot/snapshot.ts';
 import { isPbxRestarting } from './state/pbx-restarting.ts';
 import { PbxStore } from './state/store.ts';
@@ -74,7 +75,7 @@ export {
   toRecordedBytes,
 } from './recording/recording.ts';
 export { type RenderedFaces, renderFaces } from './recording/render-state.ts';
-export { type ReplayBinding, type ReplayOptions, replayRecording } from './recording/replay.ts';
+export { type ReplayBinding, type ReplayOptions, replayRecording } from './replay.ts';
 export { type RegexNote, readJavaRegex } from './resolver/java-regex-check.ts';
 export { numberForms } from './resolver/number-format.ts';
 export { ProviderConfigError, validateProvider } from './resolver/provider-validation.ts';
@@ -147,6 +148,12 @@ export interface PbxStartOptions {
    * `urls.control` says so. `controlPort`, `controlHost` and `controlToken` are then unused.
    */
   controlMountedAt?: string;
+  /**
+   * `false`: start no control listener at all; the PBX is driven through `control`, the derived
+   * client in process, only, and `urls.control` is `in-process:`. certify-plugin's scenario PBX
+   * runs so: a plug-in under certification finds no control plane to change its PBX (issue 28 §4).
+   */
+  controlListener?: boolean;
   /** Handlers the control listener serves beside the operations (the console, issue 32). */
   controlMounts?: readonly RawMount[];
   clock?: VirtualClockOptions;
@@ -175,7 +182,7 @@ export interface PbxStartOptions {
    */
   wrapWebRoute?: (route: WebRoute) => WebRoute;
   /**
-   * Serve a recording (`simulate --recording`, simulators/pbx/recording/replay.ts): the data
+   * Serve a recording (`simulate --recording`, simulators/pbx/replay.ts): the data
    * endpoint and the XML-RPC data queries answer with its bytes; the state machine stays the
    * simulator's. Give the recording's imported state as `scenario`.
    */
@@ -268,23 +275,26 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
     });
     servers.push(web.server);
     const effects = {
-      ...stateEffects(store, cache, endpoint),
+      ...stateEffects(store, cache, endpoint, RESOLVER_OVERLAY_RULES),
       ...resolverEffects(resolver),
       ...maintenance.effects,
       ...attentionEffects(events, store),
       ...activityEffects(activity),
       ...consoleEffects(store, endpoint),
     };
-    // A PBX mounted on a fleet's control plane (`/pbx/{siteId}`) has no listener of its own.
+    // A PBX mounted on a fleet's control plane (`/pbx/{siteId}`) has no listener of its own, nor
+    // has one driven only in process (`controlListener: false`, certify-plugin's scenario PBX).
     const plane =
-      options.controlMountedAt === undefined
-        ? await startControlPlane(PBX_CONTROL_OPERATIONS, effects, {
-            host: options.controlHost ?? '127.0.0.1',
-            port: options.controlPort ?? 0,
-            ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
-            ...(options.controlMounts === undefined ? {} : { mounts: options.controlMounts }),
-          })
-        : { ...controlPlane(PBX_CONTROL_OPERATIONS, effects), url: options.controlMountedAt };
+      options.controlListener === false
+        ? { ...controlPlane(PBX_CONTROL_OPERATIONS, effects), url: 'in-process:' }
+        : options.controlMountedAt === undefined
+          ? await startControlPlane(PBX_CONTROL_OPERATIONS, effects, {
+              host: options.controlHost ?? '127.0.0.1',
+              port: options.controlPort ?? 0,
+              ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
+              ...(options.controlMounts === undefined ? {} : { mounts: options.controlMounts }),
+            })
+          : { ...controlPlane(PBX_CONTROL_OPERATIONS, effects), url: options.controlMountedAt };
     if ('server' in plane) servers.push(plane.server);
     const client = plane.client;
     const controlPlaneRoutes = { url: plane.url, routes: plane.routes };
