@@ -158,8 +158,21 @@ export interface UntracedScenario {
   status: ScenarioStatus;
 }
 
+/**
+ * What a plug-in certification (`certify-plugin`) proved: its level (`form`: no declaration;
+ * `state`: watched services; `values`: every perfdata label declared), its coverage, and plainly
+ * what it did not certify. Only in certify-plugin's reports.
+ */
+export interface CertificationSummary {
+  level: 'form' | 'state' | 'values';
+  coverage: { declared: number; tracked: number; notTraced: number; watched: number; labels: number };
+  notCertified: string[];
+  warnings: string[];
+}
+
 export interface CompatibilityReport {
   reportVersion: 1;
+  certification?: CertificationSummary;
   metadata: RunMetadata;
   scenarios: ScenarioCounts;
   clauses: VerdictCounts;

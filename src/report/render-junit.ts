@@ -50,6 +50,7 @@ export function renderJunit(report: CompatibilityReport): string {
 function suiteNode(suite: InterfaceResult, report: CompatibilityReport): XmlNode {
   const outcomes = suite.clauses.map(junitOutcome);
   const time = suite.clauses.reduce((sum, clause) => sum + clauseMs(clause), 0);
+  const certification = report.certification;
   return {
     '@_name': clean(suite.id),
     '@_tests': String(suite.clauses.length),
@@ -58,9 +59,35 @@ function suiteNode(suite: InterfaceResult, report: CompatibilityReport): XmlNode
     '@_skipped': String(count(outcomes, 'skipped')),
     '@_time': seconds(time),
     '@_timestamp': report.metadata.startedAt.replace(/\.\d+Z$|Z$/, ''),
+    ...(certification
+      ? {
+          properties: {
+            property: [
+              { '@_name': 'certification.level', '@_value': certification.level },
+              ...Object.entries(certification.coverage).map(([key, value]) => ({
+                '@_name': `certification.coverage.${key}`,
+                '@_value': String(value),
+              })),
+            ],
+          },
+        }
+      : {}),
     testcase: suite.clauses.map((clause, index) =>
       caseNode(clause, outcomes[index] ?? { kind: 'passed' }, report),
     ),
+    ...(certification
+      ? {
+          'system-out': {
+            '#text': clean(
+              [
+                `level: ${certification.level}`,
+                ...certification.notCertified.map((line) => `not certified: ${line}`),
+                ...certification.warnings.map((line) => `warning: ${line}`),
+              ].join('\n'),
+            ),
+          },
+        }
+      : {}),
   };
 }
 
