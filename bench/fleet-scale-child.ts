@@ -30,7 +30,7 @@ const [count = 100, poolSpec = '127.160.0.0/16', dataPort = 6556, webPort = 8080
   Number(args[3]),
 ];
 const AUTH = `Basic ${Buffer.from('anna.admin@nordlicht.example:Nordlicht-Demo-1').toString('base64')}`;
-const secret = process.env[FLEET_SECRET_ENV] ?? 'fleet-scale-bench-secret';
+const secret = process.env[FLEET_SECRET_ENV] ?? 'fleet-scale-bench-secret-never-deployed';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 const rssAfterGc = () => {

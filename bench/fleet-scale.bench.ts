@@ -30,7 +30,7 @@ const MCP_EVERY_MS = 3_000;
 const AUTH = `Basic ${Buffer.from('anna.admin@nordlicht.example:Nordlicht-Demo-1').toString('base64')}`;
 const MCP_TOKEN = 'demo-anna-read-write-7Qk2LxV9mB4nT8wZ';
 /** The controller and the shards of a sharded fleet derive the ingest keys from it. */
-const BENCH_SECRET = 'fleet-scale-bench-only-secret';
+const BENCH_SECRET = 'fleet-scale-bench-only-secret-never-deployed';
 
 interface Ready {
   count: number;

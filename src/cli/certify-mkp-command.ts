@@ -6,10 +6,11 @@ import type { PluginPackage } from '../certify/mkp/plugin-package.ts';
 import { HarnessError } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
 import { TOOL_VERSION } from '../core/tool-version.ts';
+import type { CertificateOutputOptions } from './certificate-output.ts';
 import type { CliIo } from './cli-io.ts';
 import { shownPath } from './shown-path.ts';
 
-export interface CertifyMkpOptions {
+export interface CertifyMkpOptions extends CertificateOutputOptions {
   mkp?: string;
   pluginDir?: string;
   scenario?: string[];
@@ -70,6 +71,8 @@ export async function certifyMkpCommand(
       `reports folder ${reportsDir}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+  const { prepareCertificate } = await import('./certificate-output.ts');
+  const certificate = await prepareCertificate(options, io);
 
   const { openMkp, pluginDirectory, isFamilyFolder } = await import('../certify/mkp/plugin-package.ts');
   let pkg: PluginPackage | null = null;
@@ -98,6 +101,9 @@ export async function certifyMkpCommand(
     throw new HarnessError('give --mkp FILE or --plugin-dir DIR');
   }
   const plugin = options.name ?? pkg?.manifest?.name ?? basename(resolve(io.cwd, source));
+  const mkpPath = options.mkp === undefined ? null : resolve(io.cwd, options.mkp);
+  const { packageSubjects } = await import('./certify-certificate.ts');
+  const subjectsBefore = certificate && pkg ? await packageSubjects(pkg, mkpPath) : null;
 
   const { certifyMkp } = await import('../certify/mkp/certify-mkp.ts');
   const progress = options.quiet ? undefined : (line: string) => io.stderr.write(`certify-plugin: ${line}\n`);
@@ -138,8 +144,33 @@ export async function certifyMkpCommand(
   });
   const paths = await writeReports(report, reportsDir);
   io.stdout.write(formatSummary(plugin, result, shownPath(io.cwd, paths.json)));
-  if (result.runs.some((r) => r.harnessProblem)) return 2;
-  return report.outcome.passed ? 0 : 1;
+  const exitCode = result.runs.some((r) => r.harnessProblem) ? 2 : report.outcome.passed ? 0 : 1;
+  if (certificate) {
+    const { packageCertificateFacts } = await import('./certify-certificate.ts');
+    const { settleCertificate } = await import('./certificate-output.ts');
+    const lines = await settleCertificate(
+      certificate,
+      exitCode === 0 && subjectsBefore !== null,
+      () =>
+        packageCertificateFacts({
+          subjectsBefore: subjectsBefore ?? [],
+          subjectsAfter: async () => {
+            if (mkpPath === null) return packageSubjects(pkg as PluginPackage, null);
+            const reopened = await openMkp(mkpPath, source);
+            if (!reopened.ok) return [];
+            await reopened.package.close();
+            return packageSubjects(reopened.package, mkpPath);
+          },
+          result,
+          report,
+          plugin,
+          kind: mkpPath === null ? 'plugin-dir' : 'mkp',
+        }),
+      io,
+    );
+    io.stdout.write(`${lines.join('\n')}\n`);
+  }
+  return exitCode;
 }
 
 function formatSummary(plugin: string, result: CertifyMkpResult, jsonPath: string): string {

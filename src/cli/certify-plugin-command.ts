@@ -10,10 +10,11 @@ import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
 import { TOOL_VERSION } from '../core/tool-version.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import { CLI } from '../report/reproduce.ts';
+import type { CertificateOutputOptions } from './certificate-output.ts';
 import type { CliIo } from './cli-io.ts';
 import { shownPath } from './shown-path.ts';
 
-export interface CertifyPluginOptions {
+export interface CertifyPluginOptions extends CertificateOutputOptions {
   expectations?: string;
   scenario?: string[];
   scenarioFile?: string;
@@ -126,6 +127,18 @@ export function registerCertifyPlugin(program: Command, io: CliIo, done: (exitCo
       'certify an agent-based Checkmk plug-in package (cmk.agent_based.v2) instead of a command (docs/mkp-plugin-rules.md)',
     )
     .option('--plugin-dir <dir>', 'like --mkp, for a package not yet built: its cmk_addons_plugins folder')
+    .option(
+      '--certificate <file>',
+      'when the certification passes, write a certificate: an in-toto Statement in a DSSE envelope (docs/certificate.md)',
+    )
+    .option(
+      '--sign-key <key.pem>',
+      'sign the certificate with this Ed25519 private key (PEM); without it, unsigned',
+    )
+    .option(
+      '--badge <file.svg>',
+      'with --certificate: also write a badge (SVG, shields.io style) of the certificate',
+    )
     .action(async (words: string[], options: CertifyPluginOptions) => {
       done(await certifyPluginCommand(words, options, io));
     });
@@ -161,6 +174,10 @@ export async function certifyPluginCommand(
   const { executableProblem } = await import('../certify/run-plugin.ts');
   const problem = executableProblem(argv[0] as string, io.cwd, io.env);
   if (problem) throw new HarnessError(problem);
+  const { prepareCertificate } = await import('./certificate-output.ts');
+  const certificate = await prepareCertificate(options, io);
+  const { commandSubject } = await import('./certify-certificate.ts');
+  const subjectBefore = certificate ? await commandSubject(argv, io) : null;
 
   let expectations: Expectations | null = null;
   const expectationsPath = options.expectations === undefined ? null : resolve(io.cwd, options.expectations);
@@ -284,7 +301,34 @@ export async function certifyPluginCommand(
   const failed = result.clauses.some((c) => c.verdict === 'fail');
   const harness = result.runs.some((r) => r.harnessProblem);
   const belowLevel = options.requireLevel !== undefined && !reachesLevel(result.level, options.requireLevel);
-  return failed || belowLevel ? 1 : harness ? 2 : 0;
+  const exitCode = failed || belowLevel ? 1 : harness ? 2 : 0;
+  if (certificate && subjectBefore) {
+    const { commandCertificateFacts } = await import('./certify-certificate.ts');
+    const { settleCertificate } = await import('./certificate-output.ts');
+    const lines = await settleCertificate(
+      certificate,
+      exitCode === 0,
+      () =>
+        commandCertificateFacts({
+          argv,
+          io,
+          subjectBefore,
+          result,
+          report,
+          plugin,
+          command: template,
+          expectations: options.expectations ?? null,
+          planned: {
+            catalog: new Set(scenarios.map((s) => s.name)),
+            recordings: new Set(recordings.map((r) => r.name)),
+            scenarioFile: scenarioFile?.name ?? null,
+          },
+        }),
+      io,
+    );
+    io.stdout.write(`${lines.join('\n')}\n`);
+  }
+  return exitCode;
 }
 
 /** Whether a certification's level is at least the required one (form < state < values). */

@@ -3,6 +3,7 @@ import { EXIT_CODES_HELP, EXIT_HARNESS_ERROR } from '../core/exit-codes.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { versionText } from '../core/tool-version.ts';
 import { DEFAULT_ADDRESS_POOL } from '../fleet/address-pool.ts';
+import { registerCertificate } from './certificate-command.ts';
 import { registerCertifyPlugin } from './certify-plugin-command.ts';
 import type { CliIo } from './cli-io.ts';
 import { registerEndpoint } from './endpoint-command.ts';
@@ -189,6 +190,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   registerCertifyPlugin(program, io, (code) => {
     exitCode = code;
   });
+  registerCertificate(program, io, (code) => {
+    exitCode = code;
+  });
   registerReport(program, io, (code) => {
     exitCode = code;
   });
@@ -200,7 +204,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   for (const command of program.commands) command.addHelpText('after', `\n${EXIT_CODES_HELP}`);
 
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(withoutHelpOfUnknownCommand(program, argv), { from: 'user' });
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -213,6 +217,40 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     // Conformance failures are returned as exit codes, never thrown: anything thrown is the harness's.
     return error instanceof HarnessError ? error.exitCode : EXIT_HARNESS_ERROR;
   }
+}
+
+/**
+ * `pbx-conformance certifcate --help` would print the general help and exit 0, since commander
+ * reads `--help` before it looks the command up: a script could not tell that the command does
+ * not exist (issue 29, item 13). When a name where a command is expected (at the top, or below a
+ * command that only groups others, such as `report`) names no command, `--help`/`-h` is dropped,
+ * so the parse says "unknown command" with the closest name and exits 2, as without `--help`.
+ */
+export function withoutHelpOfUnknownCommand(program: Command, argv: readonly string[]): string[] {
+  const end = argv.indexOf('--');
+  const options = end === -1 ? argv : argv.slice(0, end);
+  const isHelp = (arg: string) => arg === '--help' || arg === '-h';
+  if (!options.some(isHelp)) return [...argv];
+  let command = program;
+  for (const arg of options) {
+    if (arg.startsWith('-')) continue;
+    if (command.commands.length === 0) break;
+    const next = command.commands.find((sub) => sub.name() === arg || sub.aliases().includes(arg));
+    if (next === undefined) {
+      // `help` is commander's own command; a command with its own action or arguments reads the word itself.
+      const groupsOnly =
+        command === program || (command.registeredArguments.length === 0 && !hasAction(command));
+      if (arg === 'help' || !groupsOnly) break;
+      return argv.filter((word, i) => (end !== -1 && i >= end) || !isHelp(word));
+    }
+    command = next;
+  }
+  return [...argv];
+}
+
+/** Whether a command runs something itself (`record`) rather than only grouping others (`report`). */
+function hasAction(command: Command): boolean {
+  return (command as unknown as { _actionHandler: unknown })._actionHandler != null;
 }
 
 function commanderReason(error: CommanderError): string {

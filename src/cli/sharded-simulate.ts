@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { isLoopbackHost } from '../../simulators/shared/control-token.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
+import { MAKE_A_SECRET, MIN_SECRET_LENGTH, weakSecretReason } from '../core/secret-strength.ts';
 import { addressAt, DEFAULT_ADDRESS_POOL, parseAddressPool, slicePool } from '../fleet/address-pool.ts';
 import { FDS_PER_SHARD_PBX, preflightFleet, preflightLinkedSites } from '../fleet/fleet-preflight.ts';
 import { derivedIngestKey, FLEET_SECRET_ENV, parseShard, shardSlice } from '../fleet/shards.ts';
@@ -16,12 +17,18 @@ import {
 } from './simulate-options.ts';
 import { stopRequested } from './stop-requested.ts';
 
+/**
+ * The fleet secret from the environment: set, at least 32 characters and no placeholder such as
+ * deploy/secret.yaml's (issue 29 item 6); else exit 2 with a line saying how to make one.
+ */
 function fleetSecret(io: CliIo): string {
   const secret = io.env[FLEET_SECRET_ENV];
-  if (!secret || secret.length < 16)
+  if (secret === undefined)
     throw new HarnessError(
-      `set ${FLEET_SECRET_ENV} to one secret of at least 16 characters for the controller and every shard (the PBXs' ingest keys derive from it)`,
+      `set ${FLEET_SECRET_ENV} to one secret of at least ${MIN_SECRET_LENGTH} characters for the controller and every shard (the PBXs' ingest keys derive from it); ${MAKE_A_SECRET}`,
     );
+  const weak = weakSecretReason(FLEET_SECRET_ENV, secret);
+  if (weak) throw new HarnessError(weak);
   return secret;
 }
 

@@ -7,6 +7,7 @@ import type { EndpointStatus, PbxHandle, PbxStartOptions } from '../../simulator
 import { generateControlToken, isLoopbackHost } from '../../simulators/shared/control-token.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
+import { weakSecretReason } from '../core/secret-strength.ts';
 import {
   type AddressPool,
   addressAt,
@@ -100,6 +101,10 @@ export async function simulateCommand(
   io: CliIo,
   command: readonly string[] = [],
 ): Promise<number> {
+  if (options.controlToken !== undefined) {
+    const weak = weakSecretReason('--control-token', options.controlToken);
+    if (weak) throw new HarnessError(weak);
+  }
   if (options.fleetOnly || options.shard !== undefined) {
     const { simulateSharded } = await import('./sharded-simulate.ts');
     return simulateSharded(options, io);
@@ -227,6 +232,7 @@ export async function simulateCommand(
     const signalled = stopRequested(io.signal);
     const target = describe(handle, options.host, MAINTENANCE_BASE_PATH, fleet, controlToken);
     if (resolverFixtures) target.resolver = resolverFixtures.section;
+    if (options.recording !== undefined) target.replay = { recording: options.recording };
     const info = options.json || command.length > 0 ? io.stderr : io.stdout;
     if (options.json) io.stdout.write(`${JSON.stringify(target)}\n`);
     if (targetFile !== undefined) await writeAtomically(targetFile, `${JSON.stringify(target, null, 2)}\n`);

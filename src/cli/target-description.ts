@@ -25,6 +25,8 @@ export interface TargetDescription {
   fleet?: FleetTargetUrls;
   /** The web resolver: where the harness's reference endpoints listen, and certificates the PBX trusts. */
   resolver?: ResolverTargetFixture;
+  /** Set when the PBX replays a recording (`simulate --recording`): src/record/replay-limits.ts. */
+  replay?: { recording: string };
 }
 
 /** HTTP Basic credentials of a controller account as a target file names them. */

@@ -6,10 +6,11 @@ import { loadScenarioFile } from '../../simulators/pbx/index.ts';
 import { PROJECT_ROOT } from '../core/project-paths.ts';
 import { joinProblems, strictValidator } from '../core/strict-schema.ts';
 import type { ImportedScenario } from './import-recording.ts';
+import { findInconsistency } from './recording-consistency.ts';
 
 const RECORDING_SCHEMA = join(PROJECT_ROOT, 'schemas', 'pbx-recording.schema.json');
 
-/** A recording file that cannot be used (unreadable, not JSON, not the schema): exit 2. */
+/** A recording file that cannot be used (unreadable, not JSON, not the schema, inconsistent): exit 2. */
 export class RecordingFileError extends Error {
   constructor(file: string, message: string) {
     super(`recording ${file}: ${message}`);
@@ -17,7 +18,11 @@ export class RecordingFileError extends Error {
   }
 }
 
-/** Reads and validates a recording (schemas/pbx-recording.schema.json). */
+/**
+ * Reads and validates a recording: the schema (schemas/pbx-recording.schema.json), then each
+ * sample against its own bytes (recording-consistency.ts), naming the JSON path of the first
+ * inconsistency.
+ */
 export function loadRecording(file: string): Recording {
   let value: unknown;
   try {
@@ -32,7 +37,11 @@ export function loadRecording(file: string): Recording {
       file,
       `does not match schemas/pbx-recording.schema.json: ${joinProblems(verdict.problems)}`,
     );
-  return value as Recording;
+  const recording = value as Recording;
+  const inconsistency = findInconsistency(recording);
+  if (inconsistency)
+    throw new RecordingFileError(file, `inconsistent at ${inconsistency.path}: ${inconsistency.problem}`);
+  return recording;
 }
 
 /** A scenario name from a file name: `lab-pbx.json` → `lab-pbx`. */

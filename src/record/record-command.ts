@@ -6,6 +6,7 @@ import { type Recording, streamBytes } from '../../simulators/pbx/index.ts';
 import { PROJECT_ROOT } from '../core/project-paths.ts';
 import { joinProblems, strictValidator } from '../core/strict-schema.ts';
 import { loadTargetFile } from '../core/target-file.ts';
+import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import { buildRecording } from './build-recording.ts';
 import { fetchSample, type RawSample } from './record-target.ts';
 import { type RedactionRule, Redactor } from './redact.ts';
@@ -47,13 +48,14 @@ export async function recordCommand(
   cwd: string,
   log: (line: string) => void = () => {},
 ): Promise<{ recording: string; dump: string; value: Recording }> {
-  const target = loadTargetFile(resolve(cwd, options.target));
-  const rules = options.rules ? readRules(resolve(cwd, options.rules)) : [];
-  const key = options.redactionKey ? readKey(resolve(cwd, options.redactionKey)) : randomBytes(32);
+  // What it will write first (issue 29, item 10): a missing folder is made, as verify --reports does.
   const out = resolve(cwd, options.out);
   const dump = `${out.replace(/\.json$/, '')}.checkmk`;
   await checkWritable(out);
   await checkWritable(dump);
+  const target = loadTargetFile(resolve(cwd, options.target));
+  const rules = options.rules ? readRules(resolve(cwd, options.rules)) : [];
+  const key = options.redactionKey ? readKey(resolve(cwd, options.redactionKey)) : randomBytes(32);
   const repeat = options.repeat ?? 1;
   const every = options.every ?? 60_000;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((done) => setTimeout(done, ms)));
@@ -115,10 +117,13 @@ function readKey(path: string): Buffer {
   }
 }
 
-/** The output's folder exists and takes a file, and the path itself is no folder. */
+/** The output's folder exists (made if missing) and takes a file, and the path itself is no folder. */
 async function checkWritable(path: string): Promise<void> {
-  const folder = await stat(dirname(path)).catch(() => null);
-  if (!folder?.isDirectory()) throw new RecordUsageError(`${dirname(path)} is not an existing folder`);
+  try {
+    await ensureWritableDir(dirname(path), 'the folder of');
+  } catch (error) {
+    throw new RecordUsageError(`--out: ${(error as Error).message}`);
+  }
   const existing = await stat(path).catch(() => null);
   if (existing?.isDirectory()) throw new RecordUsageError(`${path} is a folder`);
   const probe = `${path}.probe-${process.pid}`;

@@ -6,7 +6,7 @@ import { DEFAULT_XMLRPC_CREDENTIALS } from '../../src/core/default-credentials.t
 import { describeFuzzTarget } from '../../src/fuzz/fuzz-target.ts';
 
 const FAST_SCRYPT = { N: 1024, r: 8, p: 1 };
-const TOKEN = 'fuzz-target-control-token';
+const TOKEN = 'fuzz-target-control-token-of-the-test';
 
 /**
  * A target description whose control planes require a bearer token: the fuzzer mints a maintenance

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { Recording } from '../../simulators/pbx/index.ts';
+import { type Recording, streamBytes } from '../../simulators/pbx/index.ts';
 import { run } from '../../src/cli/run.ts';
+import { resizeChunks, sha256 } from '../../src/record/capture-tcp.ts';
 import { captureIo } from '../src/cli/capture-io.ts';
 import { startTestPbx, tempFolder, writeJson } from './support.ts';
 
@@ -13,6 +14,13 @@ function withRawLine(recording: Recording, from: string, to: string): Recording 
   const raw = copy.samples[0]!.dataEndpoint!.raw!;
   assert.ok('text' in raw.bytes && raw.bytes.text.includes(from), `no ${from}`);
   raw.bytes = { text: (raw.bytes as { text: string }).text.replace(from, to) };
+  // A hand-edited recording stays consistent (issue 29 item 4): hash, length and chunks follow.
+  const bytes = streamBytes(raw);
+  Object.assign(raw, {
+    sha256: sha256(bytes),
+    length: bytes.length,
+    chunks: resizeChunks(raw.chunks, bytes.length),
+  });
   return copy;
 }
 
@@ -24,10 +32,26 @@ test('record, record import and record diff from the command line: exit codes 0,
     const usage = captureIo(folder.dir);
     assert.equal(await run(['record', '--out', 'x.json'], usage), 2);
     assert.match(usage.err(), /^pbx-conformance: record needs --target <file> and --out <file>\n$/);
+    // The output path is checked before anything else, the target file included (issue 29, item 10).
     const badFolder = captureIo(folder.dir);
-    assert.equal(await run(['record', '--target', target, '--out', 'missing/x.json'], badFolder), 2);
-    assert.match(badFolder.err(), /is not an existing folder\n$/);
-    assert.equal(badFolder.err().split('\n').length, 2);
+    assert.equal(
+      await run(['record', '--target', 'no-such-target.json', '--out', 'target.json/x.json'], badFolder),
+      2,
+    );
+    assert.match(
+      badFolder.err(),
+      /^pbx-conformance: --out: the folder of .*target\.json: .*target\.json is not a folder\n$/,
+    );
+
+    // A missing folder is made, as verify --reports does.
+    const fresh = captureIo(folder.dir);
+    assert.equal(
+      await run(['record', '--target', target, '--out', 'test/recordings/a.json', '--timeout', '5s'], fresh),
+      0,
+      fresh.err(),
+    );
+    assert.match(fresh.out(), /^recording: .*test\/recordings\/a\.json\n/);
+    assert.ok(JSON.parse(await readFile(join(folder.dir, 'test', 'recordings', 'a.json'), 'utf8')));
 
     const io = captureIo(folder.dir);
     assert.equal(

@@ -1,7 +1,13 @@
-import { answer, checkedByEffect, fields, flag, integer } from '../../shared/control/control-fields.ts';
+import { fields, flag, integer, shaped } from '../../shared/control/control-fields.ts';
 import { defineOperations } from '../../shared/control/control-operation.ts';
 import type { AttentionEvent } from './attention-event.ts';
-import type { ForwarderStatus, RaiseOutcome } from './attention-forwarder.ts';
+import type { RaiseOutcome, ForwarderStatus as Status } from './attention-forwarder.ts';
+import {
+  AttentionEventInput,
+  ControllerSettingsInput,
+  ForwarderStatus,
+  RaiseAnswer,
+} from './attention-schemas.ts';
 import type { ControllerSettings } from './controller-link.ts';
 
 /** How long `waitDelivered` waits when not told (real time). */
@@ -19,14 +25,20 @@ export const ATTENTION_OPERATIONS = defineOperations({
     method: 'POST',
     path: '/events/attention',
     summary: 'Raises an attention event as a module would',
+    tag: 'pbx-events',
+    description:
+      "Written as a system report (EVENT-SYSTEM-REPORT), then forwarded when a partner is released (EVENT-FORWARD-WITH-PARTNER), within the module's limit (EVENT-THROTTLE-*), at once or into the outage buffer (EVENT-BUFFER-OFFLINE).",
+    answers: 'What became of it.',
     actsOn: 'the forwarder (throttle, buffer, link)',
-    input: checkedByEffect<AttentionEvent>(),
-    output: answer<{ outcome: RaiseOutcome }>(),
+    input: shaped<AttentionEvent, unknown>(AttentionEventInput),
+    output: shaped<{ outcome: RaiseOutcome }>(RaiseAnswer),
   },
   setPartnerReleased: {
     method: 'PUT',
     path: '/events/partner',
     summary: 'Releases or withdraws the partner',
+    tag: 'pbx-events',
+    answers: 'Set.',
     actsOn: 'maintenance.partnerReleased',
     input: fields({ released: flag() }),
   },
@@ -34,35 +46,46 @@ export const ATTENTION_OPERATIONS = defineOperations({
     method: 'PUT',
     path: '/events/controller',
     summary: 'Connects to a fleet controller (ingest, siteId, key), or disconnects with null',
+    tag: 'pbx-events',
+    answers: 'Configured.',
     actsOn: 'the controller link',
-    input: checkedByEffect<ControllerSettings | null>(),
+    input: shaped<ControllerSettings | null>(ControllerSettingsInput),
   },
   cutControllerLink: {
     method: 'POST',
     path: '/events/link/cut',
     summary: 'Cuts the link to the controller on the PBX side',
+    tag: 'pbx-events',
+    answers: 'Cut.',
     actsOn: 'the controller link',
   },
   restoreControllerLink: {
     method: 'POST',
     path: '/events/link/restore',
     summary: 'Restores the link to the controller',
+    tag: 'pbx-events',
+    answers: 'Restored.',
     actsOn: 'the controller link',
   },
   forwarderStatus: {
     method: 'GET',
     path: '/events/forwarder',
     summary: 'Link state, site and counters (never the key)',
+    tag: 'pbx-events',
+    answers: 'The status.',
     actsOn: 'the forwarder (reads)',
-    output: answer<ForwarderStatus>(),
+    output: shaped<Status>(ForwarderStatus),
   },
   waitDelivered: {
     method: 'POST',
     path: '/events/wait-delivered',
     summary: 'Waits until the link is up and nothing waits; 504 with the status otherwise',
+    tag: 'pbx-events',
+    answers: 'Delivered.',
+    refusals: { 504: 'Not delivered in time.' },
     actsOn: 'the forwarder (waits)',
     input: fields({ timeoutMs: integer(0, 30_000).optional() }),
-    output: answer<ForwarderStatus>(),
+    output: shaped<Status>(ForwarderStatus),
     waitMs: (input: { timeoutMs?: number } | undefined) => input?.timeoutMs ?? DEFAULT_DELIVERY_WAIT_MS,
   },
 });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { answer, checkedByEffect, fields, integer, text } from '../../shared/control/control-fields.ts';
+import { fields, integer, schemaFile, text } from '../../shared/control/control-fields.ts';
 import { defineOperations } from '../../shared/control/control-operation.ts';
 import type { CompletionEvent } from './completion-event.ts';
-import type { CreatedToken, StoredTokenView, TokenInfo } from './token-store.ts';
+import { type CreatedToken, MAX_LABEL_LENGTH, type TokenInfo } from './token-store.ts';
 
 /** Longest real-time wait of `waitIdle`, so a stuck queue never stalls a run. */
 export const MAX_IDLE_WAIT_MS = 10_000;
@@ -23,29 +23,50 @@ export const MAINTENANCE_CONTROL_OPERATIONS = defineOperations({
     method: 'POST',
     path: '/maintenance/tokens',
     summary: 'Creates an API token; the secret is shown once',
+    tag: 'maintenance',
+    description: 'The secret is in this answer and nowhere else, ever. Only its SHA-256 hash is kept.',
+    answers: 'Created.',
+    refusals: {
+      403: 'Control-plane error: `{error, message}` with `error` one of `invalid_request`, `forbidden`, `not_found`.',
+    },
     actsOn: 'the token store',
     // Label and expiry are the token store's to judge (MAINT-TOKEN-LABEL-REQUIRED).
     input: fields({
-      label: checkedByEffect<string>(),
-      expiresAt: checkedByEffect<number | null>().optional(),
+      label: text(MAX_LABEL_LENGTH),
+      expiresAt: z
+        .int({ error: 'must be an integer (epoch ms) or null' })
+        .nullable()
+        .optional()
+        .describe('Epoch ms in the future; absent or null: no expiry.'),
       actor,
     }),
     status: 201,
-    output: answer<CreatedToken>(),
+    output: schemaFile<CreatedToken>('maintenance/token-created.schema.json'),
   },
   listTokens: {
     method: 'GET',
     path: '/maintenance/tokens',
     summary: 'The token list: no secrets, no hashes',
+    tag: 'maintenance',
+    answers: 'The tokens in creation order, expired ones included.',
+    refusals: {
+      403: 'Control-plane error: `{error, message}` with `error` one of `invalid_request`, `forbidden`, `not_found`.',
+    },
     actsOn: 'the token store (reads)',
     input: fields({ actor }),
     query: ['actor'],
-    output: answer<TokenInfo[]>(),
+    output: z.array(schemaFile<TokenInfo>('maintenance/token-info.schema.json')),
   },
   deleteToken: {
     method: 'DELETE',
     path: '/maintenance/tokens/{id}',
     summary: 'Revokes a token at once',
+    tag: 'maintenance',
+    answers: 'Revoked; the next call with it gets 401.',
+    refusals: {
+      403: 'Control-plane error: `{error, message}` with `error` one of `invalid_request`, `forbidden`, `not_found`.',
+      404: 'Control-plane error: `{error, message}` with `error` one of `invalid_request`, `forbidden`, `not_found`.',
+    },
     actsOn: 'the token store',
     input: fields({ id: text(200, 1), actor }),
     query: ['actor'],
@@ -54,24 +75,40 @@ export const MAINTENANCE_CONTROL_OPERATIONS = defineOperations({
     method: 'GET',
     path: '/maintenance/tokens/stored',
     summary: 'The token records at rest: metadata and SHA-256 hashes only (MAINT-TOKEN-HASH-ONLY)',
+    tag: 'maintenance',
+    description: 'Metadata and the SHA-256 hash of each secret; never a secret. Not part of the module UI.',
+    answers: 'One record per token.',
     actsOn: 'the token store (reads)',
-    output: answer<StoredTokenView[]>(),
+    output: z.array(
+      z.strictObject({
+        id: z.string(),
+        label: z.string(),
+        createdAt: z.int(),
+        expiresAt: z.int().nullable(),
+        lastUsedAt: z.int().nullable(),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      }),
+    ),
   },
   completionEvents: {
     method: 'GET',
     path: '/maintenance/events',
     summary: 'Completion events with seq above `since`, oldest first',
+    tag: 'maintenance',
+    answers: 'Events, oldest first.',
     actsOn: 'the command executor (reads)',
     input: fields({ since: integer(0, Number.MAX_SAFE_INTEGER).optional() }),
     query: ['since'],
-    output: answer<CompletionEvent[]>(),
+    output: z.array(schemaFile<CompletionEvent>('maintenance/completion-event.schema.json')),
   },
   waitIdle: {
     method: 'POST',
     path: '/maintenance/queue/wait-idle',
     summary: 'Waits (at most 10 s, real time) until every accepted command has run',
+    tag: 'maintenance',
+    answers: 'How many commands still wait (0 unless the wait timed out).',
     actsOn: 'the command executor (waits)',
-    output: z.object({ pending: z.number() }),
+    output: z.strictObject({ pending: z.int().min(0) }),
     waitMs: MAX_IDLE_WAIT_MS,
   },
 });

@@ -1,21 +1,22 @@
-import {
-  answer,
-  checkedByEffect,
-  fields,
-  flag,
-  integer,
-  oneOf,
-  text,
-} from '../../shared/control/control-fields.ts';
+import { z } from 'zod';
+import { fields, flag, integer, oneOf, shaped, text } from '../../shared/control/control-fields.ts';
 import { defineOperations } from '../../shared/control/control-operation.ts';
-import type { ResolverProvider } from '../state/provider-config.ts';
 import type {
-  AddressBookEntry,
-  CallerIdResult,
+  AddressBookEntry as AddressBookEntryView,
+  CallerIdResult as CallerIdResultView,
   ResolvedName,
-  SearchLogEntry,
+  SearchLogEntry as SearchLogEntryView,
 } from '../state/resolver-state.ts';
 import type { ResolutionTrigger } from './resolve-number.ts';
+import {
+  AddressBookEntry,
+  AddressBookEntryInput,
+  CallerIdResult,
+  Provider,
+  Resolution,
+  ResolverSettings,
+  SearchLogEntry,
+} from './resolver-schemas.ts';
 
 /** Why a resolution runs: an incoming call, the settings test of one provider, the UI integration. */
 export const RESOLUTION_TRIGGERS = [
@@ -91,47 +92,69 @@ export const RESOLVER_OPERATIONS = defineOperations({
     method: 'GET',
     path: '/resolver/settings',
     summary: 'The resolver settings',
+    tag: 'resolver',
+    description:
+      'Country code of the telephone system, expert mode of the search log, and whether the address book serves as fallback.',
+    answers: 'The settings.',
     actsOn: 'resolver settings (reads)',
-    output: answer<ResolverSettingsView>(),
+    output: shaped<ResolverSettingsView>(ResolverSettings),
   },
   resolverSetSettings: {
     method: 'PATCH',
     path: '/resolver/settings',
     summary: 'Changes country code, expert mode or address-book fallback',
+    tag: 'resolver',
+    description:
+      'Changes the fields present and answers the settings after the change. A country code is 1 to 3 digits without a leading zero (RESOLVER-FMT-COUNTRY-CODE); expert mode makes the search log show its expert lines (redirects, the encoded URI; RESOLVER-DIAG-LOG-EXPERT).',
+    answers: 'The settings after the change.',
     actsOn: 'resolver settings',
     input: fields({
       countryCode: text(3).optional(),
       expertMode: flag().optional(),
       addressBookFallback: flag().optional(),
     }),
-    output: answer<ResolverSettingsView>(),
+    output: shaped<ResolverSettingsView>(ResolverSettings),
   },
   resolverProviders: {
     method: 'GET',
     path: '/resolver/providers',
     summary: 'The search providers, secrets as ***',
+    tag: 'resolver',
+    description:
+      'The provider list in its order. Values of secret fields (`password`, `securityToken` and fields marked `secret`) read `***`, so a list read here and put back unchanged replaces the secrets by `***`.',
+    answers: 'The providers, secrets masked.',
     actsOn: 'resolver providers (reads)',
-    output: answer<ResolverProvider[]>(),
+    output: z.array(Provider),
   },
   resolverSetProviders: {
     method: 'PUT',
     path: '/resolver/providers',
     summary: 'Replaces the provider list (schemas/resolver-provider.schema.json); empties the cache',
+    tag: 'resolver',
+    description:
+      'Replaces the whole list (at most 64 providers, ids unique), each checked against resolver-provider.schema.json; the first problem is a 400 and nothing changes. Enabled providers are asked in list order. Setting the list empties the resolution cache.',
+    answers: 'The providers as stored, secrets masked.',
     actsOn: 'resolver providers, the cache',
-    input: checkedByEffect<ResolverProvider[]>(),
-    output: answer<ResolverProvider[]>(),
+    input: z.array(Provider, { error: 'must be an array' }).max(64),
+    output: z.array(Provider),
   },
   resolverResolve: {
     method: 'POST',
     path: '/resolver/resolutions',
     summary: 'Runs a resolution and waits for its end',
+    tag: 'resolver',
+    description:
+      'Runs one resolution and answers when it has ended, as the PBX does for an incoming call (`call`, the default: also sets the caller-ID result), for the UI integration (`ui-integration`) or for the settings test of one provider (`settings-test` with `providerId`: that provider only, no cache, no address book, nothing saved; RESOLVER-DIAG-TEST-ONE-PROVIDER). `providerId` is read for the settings test only. The answer can take as long as the providers do (each lookup is limited to 10 s). Its search-log lines also go to `GET /resolver/search-log`; its `log` holds them all, expert lines included, with `seq` counted within this resolution.',
+    answers:
+      "The resolution. `state` is the outcome for the caller (`not-resolvable` when the number cannot be resolved, e.g. `anonymous`: then nothing is sent); `attempts` says what each provider gave, with the index variables and the timing against the provider's timeout.",
+    refusals: { 404: '`settings-test` names no provider of the list.' },
     actsOn: 'caller ID, search log, cache',
     input: fields({
       number: text(64),
       trigger: oneOf(RESOLUTION_TRIGGERS).optional(),
       providerId: text(64).optional(),
     }),
-    output: answer<ResolutionAnswer>(),
+    output: shaped<ResolutionAnswer>(Resolution),
     // A resolution may take a slow provider's whole timeout, on top of the request.
     waitMs: 20_000,
   },
@@ -139,37 +162,59 @@ export const RESOLVER_OPERATIONS = defineOperations({
     method: 'GET',
     path: '/resolver/caller-id',
     summary: 'The caller-ID result of the last call (null before any)',
+    tag: 'resolver',
+    description:
+      'What the caller-ID display shows for the last resolution with trigger `call` (RESOLVER-CALLER-NAME); `null` before any, and after a reset. Settings tests and the UI integration leave it alone.',
+    answers: "The last call's result, or null.",
     actsOn: 'caller ID (reads)',
-    output: answer<CallerIdResult | null>(),
+    output: shaped<CallerIdResultView | null>(CallerIdResult.nullable()),
   },
   resolverSearchLog: {
     method: 'GET',
     path: '/resolver/search-log',
     summary: 'Search-log lines after seq `since`; `expert` adds expert lines',
+    tag: 'resolver',
+    description:
+      'The search-requests tab (RESOLVER-DIAG-LOG): lines of every resolution, oldest first, the newest 2000 kept. Secrets are masked as `***`. Expert lines are included when expert mode is on, or when `expert=true` asks for them.',
+    answers: 'Log lines.',
     actsOn: 'search log (reads)',
     input: fields({ since: integer(0, Number.MAX_SAFE_INTEGER).optional(), expert: flag().optional() }),
     query: ['since', 'expert'],
-    output: answer<SearchLogEntry[]>(),
+    output: shaped<SearchLogEntryView[]>(z.array(SearchLogEntry)),
   },
   resolverAddressBook: {
     method: 'GET',
     path: '/resolver/address-book',
     summary: 'The address book',
+    tag: 'resolver',
+    description:
+      'The entries the resolver reads as fallback (RESOLVER-NO-RESULT-ADDRESS-BOOK) and writes when a provider saves its results (RESOLVER-SAVE-TO-ADDRESS-BOOK; `source` is the provider id).',
+    answers: 'The address book.',
     actsOn: 'address book (reads)',
-    output: answer<AddressBookEntry[]>(),
+    output: shaped<AddressBookEntryView[]>(z.array(AddressBookEntry)),
   },
   resolverSetAddressBook: {
     method: 'PUT',
     path: '/resolver/address-book',
     summary: 'Replaces the address book (at most 10000 entries)',
+    tag: 'resolver',
+    description:
+      "Replaces the whole address book (at most 10000 entries). A fallback lookup compares the number as given with the canonical `+xx` form of the caller's number, so write numbers as `+<country code><number>`. Missing names are empty; `source` defaults to `manual`.",
+    answers: 'The address book as stored.',
     actsOn: 'address book',
-    input: checkedByEffect<AddressBookEntry[]>(),
-    output: answer<AddressBookEntry[]>(),
+    input: shaped<AddressBookEntryView[], unknown>(
+      z.array(AddressBookEntryInput, { error: 'must be an array' }).max(10_000),
+    ),
+    output: shaped<AddressBookEntryView[]>(z.array(AddressBookEntry)),
   },
   resolverClearCache: {
     method: 'DELETE',
     path: '/resolver/cache',
     summary: 'Empties the cache of successful queries',
+    tag: 'resolver',
+    description:
+      'Drops every cached result (RESOLVER-UNSPEC-CACHE: one hour on the virtual clock, keyed by provider configuration and number), so the next resolution asks the providers again.',
+    answers: 'The cache is empty.',
     actsOn: 'the cache',
   },
 });

@@ -139,8 +139,17 @@ function wireRequest(operation: ControlOperation, input: unknown): WireRequest {
   if (operation.bodyField !== undefined) body = values[operation.bodyField];
   else {
     const inBody = fields.filter((f) => !inPath.includes(f) && !inQuery.includes(f));
+    // Every field but those of the path and the query goes into the body, unknown ones too, so
+    // the server refuses them as it would refuse them from any other client.
     if (inBody.length > 0) {
-      body = Object.fromEntries(inBody.filter((f) => values[f] !== undefined).map((f) => [f, values[f]]));
+      body =
+        input !== null && typeof input === 'object' && !Array.isArray(input)
+          ? Object.fromEntries(
+              Object.entries(input).filter(
+                ([f, v]) => v !== undefined && !inPath.includes(f) && !inQuery.includes(f),
+              ),
+            )
+          : input;
     }
   }
   return { method: operation.method, url: `${url}${search}`, waitMs, ...jsonBody(body) };

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 /**
@@ -37,17 +38,25 @@ export function fields<const S extends z.ZodRawShape>(shape: S) {
 }
 
 /**
- * A value whose structure the effect itself checks (the state overlay, a provider list, an
- * inventory): the declaration gives its TypeScript type, the OpenAPI document its structure, and
- * the effect refuses what does not fit with `ControlInputError`.
+ * A schema that the code knows by a TypeScript type of its own (`PublicPbxState`, `WireConfig`):
+ * the schema gives the structure (it checks an input, and the OpenAPI document is generated from
+ * it), `T` the type the effects and the client use. The tests that validate real answers against
+ * the generated documents hold the two together.
  */
-export function checkedByEffect<T>() {
-  return z.custom<T>(() => true);
+export function shaped<T, I = T>(schema: z.ZodType): z.ZodType<T, I> {
+  return schema as unknown as z.ZodType<T, I>;
 }
 
-/** An answer body given by its TypeScript type; the OpenAPI document describes its structure. */
-export function answer<T>() {
-  return z.custom<T>(() => true);
+/** The registry of named control schemas (`named`), read by the OpenAPI generator. */
+export const CONTROL_SCHEMAS = z.registry<{ id: string }>();
+
+/**
+ * A named schema: it becomes `#/components/schemas/<name>` of the generated OpenAPI document and is
+ * referred to wherever an operation uses it. Names are unique across the control planes.
+ */
+export function named<S extends z.ZodType>(name: string, schema: S): S {
+  CONTROL_SCHEMAS.add(schema, { id: name });
+  return schema;
 }
 
 /**
@@ -63,4 +72,19 @@ export function unboundedText(minLength = 0) {
 export function decimal(min: number, max: number) {
   const error = `must be a number from ${min} to ${max}`;
   return z.number({ error }).min(min, { error }).max(max, { error });
+}
+
+/** The schemas that stand for a JSON Schema file of `schemas/`, by that file's path. */
+export const SCHEMA_FILES = new WeakMap<z.ZodType, string>();
+
+/**
+ * The JSON Schema file `schemas/<path>` (one the spec's interfaces or a plug-in also use) as a zod
+ * schema: it checks like the file, and the generated document refers to the file instead of
+ * repeating it. The file may refer only inside itself.
+ */
+export function schemaFile<T>(path: string): z.ZodType<T> {
+  const text = readFileSync(new URL(`../../../schemas/${path}`, import.meta.url), 'utf8');
+  const schema = z.fromJSONSchema(JSON.parse(text) as Parameters<typeof z.fromJSONSchema>[0]);
+  SCHEMA_FILES.set(schema, path);
+  return schema as unknown as z.ZodType<T>;
 }

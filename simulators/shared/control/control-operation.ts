@@ -21,6 +21,17 @@ export interface ControlOperation {
   summary: string;
   /** The state it reads or changes, e.g. `monitoring.tileOn`, `faults`, `nothing (reads)`. */
   actsOn: string;
+  /** The group of the OpenAPI document it is listed under (a tag of the plane's document). */
+  tag?: string;
+  /** More for people than the summary: rules, defaults, what the answer means (the OpenAPI `description`). */
+  description?: string;
+  /** What a successful answer means (the description of the success response). */
+  answers?: string;
+  /**
+   * The refusals its effect adds to the plane's own (400 for a bad input and so on), by status,
+   * each with what it means: `{ 404: 'No such site.' }`.
+   */
+  refusals?: Readonly<Record<number, string>>;
   /** The input as a caller gives it; absent: the operation takes none. */
   input?: z.ZodType;
   /** Fields of an object `input` sent as query parameters. */
@@ -29,6 +40,11 @@ export interface ControlOperation {
   bodyField?: string;
   /** The answer's body; absent: no body (204). */
   output?: z.ZodType;
+  /**
+   * The media type of the answer: JSON unless told; `text/event-stream` for an answer that is a
+   * stream of server-sent events, each event's data an `output`.
+   */
+  produces?: 'application/json' | 'text/event-stream';
   /** Status of a successful answer; default 200 with an `output`, 204 without. */
   status?: number;
   /** Real time the operation may legitimately wait before it answers (a client allows it on top). */

@@ -1,12 +1,6 @@
+import { z } from 'zod';
 import type { SiteControlPlane } from '../http/site-control-plane.ts';
-import { answer } from './control-fields.ts';
 import { defineOperations, type Effects } from './control-operation.ts';
-
-/** The PBXs a site-addressed control plane serves. */
-export interface MountedSites {
-  count: number;
-  siteIds: string[];
-}
 
 /**
  * The operation of a control plane that serves many PBXs at `/pbx/{siteId}/…` (issue 22;
@@ -18,8 +12,13 @@ export const SITE_OPERATIONS = defineOperations({
     method: 'GET',
     path: '/pbx',
     summary: 'The site ids of the PBXs served at /pbx/{siteId}',
+    tag: 'sites',
+    answers: 'How many PBXs, and their site ids.',
     actsOn: 'the mounted PBXs (reads)',
-    output: answer<MountedSites>(),
+    output: z.strictObject({
+      count: z.int().min(0),
+      siteIds: z.array(z.string()).describe('In the order the PBXs were started.'),
+    }),
   },
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -32,6 +33,11 @@ export interface PluginPackage {
   manifest: MkpManifest | null;
   /** Files of the plug-ins part, relative to `pluginsDir`. */
   files: string[];
+  /**
+   * An MKP's members with their SHA-256 (hex): `info`, `info.json`, each part's archive, and each
+   * file inside a part as `<part>/<path>`. What a certificate names as its subjects (docs/certificate.md).
+   */
+  members?: { name: string; sha256: string }[];
   close(): Promise<void>;
 }
 
@@ -185,6 +191,13 @@ export async function openMkp(path: string, source: string): Promise<PackageChec
       );
   }
   if (problems.length > 0 || !manifest) return { ok: false, problems };
+  const digest = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+  const memberDigests = [
+    ...[...members].map(([name, m]) => ({ name, sha256: digest(m.data) })),
+    ...[...unpacked].flatMap(([part, files]) =>
+      files.map((f) => ({ name: `${part}/${f.name.replace(/^\.\//, '')}`, sha256: digest(f.data) })),
+    ),
+  ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const root = await mkdtemp(join(tmpdir(), 'pbx-mkp-'));
   const pluginsDir = join(root, PLUGINS_PART);
   const files: string[] = [];
@@ -208,6 +221,7 @@ export async function openMkp(path: string, source: string): Promise<PackageChec
       pluginsDir,
       manifest,
       files: files.sort(),
+      members: memberDigests,
       close: () => rm(root, { recursive: true, force: true }),
     },
   };

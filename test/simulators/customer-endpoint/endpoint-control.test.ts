@@ -101,14 +101,19 @@ test('bad configurations get 400 with one line naming the field, and leave the c
   t.after(() => ep.close());
   const control = ep.urls.control as string;
   const cases: [string, string, unknown, RegExp][] = [
-    ['PUT', '/config', { fallback: { status: 700 } }, /config\/fallback\/status must be <= 599/],
-    ['PUT', '/config', { fallback: { body: 'a', bodyBase64: 'YQ==' } }, /must NOT be valid/],
+    ['PUT', '/config', { fallback: { status: 700 } }, /fallback\.status .*<=599/],
+    [
+      'PUT',
+      '/config',
+      { fallback: { body: 'a', bodyBase64: 'YQ==' } },
+      /must not have both body and bodyBase64/,
+    ],
     ['PUT', '/config', { routes: { nopath: {} } }, /routes/],
     [
       'PUT',
       '/fallback',
       { headers: [['X-A', 'b\r\nInjected: 1']] },
-      /fallback\/headers\/0\/1 must match pattern/,
+      /headers\[0\]\[1\] .*must match pattern/,
     ],
     ['PUT', '/fallback', { colour: 'red' }, /unknown field "colour"/],
     ['PUT', '/fallback', { auth: { scheme: 'Basic', username: 'a', password: 'b', realm: 'x"y' } }, /realm/],
@@ -201,8 +206,7 @@ test('in process, the derived client answers and refuses as over HTTP, without a
   );
   await assert.rejects(
     ep.client.putFallback({ status: 700 }),
-    (e: unknown) =>
-      e instanceof ControlError && e.status === 400 && /fallback\/status must be <= 599/.test(e.message),
+    (e: unknown) => e instanceof ControlError && e.status === 400 && /status .*<=599/.test(e.message),
   );
   await assert.rejects(
     ep.client.waitForRequests({ count: 5, timeoutMs: 20 }),

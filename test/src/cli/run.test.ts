@@ -51,6 +51,28 @@ test('an unknown command or a bad option value is one line and a non-zero exit',
   assertOneErrorLine(badClock.err(), /Allowed choices are running, frozen/);
 });
 
+test('an unknown command with --help says unknown command, with the closest name, and exits 2 (issue 29, item 13)', async () => {
+  for (const argv of [
+    ['verfy', '--help'],
+    ['-h', 'verfy'],
+    ['report', 'mrge', '--help'],
+  ]) {
+    const io = captureIo(tmpdir());
+    assert.equal(await run(argv, io), 2, argv.join(' '));
+    assertOneErrorLine(io.err(), /unknown command '(verfy|mrge)' \(Did you mean (verify|merge)\?\)/);
+    assert.equal(io.out(), '', 'no help printed');
+  }
+  const unknown = captureIo(tmpdir());
+  assert.equal(await run(['frobnicate', '--help'], unknown), 2);
+  assertOneErrorLine(unknown.err(), /unknown command 'frobnicate'/);
+  // Known commands and groups still show their help; `help <command>` is commander's own.
+  for (const argv of [['report', '--help'], ['record', '--help'], ['help', 'verify'], ['--help']]) {
+    const io = captureIo(tmpdir());
+    assert.equal(await run(argv, io), 0, argv.join(' '));
+    assert.match(io.out(), /^Usage: pbx-conformance/);
+  }
+});
+
 test('help and version go to stdout with exit 0', async () => {
   const help = captureIo(tmpdir());
   assert.equal(await run(['verify', '--help'], help), 0);

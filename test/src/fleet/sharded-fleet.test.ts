@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { request } from 'undici';
 import { randomPool } from './random-pool.ts';
 
-const SECRET = 'fleet-secret-for-the-shard-test';
+const SECRET = 'fleet-secret-for-the-shard-test-only';
 /** Anna (Nordlicht) and Sam (Südwind): between them they see every site of the demo fleet. */
 const ACCOUNTS = [
   'anna.admin@nordlicht.example:Nordlicht-Demo-1',

@@ -106,26 +106,32 @@ export function serveConnection(socket: Socket, context: ConnectionContext): Ser
     after(answerTimeoutMs, () => socket.destroy());
   };
 
+  /**
+   * Writes the chunks in a loop: the chunks due now (delay 0) go out in one pass, and a delayed
+   * chunk resumes the loop from its timer. A recording may hold thousands of chunks at the same
+   * moment (one per byte), so no call may nest per chunk.
+   */
   const writeTimed = (answer: TimedAnswer) => {
-    const next = (index: number) => {
-      if (socket.destroyed) return;
-      const chunk = answer.chunks[index];
-      if (!chunk) {
-        if (answer.close === 'reset') socket.resetAndDestroy();
-        else {
-          socket.end();
-          after(answerTimeoutMs, () => socket.destroy());
+    const from = (start: number) => {
+      for (let index = start; index < answer.chunks.length; index++) {
+        if (socket.destroyed) return;
+        const chunk = answer.chunks[index]!;
+        if (chunk.delayMs > 0 && index > start) {
+          after(chunk.delayMs, () => from(index));
+          return;
         }
-        return;
-      }
-      const write = () => {
         socket.write(chunk.bytes);
-        next(index + 1);
-      };
-      if (chunk.delayMs > 0) after(chunk.delayMs, write);
-      else write();
+      }
+      if (socket.destroyed) return;
+      if (answer.close === 'reset') socket.resetAndDestroy();
+      else {
+        socket.end();
+        after(answerTimeoutMs, () => socket.destroy());
+      }
     };
-    next(0);
+    const first = answer.chunks[0];
+    if (first && first.delayMs > 0) after(first.delayMs, () => from(0));
+    else from(0);
   };
 
   const decide = (verdict: HeadVerdict) => {

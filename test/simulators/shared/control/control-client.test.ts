@@ -5,14 +5,7 @@ import { test } from 'node:test';
 import { z } from 'zod';
 import { controlClient, httpTransport } from '../../../../simulators/shared/control/control-client.ts';
 import { ControlError, ControlRefusal } from '../../../../simulators/shared/control/control-error.ts';
-import {
-  answer,
-  fields,
-  flag,
-  integer,
-  oneOf,
-  text,
-} from '../../../../simulators/shared/control/control-fields.ts';
+import { fields, flag, integer, oneOf, text } from '../../../../simulators/shared/control/control-fields.ts';
 import { defineOperations } from '../../../../simulators/shared/control/control-operation.ts';
 import { inProcessClient } from '../../../../simulators/shared/control/in-process-client.ts';
 import { serveOperations } from '../../../../simulators/shared/control/serve-operations.ts';
@@ -26,7 +19,7 @@ const LAMP = defineOperations({
     path: '/lamps',
     summary: 'All lamps',
     actsOn: 'lamps (reads)',
-    output: answer<Record<string, boolean>>(),
+    output: z.record(z.string(), z.boolean()),
   },
   setLamp: {
     method: 'PUT',

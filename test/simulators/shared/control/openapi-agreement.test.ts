@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import {
-  answer,
-  fields,
-  integer,
-  oneOf,
-  text,
-} from '../../../../simulators/shared/control/control-fields.ts';
+import { fields, integer, oneOf, text } from '../../../../simulators/shared/control/control-fields.ts';
 import { defineOperations } from '../../../../simulators/shared/control/control-operation.ts';
 import {
   type OpenApiDocument,
@@ -21,7 +15,7 @@ const OPERATIONS = defineOperations({
     summary: 'Renames a room',
     actsOn: 'rooms',
     input: fields({ room: text(20, 1), name: text(40, 1), note: z.string().nullable().optional() }),
-    output: answer<{ room: string }>(),
+    output: z.object({ room: z.string() }),
   },
   deleteRoom: {
     method: 'DELETE',
