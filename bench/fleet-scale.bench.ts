@@ -8,7 +8,6 @@ import { request } from 'undici';
 import { addressAt, parseAddressPool } from '../src/fleet/address-pool.ts';
 import {
   descriptorsNeeded,
-  FDS_PER_LINKED_SITE,
   FDS_PER_SHARD_PBX,
   largestFleetUnder,
   probeBind,
@@ -281,11 +280,12 @@ function oneProcessWrap(count: number): string[] | string {
   return `the hard open-file limit ${limit.hard} is below the ${fmt(need)} descriptors ${fmt(count)} PBXs need in one process (2 each, plus 256) and cannot be raised here`;
 }
 
-/** Shards of `count` PBXs such that each shard and the controller fit under this process's hard limit. */
-function shardsFor(count: number): number | string {
+/**
+ * Shards of `count` PBXs such that each shard fits under this process's hard open-file limit. The
+ * controller holds one multiplexed connection per shard (issue 31 §4), whatever the fleet's size.
+ */
+function shardsFor(count: number): number {
   const hard = readOpenFileLimit()?.hard ?? Number.POSITIVE_INFINITY;
-  if (descriptorsNeeded(count, FDS_PER_LINKED_SITE) > hard)
-    return `the controller alone needs ${fmt(descriptorsNeeded(count, FDS_PER_LINKED_SITE))} descriptors, above the hard limit ${hard}`;
   return Math.max(2, Math.ceil(count / largestFleetUnder(hard, FDS_PER_SHARD_PBX)));
 }
 
@@ -298,7 +298,6 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
     fleet = await wholeFleet(count, pool, wrap);
   } else {
     const shards = shardsFor(count);
-    if (typeof shards === 'string') return shards;
     fleet = await shardedFleet(count, pool, shards);
   }
   const { ready } = fleet;

@@ -23,6 +23,9 @@ const CHANGE_EVERY_MS = 1;
 const T0 = 1_767_225_600_000;
 const ACCOUNT = { email: 'bench@example.invalid', password: 'bench-password' };
 const AUTH = `Basic ${Buffer.from(`${ACCOUNT.email}:${ACCOUNT.password}`).toString('base64')}`;
+/** The fixture's clock start and the account's credentials, for bench/profile-face.ts. */
+export const FLEET_BENCH_T0 = T0;
+export const FLEET_BENCH_AUTH = AUTH;
 
 /**
  * Issue 4 §6: the fleet controller against bare servers in the same run, the load generated on
@@ -59,22 +62,7 @@ async function benchSites(load: LoadWorker): Promise<void> {
   const fleet = await start({ fixture: sitesFixture(), clock: { start: T0 } });
   let bare: { server: Server; url: string } | undefined;
   try {
-    for (let i = 0; i < SITES; i += 10) {
-      const siteId = siteIdOf(i);
-      await fleet.control.injectEvent({
-        siteId,
-        module: 'Backup',
-        subject: 'Sicherung fehlgeschlagen',
-        severity: 'ERROR',
-      });
-      await fleet.control.injectEvent({
-        siteId,
-        module: 'SIP',
-        subject: 'Trunk nicht registriert',
-        severity: 'WARNING',
-        description: 'Provider antwortet nicht',
-      });
-    }
+    await injectBenchItems(fleet);
     const url = `${fleet.urls.api}/api/v1/sites`;
     const first = await request(url, { headers: { authorization: AUTH } });
     const body = await first.body.text();
@@ -145,6 +133,26 @@ async function benchSites(load: LoadWorker): Promise<void> {
   }
 }
 
+/** Open items on every tenth site: an error and a warning with a description. */
+export async function injectBenchItems(fleet: FleetHandle): Promise<void> {
+  for (let i = 0; i < SITES; i += 10) {
+    const siteId = siteIdOf(i);
+    await fleet.control.injectEvent({
+      siteId,
+      module: 'Backup',
+      subject: 'Sicherung fehlgeschlagen',
+      severity: 'ERROR',
+    });
+    await fleet.control.injectEvent({
+      siteId,
+      module: 'SIP',
+      subject: 'Trunk nicht registriert',
+      severity: 'WARNING',
+      description: 'Provider antwortet nicht',
+    });
+  }
+}
+
 /** Runs `measure` while a timer renames a site every `CHANGE_EVERY_MS`; changes per second of wall time. */
 async function whileChanging(
   fleet: FleetHandle,
@@ -164,11 +172,16 @@ async function whileChanging(
   }
 }
 
-async function benchIngest(load: LoadWorker): Promise<void> {
-  const keys = Array.from({ length: INGEST_CONNECTIONS }, (_, i) => ({
+/** The ingest bench's PBXs: one site and key per connection. */
+export function benchIngestKeys(): { siteId: string; key: string }[] {
+  return Array.from({ length: INGEST_CONNECTIONS }, (_, i) => ({
     siteId: siteIdOf(i),
     key: `bench-key-${i}`,
   }));
+}
+
+async function benchIngest(load: LoadWorker): Promise<void> {
+  const keys = benchIngestKeys();
   const fixture: FleetFixture = { ...sitesFixture(INGEST_CONNECTIONS), pbxs: keys };
   const dataDir = mkdtempSync(join(tmpdir(), 'fleet-bench-'));
   const bare = await bareIngestServer();
@@ -218,6 +231,10 @@ function siteIdOf(i: number): string {
 }
 
 /** One partner access owning `count` sites, each with an inventory; one account. */
+export function benchFleetFixture(count = SITES): FleetFixture {
+  return sitesFixture(count);
+}
+
 function sitesFixture(count = SITES): FleetFixture {
   const sites = Array.from({ length: count }, (_, i) => ({ id: siteIdOf(i), displayName: `Standort ${i}` }));
   const inventory: PbxInventory = {

@@ -8,21 +8,22 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { SecureVersion, TLSSocket } from 'node:tls';
 import type { VirtualClock } from '../shared/clock.ts';
-import { controlClient, injectTransport } from '../shared/control/control-client.ts';
-import { serveOperations } from '../shared/control/serve-operations.ts';
-import { createControlDispatcher } from '../shared/http/control-dispatch.ts';
+import { type ControlPlane, controlPlane, startControlPlane } from '../shared/control/start-control-plane.ts';
 import { closeServer, listen } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
 import { boundSlowClients, HTTP_SERVER_OPTIONS } from '../shared/http/slow-clients.ts';
 import { EndpointCore } from './answer-request.ts';
 import type { EndpointBehaviour, EndpointConfig } from './endpoint-behaviour.ts';
 import type { EndpointControl } from './endpoint-control.ts';
-import { type EndpointControlServer, startEndpointControlServer } from './endpoint-control-server.ts';
 import { endpointEffects } from './endpoint-effects.ts';
 import { ENDPOINT_CONTROL_OPERATIONS } from './endpoint-operations.ts';
+
 import { PlanWriter } from './plan-writer.ts';
 import { MAX_RECORDED_BODY_BYTES, type RecordedRequest } from './recorded-request.ts';
 import { RequestRecorder } from './request-recorder.ts';
+
+/** Request bodies beyond this get 413: a configuration with a 1 MiB body in base64 still fits. */
+const MAX_ENDPOINT_CONTROL_BODY_BYTES = 2 * 1024 * 1024;
 
 // The front door: everything outside simulators/customer-endpoint/ imports the endpoint from this
 // file only (test/architecture/import-graph.test.ts).
@@ -34,6 +35,8 @@ export type {
   EndpointConfig,
 } from './endpoint-behaviour.ts';
 export { type EndpointControl, httpEndpointControl } from './endpoint-control.ts';
+/** What schemas/customer-endpoint-control.openapi.yaml is generated from (scripts/generate-control-openapi.ts). */
+export { ENDPOINT_CONTROL_DOCUMENT } from './endpoint-control-document.ts';
 export type { EndpointInfo } from './endpoint-operations.ts';
 export { type RecordedRequest, recordedHeader } from './recorded-request.ts';
 export {
@@ -148,17 +151,20 @@ export async function start(options: CustomerEndpointOptions = {}): Promise<Cust
     for (const socket of sockets) socket.destroy();
     await closed;
   };
-  let controlServer: EndpointControlServer | undefined;
-  const routes = serveOperations(
-    ENDPOINT_CONTROL_OPERATIONS,
-    endpointEffects({ ...control, info: () => ({ base, control: controlServer?.url ?? '', certificate }) }),
-  );
+  let controlServer: ControlPlane<typeof ENDPOINT_CONTROL_OPERATIONS> | undefined;
+  const effects = endpointEffects({
+    ...control,
+    info: () => ({ base, control: controlServer?.url ?? '', certificate }),
+  });
+  const inProcess = controlPlane(ENDPOINT_CONTROL_OPERATIONS, effects);
   if (options.controlPlane) {
     const where = options.controlPlane === true ? {} : options.controlPlane;
     try {
-      controlServer = await startEndpointControlServer(routes, {
+      controlServer = await startControlPlane(ENDPOINT_CONTROL_OPERATIONS, effects, {
         host: where.host ?? '127.0.0.1',
         port: where.port ?? 0,
+        maxBodyBytes: MAX_ENDPOINT_CONTROL_BODY_BYTES,
+        requestTimeoutMs: 90_000,
       });
     } catch (error) {
       await closeListener();
@@ -169,7 +175,7 @@ export async function start(options: CustomerEndpointOptions = {}): Promise<Cust
     urls: { base, ...(controlServer ? { control: controlServer.url } : {}) },
     certificate,
     control,
-    client: controlClient(ENDPOINT_CONTROL_OPERATIONS, injectTransport(createControlDispatcher(routes))),
+    client: inProcess.client,
     async close() {
       writer.close();
       await controlServer?.close();

@@ -1,13 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import { VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
+import { startControlPlane } from '../shared/control/start-control-plane.ts';
 import { closeServer, listen } from '../shared/http/listen.ts';
 import type { SiteControlPlane } from '../shared/http/site-control-plane.ts';
 import { boundSlowClients, HTTP_SERVER_OPTIONS } from '../shared/http/slow-clients.ts';
 import { createApiCore, type RequestLogger } from './api/api-core.ts';
 import { answerAfterHalfClose, toNodeHandler } from './api/http-adapter.ts';
-import { fleetControlRoutes, inProcessFleetControl, startControlServer } from './control/control-server.ts';
 import type { FleetControl } from './control/fleet-control.ts';
+import { FLEET_DIALECT } from './control/fleet-control-plane.ts';
 import { fleetEffects } from './control/fleet-effects.ts';
+import { FLEET_CONTROL_OPERATIONS } from './control/fleet-operations.ts';
 import { type IngestServer, startIngestServer } from './ingest/ingest-server.ts';
 import { createMcpHandler, MCP_PATH } from './mcp/mcp-handler.ts';
 import { Authenticator } from './model/authenticator.ts';
@@ -20,6 +22,8 @@ import { type FleetDatabase, openFleetDatabase } from './persistence/fleet-datab
 // file only (test/architecture/import-graph.test.ts).
 export { SiteControlPlane } from '../shared/http/site-control-plane.ts';
 export { type FleetControl, httpFleetControl } from './control/fleet-control.ts';
+/** What schemas/fleet-control.openapi.yaml is generated from (scripts/generate-control-openapi.ts). */
+export { FLEET_CONTROL_DOCUMENT } from './control/fleet-control-document.ts';
 export { evaluateFindings } from './model/findings.ts';
 export { defaultFixture, emptyFixture, type FleetFixture } from './model/fleet-fixture.ts';
 export type { ScryptCost } from './model/password-hash.ts';
@@ -120,17 +124,19 @@ export async function start(options: FleetStartOptions = {}): Promise<FleetHandl
     const { port: apiPort } = await listen(apiServer, { port: options.apiPort ?? 0, host });
     const ingestServer = await startIngestServer(state, { host, port: options.ingestPort ?? 0, log });
     ingest = ingestServer;
-    const routes = fleetControlRoutes(
+    const controlServer = await startControlPlane(
+      FLEET_CONTROL_OPERATIONS,
       fleetEffects({ state, clock, fixture, ingestUrl: () => ingestServer.url }),
+      {
+        dialect: FLEET_DIALECT,
+        host: options.controlHost ?? '127.0.0.1',
+        port: options.controlPort ?? 0,
+        log: (entry) => log({ face: 'control', ...entry }),
+        ...(options.siteControl === undefined ? {} : { sites: options.siteControl }),
+        ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
+      },
     );
-    const control = inProcessFleetControl(routes);
-    const controlServer = await startControlServer(routes, {
-      host: options.controlHost ?? '127.0.0.1',
-      port: options.controlPort ?? 0,
-      log,
-      ...(options.siteControl === undefined ? {} : { sites: options.siteControl }),
-      ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
-    });
+    const control = controlServer.client;
     servers.push(controlServer.server);
     const apiUrl = `http://${host}:${apiPort}`;
     const openDatabase = database;

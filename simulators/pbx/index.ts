@@ -1,10 +1,7 @@
 import type { Server } from 'node:http';
 import { type Clock, durationClock, VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
-import { controlClient, injectTransport } from '../shared/control/control-client.ts';
-import { serveOperations } from '../shared/control/serve-operations.ts';
-import { createControlDispatcher } from '../shared/http/control-dispatch.ts';
+import { controlPlane, startControlPlane } from '../shared/control/start-control-plane.ts';
 import type { ControlRoute } from '../shared/http/control-route.ts';
-import { startControlServer } from '../shared/http/control-server.ts';
 import { closeServer } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
 import type { WebRoute } from '../shared/http/web-route.ts';
@@ -53,6 +50,8 @@ export {
   type PbxControl,
   type PbxControlEffects,
 } from './pbx-control.ts';
+/** What schemas/pbx-control.openapi.yaml is generated from (scripts/generate-control-openapi.ts). */
+export { PBX_CONTROL_DOCUMENT } from './pbx-control-document.ts';
 export {
   fetchBody,
   RECORDING_FORMAT,
@@ -269,23 +268,21 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
       ...attentionEffects(events, store),
       ...activityEffects(activity),
     };
-    const routes = serveOperations(PBX_CONTROL_OPERATIONS, effects);
-    const client = controlClient(PBX_CONTROL_OPERATIONS, injectTransport(createControlDispatcher(routes)));
-    let controlPlane: { url: string; routes: readonly ControlRoute[] };
-    if (options.controlMountedAt === undefined) {
-      const controlServer = await startControlServer(routes, {
-        host: options.controlHost ?? '127.0.0.1',
-        port: options.controlPort ?? 0,
-        ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
-      });
-      servers.push(controlServer.server);
-      controlPlane = controlServer;
-    } else {
-      controlPlane = { url: options.controlMountedAt, routes };
-    }
+    // A PBX mounted on a fleet's control plane (`/pbx/{siteId}`) has no listener of its own.
+    const plane =
+      options.controlMountedAt === undefined
+        ? await startControlPlane(PBX_CONTROL_OPERATIONS, effects, {
+            host: options.controlHost ?? '127.0.0.1',
+            port: options.controlPort ?? 0,
+            ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
+          })
+        : { ...controlPlane(PBX_CONTROL_OPERATIONS, effects), url: options.controlMountedAt };
+    if ('server' in plane) servers.push(plane.server);
+    const client = plane.client;
+    const controlPlaneRoutes = { url: plane.url, routes: plane.routes };
     const urls: PbxUrls = {
       web: web.url,
-      control: controlPlane.url,
+      control: controlPlaneRoutes.url,
       get monitoring() {
         const status = endpoint.status();
         return status.state === 'listening' ? `tcp://${status.host}:${status.port}` : null;
@@ -303,7 +300,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
         events,
         resolver,
         activity,
-        controlRoutes: controlPlane.routes,
+        controlRoutes: controlPlaneRoutes.routes,
       },
       close: shutdown,
     };

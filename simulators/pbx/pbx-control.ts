@@ -9,8 +9,8 @@ import { RESOLVER_OPERATIONS } from './resolver/resolver-operations.ts';
 /**
  * Every operation of the PBX control plane, each declared once in its face's folder: the state
  * (schemas/pbx-control.openapi.yaml), the resolver (same document, tag `resolver`), the
- * maintenance API's tokens and events (maintenance-api.openapi.yaml, tag `control-plane`),
- * attention events (fleet-control.openapi.yaml, tag `pbx-events`) and the field-activity switch
+ * maintenance API's tokens and events (tag `maintenance`), attention events (tag `pbx-events`)
+ * and the field-activity switch
  * (`/activity`, issue 22).
  */
 export const PBX_CONTROL_OPERATIONS = combineOperations(

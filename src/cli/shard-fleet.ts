@@ -1,6 +1,7 @@
 import type { PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
 import { startControlServer } from '../../simulators/shared/http/control-server.ts';
 import { SiteControlPlane } from '../../simulators/shared/http/site-control-plane.ts';
+import { MuxDialer } from '../../simulators/shared/wire/ingest-mux.ts';
 import { addressAt } from '../fleet/address-pool.ts';
 import { derivedIngestKey, type Shard, shardSlice } from '../fleet/shards.ts';
 import type { FleetPool } from './demo-fleet.ts';
@@ -41,7 +42,9 @@ export interface RunningShard {
  * of the fleet's sites (the same order as the controller's fixture) and of the address pool (PBX j
  * of the whole fleet on the pool's j-th address), links every PBX to the controller with the key
  * derived from the fleet secret, and serves the PBXs' control routes at `/pbx/{siteId}` on a
- * control plane of its own.
+ * control plane of its own. Every PBX's ingest session is a channel of the shard's one
+ * multiplexed connection to the controller (issue 31 §4, ingest-mux.ts): its own hello, key,
+ * events, acknowledgements and cuts, but no descriptor of its own on either side.
  */
 export async function startShard(options: ShardOptions): Promise<RunningShard> {
   const { defaultFixture } = await import('../../simulators/fleet-controller/index.ts');
@@ -61,8 +64,10 @@ export async function startShard(options: ShardOptions): Promise<RunningShard> {
     ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
   });
   const pbxs: PbxHandle[] = [];
+  const dialer = new MuxDialer(options.controller);
   const close = async () => {
     await Promise.all(pbxs.splice(0).map((pbx) => pbx.close()));
+    dialer.close();
     await control.close();
   };
   try {
@@ -80,7 +85,12 @@ export async function startShard(options: ShardOptions): Promise<RunningShard> {
             monitoringPort: options.pool.dataPort,
             webPort: options.pool.webPort,
             controlMountedAt: SiteControlPlane.siteUrl(control.url, siteId),
-            controller: { ingest: options.controller, siteId, key: derivedIngestKey(options.secret, siteId) },
+            controller: {
+              ingest: options.controller,
+              siteId,
+              key: derivedIngestKey(options.secret, siteId),
+              dial: dialer.dial,
+            },
           });
           pbxs.push(pbx);
           plane.add(siteId, pbx.internals.controlRoutes);

@@ -3,7 +3,7 @@ import { isLoopbackHost } from '../../simulators/shared/control-token.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { MAKE_A_SECRET, MIN_SECRET_LENGTH, weakSecretReason } from '../core/secret-strength.ts';
 import { addressAt, DEFAULT_ADDRESS_POOL, parseAddressPool, slicePool } from '../fleet/address-pool.ts';
-import { FDS_PER_SHARD_PBX, preflightFleet, preflightLinkedSites } from '../fleet/fleet-preflight.ts';
+import { FDS_PER_SHARD_PBX, preflightFleet } from '../fleet/fleet-preflight.ts';
 import { derivedIngestKey, FLEET_SECRET_ENV, parseShard, shardSlice } from '../fleet/shards.ts';
 import type { CliIo } from './cli-io.ts';
 import { startDemoFleet } from './demo-fleet.ts';
@@ -50,8 +50,7 @@ export async function simulateSharded(options: SimulateOptions, io: CliIo): Prom
   if (options.fleetOnly) {
     if (options.controller !== undefined)
       throw new HarnessError('--controller names the controller of a shard; --fleet-only is that controller');
-    const reason = preflightLinkedSites(count);
-    if (reason) throw new HarnessError(reason);
+    // No descriptor per site: each shard links all its PBXs over one multiplexed connection.
     const fleet = await startDemoFleet({
       host: options.host,
       ...(options.controlHost === undefined ? {} : { controlHost: options.controlHost }),

@@ -10,10 +10,16 @@ import { type AddressPool, addressAt } from './address-pool.ts';
  */
 export const FDS_PER_PBX = 2;
 
-/** A PBX of a shard (`simulate --shard`): its two listeners and its end of the TCP ingest link. */
-export const FDS_PER_SHARD_PBX = 3;
+/**
+ * A PBX of a shard (`simulate --shard`): its two listeners. Its ingest session is a channel of the
+ * shard's one multiplexed connection to the controller (issue 31 §4), no descriptor of its own.
+ */
+export const FDS_PER_SHARD_PBX = FDS_PER_PBX;
 
-/** A site of the controller alone (`simulate --fleet-only`): the accepted end of its PBX's link. */
+/**
+ * A site whose PBX links on a connection of its own (a single or real PBX): the accepted end of
+ * that link in the controller. The sites of a shard's PBXs share the shard's one connection.
+ */
 export const FDS_PER_LINKED_SITE = 1;
 
 /** Descriptors kept free for the controller, clients, the module loader and the standard streams. */
@@ -68,14 +74,12 @@ export function raiseOpenFileLimit(target: number): OpenFileLimit | null {
 /** What the descriptors of one PBX (or site) are, by count. */
 const HELD: Record<number, string> = {
   [FDS_PER_PBX]: 'its data endpoint and web listeners',
-  [FDS_PER_SHARD_PBX]: 'its data endpoint and web listeners and its ingest link',
   [FDS_PER_LINKED_SITE]: "its PBX's ingest link",
 };
 
 /** How else the PBXs fit: across processes (the controller alone holds every link: no other way). */
 const SPLIT: Record<number, string> = {
   [FDS_PER_PBX]: 'split the fleet into processes with simulate --fleet-only and --shard i/N',
-  [FDS_PER_SHARD_PBX]: 'split the fleet into more shards',
 };
 
 /**
@@ -106,15 +110,6 @@ export function probeBind(address: string, port: number): Promise<string | null>
     server.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
     server.listen({ host: address, port, exclusive: true }, () => server.close(() => resolve(null)));
   });
-}
-
-/**
- * The controller alone (`simulate --fleet-only`) holds one accepted link per site: the open-file
- * limit (raised to the hard one where allowed) must take them. The one-line reason, or `null`.
- */
-export function preflightLinkedSites(count: number): string | null {
-  const limit = raiseOpenFileLimit(descriptorsNeeded(count, FDS_PER_LINKED_SITE));
-  return openFileShortfall(count, limit, FDS_PER_LINKED_SITE, 'linked sites');
 }
 
 /**

@@ -42,7 +42,7 @@ export const API_BASE = '/api/v1';
 
 /** Every JSON answer is UTF-8 and says so; request bodies are read as UTF-8 (FLEET-JSON-UTF8). */
 const JSON_TYPE = 'application/json; charset=utf-8';
-const SITES = /^\/api\/v1\/sites$/;
+const SITES_PATH = `${API_BASE}/sites`;
 const HISTORY = /^\/api\/v1\/sites\/([^/]+)\/history$/;
 const ACK = /^\/api\/v1\/sites\/([^/]+)\/attention\/([^/]+)\/acknowledge$/;
 
@@ -58,26 +58,39 @@ const ACK = /^\/api\/v1\/sites\/([^/]+)\/attention\/([^/]+)\/acknowledge$/;
  */
 export function createApiCore(state: FleetState, auth: Authenticator, log: RequestLogger = () => {}) {
   const siteLists = new SiteListCache(state);
-  return async function handle(req: ApiRequest): Promise<ApiResponse> {
+  /**
+   * Answers at once when the credentials are remembered (the common poller, issue 31 §3), else
+   * after the password check; the adapter writes either.
+   */
+  return function handle(req: ApiRequest): ApiResponse | Promise<ApiResponse> {
     const path = (req.url.split('?')[0] ?? '/').replace(/\/{2,}/g, '/');
-    const done = (res: ApiResponse, account?: Account): ApiResponse => {
-      const entry: RequestLogEntry = { face: 'api', method: req.method, path, status: res.status };
-      if (account) entry.accountId = account.id;
-      log(entry);
-      return res;
-    };
-    if (path !== API_BASE && !path.startsWith(`${API_BASE}/`)) return done(empty(404));
-    const account = await auth.basic(req.headers['authorization']);
-    if (!account) return done(unauthorized());
+    if (path !== API_BASE && !path.startsWith(`${API_BASE}/`)) return done(req, path, empty(404));
+    const header = req.headers['authorization'];
+    const remembered = auth.rememberedBasic(header);
+    if (remembered) return route(req, path, remembered);
+    return auth
+      .basic(header)
+      .then((account) => (account ? route(req, path, account) : done(req, path, unauthorized())));
+  };
 
+  function done(req: ApiRequest, path: string, res: ApiResponse, account?: Account): ApiResponse {
+    const entry: RequestLogEntry = { face: 'api', method: req.method, path, status: res.status };
+    if (account) entry.accountId = account.id;
+    log(entry);
+    return res;
+  }
+
+  function route(req: ApiRequest, path: string, account: Account): ApiResponse {
     // FLEET-AUTH-VIEWER-READS: no role check on the reads.
-    if (SITES.test(path)) {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return done(methodNotAllowed('GET, HEAD'), account);
-      return done(getSites(siteLists, account, req), account);
+    if (path === SITES_PATH) {
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return done(req, path, methodNotAllowed('GET, HEAD'), account);
+      return done(req, path, getSites(siteLists, account, req), account);
     }
     const history = HISTORY.exec(path);
     if (history) {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return done(methodNotAllowed('GET, HEAD'), account);
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return done(req, path, methodNotAllowed('GET, HEAD'), account);
       const siteId = decode(history[1]);
       // FLEET-AUTH-FOREIGN-SITE-HISTORY-404, FLEET-ERR-404-SITE-UNKNOWN
       if (
@@ -85,17 +98,17 @@ export function createApiCore(state: FleetState, auth: Authenticator, log: Reque
         !state.access.sites.has(siteId) ||
         !state.access.rightOf(account.partnerId, siteId)
       ) {
-        return done(empty(404), account);
+        return done(req, path, empty(404), account);
       }
-      return done(json(200, historyList(state, account, siteId), req.method === 'HEAD'), account);
+      return done(req, path, json(200, historyList(state, account, siteId), req.method === 'HEAD'), account);
     }
     const ack = ACK.exec(path);
     if (ack) {
-      if (req.method !== 'POST') return done(methodNotAllowed('POST'), account);
-      return done(acknowledge(state, account, decode(ack[1]), ack[2] ?? '', req), account);
+      if (req.method !== 'POST') return done(req, path, methodNotAllowed('POST'), account);
+      return done(req, path, acknowledge(state, account, decode(ack[1]), ack[2] ?? '', req), account);
     }
-    return done(empty(404), account);
-  };
+    return done(req, path, empty(404), account);
+  }
 }
 
 /**

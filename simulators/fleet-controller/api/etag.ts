@@ -32,6 +32,8 @@ const LIST_ELEMENT = /[ \t]*(?:(?:W\/)?"([\x21\x23-\x7e\x80-\xff]*)")?[ \t]*(?:,
  */
 export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
+  // The common poller sends back exactly the strong ETag it was given: one element, that tag.
+  if (header === etag && etag.startsWith('"')) return true;
   if (header.trim() === '*') return true;
   const tags: string[] = [];
   for (let at = 0; at < header.length; at = LIST_ELEMENT.lastIndex) {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { isBodyTooLarge, readBody } from '../../shared/http/read-body.ts';
+import { hasNoBody, isBodyTooLarge, readBody } from '../../shared/http/read-body.ts';
 import { type ApiRequest, type ApiResponse, payloadTooLarge } from './api-core.ts';
 
 /** Request bodies of interface B are tiny (a comment of 1000 characters); larger ones get 413. */
@@ -20,22 +20,59 @@ export function answerAfterHalfClose(server: Server): void {
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 }
 
-/** Wraps the socket-free REST core as a node:http handler. */
-export function toNodeHandler(core: (req: ApiRequest) => Promise<ApiResponse>) {
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    let response: ApiResponse;
-    try {
-      const body = await readBody(req, MAX_API_BODY_BYTES);
-      const headers: Record<string, string | undefined> = {};
-      for (const [name, value] of Object.entries(req.headers)) {
-        headers[name] = Array.isArray(value) ? value.join(', ') : value;
-      }
-      response = await core({ method: req.method ?? 'GET', url: req.url ?? '/', headers, body });
-    } catch (error) {
-      response = isBodyTooLarge(error) ? payloadTooLarge() : { status: 500, headers: {} };
-      if (isBodyTooLarge(error)) response.headers['connection'] = 'close';
-    }
+/** What the core answers: at once where it can (a remembered sign-in), else later. */
+type CoreAnswer = ApiResponse | Promise<ApiResponse>;
+
+const EMPTY_BODY = Buffer.alloc(0);
+
+/**
+ * Wraps the socket-free REST core as a node:http handler. A request without a body (every GET)
+ * goes to the core in the turn its head arrived in, and an answer the core has at once is written
+ * in that turn too (issue 31 §3: no body read, promise or header copy on the `/sites` path).
+ *
+ * The core gets node's header object as it is: every field in it is a string (repeated fields
+ * joined with `, `) except `set-cookie`, which the REST core never reads.
+ */
+export function toNodeHandler(core: (req: ApiRequest) => CoreAnswer) {
+  const failed = (res: ServerResponse, error: unknown) => {
+    const response: ApiResponse = isBodyTooLarge(error) ? payloadTooLarge() : { status: 500, headers: {} };
+    if (isBodyTooLarge(error)) response.headers['connection'] = 'close';
     writeResponse(res, response);
+  };
+  const answer = (res: ServerResponse, answered: CoreAnswer) => {
+    if (answered instanceof Promise)
+      answered.then(
+        (response) => writeResponse(res, response),
+        (error: unknown) => failed(res, error),
+      );
+    else writeResponse(res, answered);
+  };
+  const call = (req: IncomingMessage, body: Buffer): CoreAnswer =>
+    core({
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: req.headers as Record<string, string | undefined>,
+      body,
+    });
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    if (hasNoBody(req)) {
+      try {
+        answer(res, call(req, EMPTY_BODY));
+      } catch (error) {
+        failed(res, error);
+      }
+      return;
+    }
+    readBody(req, MAX_API_BODY_BYTES).then(
+      (body) => {
+        try {
+          answer(res, call(req, body));
+        } catch (error) {
+          failed(res, error);
+        }
+      },
+      (error: unknown) => failed(res, error),
+    );
   };
 }
 

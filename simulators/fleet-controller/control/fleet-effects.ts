@@ -44,6 +44,7 @@ export function fleetEffects(context: FleetEffectsContext): Effects<typeof FLEET
       access.addAccount(account);
       return accountInfo(account);
     },
+    getAccount: ({ accountId }) => accountInfo(access.requireAccount(accountId)),
     async updateAccount({ accountId, ...patch }) {
       const account = access.requireAccount(accountId);
       const passwordHash =

@@ -30,8 +30,7 @@ const clockAnswer = Now;
 const password = z.string({ error: 'must be a string or null' }).nullable();
 
 /**
- * The fleet controller's control plane (schemas/fleet-control.openapi.yaml, all but the tag
- * `pbx-events`), each operation declared once: it stands in for the controller console (partner
+ * The fleet controller's control plane (schemas/fleet-control.openapi.yaml, generated), each operation declared once: it stands in for the controller console (partner
  * accesses, sites, rights, accounts, MCP access tokens) and for the simulated PBXs (ingest keys,
  * inventories, injected attention events, links), and moves the virtual clock. `fleetEffects`
  * (fleet-effects.ts) gives what each does to the one `FleetState`.
@@ -150,6 +149,23 @@ export const FLEET_CONTROL_OPERATIONS = defineOperations({
       level: oneOf(LEVELS).optional(),
       password: password.optional(),
     }),
+    output: shaped<AccountInfo>(Account),
+  },
+  /**
+   * One account as the console shows it, without the password hash: what `addAccount` and
+   * `updateAccount` made of it, e.g. `hasPassword: false` for an account of an external identity
+   * provider, which cannot sign in (FLEET-AUTH-IDP-ONLY).
+   */
+  getAccount: {
+    method: 'GET',
+    path: '/accounts/{accountId}',
+    summary: 'One account, without its password hash',
+    description:
+      'The account as `addAccount` and `updateAccount` answer it; `hasPassword` is false for an account of an external identity provider, which cannot sign in (FLEET-AUTH-IDP-ONLY).',
+    answers: 'The account.',
+    refusals: { 404: 'No account with this id.' },
+    actsOn: 'accounts (reads)',
+    input: fields({ accountId: id() }),
     output: shaped<AccountInfo>(Account),
   },
   /** MCP-UNSPEC-TRANSPORT: issues an MCP access token; the secret is answered once, only its hash is kept. */

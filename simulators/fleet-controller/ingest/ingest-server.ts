@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { listen } from '../../shared/http/listen.ts';
 import { inProcessPipe, type LinkSocket } from '../../shared/wire/in-process-pipe.ts';
+import { MAX_FRAME_BYTES, MUX_HELLO_LINE, MuxCarrier, MuxChannel } from '../../shared/wire/ingest-mux.ts';
 import { type ControllerMessage, encodeLine, LineReader } from '../../shared/wire/ingest-protocol.ts';
 import type { RequestLogger } from '../api/api-core.ts';
 import type { FleetState } from '../model/fleet-state.ts';
@@ -147,6 +148,31 @@ export async function startIngestServer(
   );
 
   let closed = false;
+  /** Connections carrying many sessions (ingest-mux.ts): a shard's. */
+  const carriers = new Set<LinkSocket>();
+  /**
+   * A connection whose first line is the mux line carries many sessions, each a channel accepted
+   * here like a connection of its own (issue 31 §4). Channels count against the connection limit;
+   * a carrier without channels is dropped after the hello timeout, as a silent connection is.
+   */
+  const carry = (socket: LinkSocket, reader: LineReader): ((line: string) => void) => {
+    carriers.add(socket);
+    reader.allow(MAX_FRAME_BYTES);
+    const idle = () => {
+      if (mux.size === 0) socket.setTimeout(HELLO_TIMEOUT_MS);
+    };
+    const mux = new MuxCarrier(socket, {
+      allows: () => !closed && connections.size < connectionLimit(),
+      channel: (channel) => {
+        socket.setTimeout(0);
+        channel.once('close', idle);
+        accept(channel);
+      },
+    });
+    socket.once('close', () => carriers.delete(socket));
+    return (line) => mux.receive(line);
+  };
+
   const accept = (socket: LinkSocket) => {
     const connection: Connection = {
       socket,
@@ -158,6 +184,9 @@ export async function startIngestServer(
     const reader = new LineReader();
     socket.setNoDelay(true);
     socket.setTimeout(HELLO_TIMEOUT_MS, () => socket.destroy());
+    /** Set once the first line was the mux line: the rest are frames (a TCP connection only). */
+    let frames: ((line: string) => void) | undefined;
+    let first = !(socket instanceof MuxChannel);
     socket.on('data', (chunk: Buffer) => {
       let lines: string[];
       try {
@@ -166,7 +195,14 @@ export async function startIngestServer(
         socket.destroy();
         return;
       }
-      for (const line of lines) if (line.trim() !== '') batch.add({ connection, line }, line.length);
+      for (const line of lines) {
+        if (frames) frames(line);
+        else if (first && line === MUX_HELLO_LINE) {
+          connections.delete(connection);
+          frames = carry(socket, reader);
+        } else if (line.trim() !== '') batch.add({ connection, line }, line.length);
+        first = false;
+      }
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
@@ -200,6 +236,7 @@ export async function startIngestServer(
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const c of connections) c.socket.destroy();
+        for (const carrier of carriers) carrier.destroy();
       });
     },
   };

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FleetState } from './fleet-state.ts';
 import { hashPassword, verifyPassword } from './password-hash.ts';
 import { sha256Hex } from './sha256-hex.ts';
@@ -17,26 +17,36 @@ const MAX_REMEMBERED = 10_000;
  * - MCP-UNSPEC-TRANSPORT: MCP callers send `Authorization: Bearer <access token>`; the token's
  *   SHA-256 finds the record, compared again in constant time.
  *
- * scrypt costs tens of milliseconds, so a successful check is remembered as an HMAC under a
+ * scrypt costs tens of milliseconds, so a successful check is remembered as a keyed hash under a
  * per-process random key over account id, stored hash and password; the password itself is never
  * kept, and a changed password (new hash) misses the memory. Unknown e-mails still pay one scrypt
  * run against a dummy hash so timing does not reveal which accounts exist.
  */
 export class Authenticator {
-  private readonly memoryKey = randomBytes(32);
+  private readonly keyed = createHash('sha256').update(randomBytes(32));
   private readonly remembered = new Set<string>();
   private dummyHash: Promise<string> | undefined;
 
   constructor(private readonly state: FleetState) {}
 
+  /**
+   * The account of Basic credentials this authenticator has already checked, at once (the memory
+   * of successful sign-ins below); `undefined` when `basic` has to check them (unknown, wrong, or
+   * not yet seen). It answers exactly as `basic` does for remembered credentials, without a
+   * promise: the poller's path (issue 31 §3).
+   */
+  rememberedBasic(header: string | undefined): Account | undefined {
+    const credentials = parseBasic(header);
+    if (!credentials) return undefined;
+    const account = this.state.access.accountByEmail(credentials.email);
+    if (!account || account.passwordHash === null) return undefined;
+    return this.remembered.has(this.memo(account, credentials.password)) ? account : undefined;
+  }
+
   async basic(header: string | undefined): Promise<Account | null> {
-    const match = /^Basic[ \t]+([A-Za-z0-9+/=]+)[ \t]*$/i.exec(header ?? '');
-    if (!match?.[1]) return null;
-    const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon < 0) return null;
-    const email = decoded.slice(0, colon);
-    const password = decoded.slice(colon + 1);
+    const credentials = parseBasic(header);
+    if (!credentials) return null;
+    const { email, password } = credentials;
     const account = this.state.access.accountByEmail(email);
     if (!account || account.passwordHash === null) {
       this.dummyHash ??= hashPassword(randomBytes(16).toString('hex'), this.state.scryptCost);
@@ -67,13 +77,27 @@ export class Authenticator {
     return { account, token };
   }
 
+  /**
+   * SHA-256 of the per-process key, account id, stored hash and password: a keyed hash that only
+   * this process can compute, so the set of memos says nothing without the key. The key's hash
+   * state is kept and copied per check (issue 31 §3: half the cost of a fresh HMAC on every
+   * request of a poller); the memos never leave the process, so the HMAC construction's defence
+   * against extending a published digest is not needed.
+   */
   private memo(account: Account, password: string): string {
-    return createHmac('sha256', this.memoryKey)
-      .update(account.id)
-      .update('\0')
-      .update(account.passwordHash ?? '')
-      .update('\0')
-      .update(password)
+    return this.keyed
+      .copy()
+      .update(`${account.id}\0${account.passwordHash ?? ''}\0${password}`, 'utf8')
       .digest('base64url');
   }
+}
+
+/** FLEET-AUTH-BASIC: e-mail and password of a Basic header (split at the first `:`), or `null`. */
+function parseBasic(header: string | undefined): { email: string; password: string } | null {
+  const match = /^Basic[ \t]+([A-Za-z0-9+/=]+)[ \t]*$/i.exec(header ?? '');
+  if (!match?.[1]) return null;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  return { email: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }

@@ -14,7 +14,7 @@ import type { ControllerSettings } from './controller-link.ts';
 export const DEFAULT_DELIVERY_WAIT_MS = 10_000;
 
 /**
- * The PBX control-plane operations of attention events (schemas/fleet-control.openapi.yaml, tag
+ * The PBX control-plane operations of attention events (schemas/pbx-control.openapi.yaml, tag
  * `pbx-events`; docs/fleet-controller.md, "PBX control plane"): raise an event as a module would,
  * release the partner (EVENT-UNSPEC-PARTNER-RELEASE), point the PBX at a controller, cut and
  * restore its link, and wait until everything raised has been delivered. `attentionEffects`
@@ -37,6 +37,8 @@ export const ATTENTION_OPERATIONS = defineOperations({
     method: 'PUT',
     path: '/events/partner',
     summary: 'Releases or withdraws the partner',
+    description:
+      'Releases the partner (forwarding allowed, EVENT-FORWARD-WITH-PARTNER) or withdraws the release (EVENT-NO-FORWARD-WITHOUT-PARTNER; EVENT-UNSPEC-PARTNER-RELEASE).',
     tag: 'pbx-events',
     answers: 'Set.',
     actsOn: 'maintenance.partnerReleased',
@@ -46,6 +48,8 @@ export const ATTENTION_OPERATIONS = defineOperations({
     method: 'PUT',
     path: '/events/controller',
     summary: 'Connects to a fleet controller (ingest, siteId, key), or disconnects with null',
+    description:
+      "Points the PBX at a fleet controller: the ingest address, site id and key that the controller's `registerPbx` gave. The PBX connects and forwards its attention events there; `null` disconnects. The key is a secret: never logged, never shown.",
     tag: 'pbx-events',
     answers: 'Configured.',
     actsOn: 'the controller link',
@@ -55,6 +59,8 @@ export const ATTENTION_OPERATIONS = defineOperations({
     method: 'POST',
     path: '/events/link/cut',
     summary: 'Cuts the link to the controller on the PBX side',
+    description:
+      'Cuts the link on the PBX side until restored; events raised meanwhile go to the outage buffer (EVENT-BUFFER-OFFLINE).',
     tag: 'pbx-events',
     answers: 'Cut.',
     actsOn: 'the controller link',
@@ -63,6 +69,7 @@ export const ATTENTION_OPERATIONS = defineOperations({
     method: 'POST',
     path: '/events/link/restore',
     summary: 'Restores the link to the controller',
+    description: 'Lets the PBX reconnect; the buffered events are delivered after the reconnect.',
     tag: 'pbx-events',
     answers: 'Restored.',
     actsOn: 'the controller link',
@@ -71,6 +78,8 @@ export const ATTENTION_OPERATIONS = defineOperations({
     method: 'GET',
     path: '/events/forwarder',
     summary: 'Link state, site and counters (never the key)',
+    description:
+      "The link state, the site it is configured for (never the key) and the forwarder's counters, which reconcile exactly (see `ForwarderStatus`).",
     tag: 'pbx-events',
     answers: 'The status.',
     actsOn: 'the forwarder (reads)',
@@ -80,9 +89,13 @@ export const ATTENTION_OPERATIONS = defineOperations({
     method: 'POST',
     path: '/events/wait-delivered',
     summary: 'Waits until the link is up and nothing waits; 504 with the status otherwise',
+    description:
+      'Waits (real time, at most `timeoutMs`, default 10 s) until the link is up and nothing is buffered or in flight. Answers the status; 504 with the status when that did not happen in time.',
     tag: 'pbx-events',
     answers: 'Delivered.',
-    refusals: { 504: 'Not delivered in time.' },
+    refusals: {
+      504: { description: 'Not delivered in time; the answer is the status.', body: ForwarderStatus },
+    },
     actsOn: 'the forwarder (waits)',
     input: fields({ timeoutMs: integer(0, 30_000).optional() }),
     output: shaped<Status>(ForwarderStatus),

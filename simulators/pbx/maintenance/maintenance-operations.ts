@@ -12,7 +12,7 @@ const actor = text(200, 1);
 
 /**
  * What the module UI offers for interface A, as the PBX control plane exposes it
- * (schemas/maintenance-api.openapi.yaml, tag `control-plane`; docs/maintenance-api.md): token
+ * (schemas/pbx-control.openapi.yaml, tag `maintenance`; docs/maintenance-api.md): token
  * management standing in for the security card's API tokens button (MAINT-UNSPEC-TOKEN-UI) and
  * the completion events. Without the administration right every token operation is refused with
  * 403 `forbidden`; a missing label is 400 (MAINT-TOKEN-LABEL-REQUIRED), an unknown token id 404.
@@ -47,6 +47,8 @@ export const MAINTENANCE_CONTROL_OPERATIONS = defineOperations({
     method: 'GET',
     path: '/maintenance/tokens',
     summary: 'The token list: no secrets, no hashes',
+    description:
+      'The tokens in creation order, expired ones included, as the module UI lists them: id, label, creation, expiry and last use; never a secret or a hash. Done as `actor`, who needs the administration right (MAINT-TOKEN-ADMIN-RIGHT).',
     tag: 'maintenance',
     answers: 'The tokens in creation order, expired ones included.',
     refusals: {
@@ -61,6 +63,8 @@ export const MAINTENANCE_CONTROL_OPERATIONS = defineOperations({
     method: 'DELETE',
     path: '/maintenance/tokens/{id}',
     summary: 'Revokes a token at once',
+    description:
+      'Revokes the token at once, valid or expired (MAINT-TOKEN-REVOKE): the next call with it gets 401. Done as `actor`, who needs the administration right.',
     tag: 'maintenance',
     answers: 'Revoked; the next call with it gets 401.',
     refusals: {
@@ -94,6 +98,8 @@ export const MAINTENANCE_CONTROL_OPERATIONS = defineOperations({
     method: 'GET',
     path: '/maintenance/events',
     summary: 'Completion events with seq above `since`, oldest first',
+    description:
+      'The completion events of the command executor (docs/maintenance-api.md, "Completion events") with a `seq` above `since`, oldest first; pass the last `seq` seen to read what is new.',
     tag: 'maintenance',
     answers: 'Events, oldest first.',
     actsOn: 'the command executor (reads)',
@@ -105,6 +111,8 @@ export const MAINTENANCE_CONTROL_OPERATIONS = defineOperations({
     method: 'POST',
     path: '/maintenance/queue/wait-idle',
     summary: 'Waits (at most 10 s, real time) until every accepted command has run',
+    description:
+      'Waits until every command the maintenance API has accepted has run, at most 10 s of real time, so a scenario can read their effects and completion events. Answers how many still wait (0 unless the wait timed out).',
     tag: 'maintenance',
     answers: 'How many commands still wait (0 unless the wait timed out).',
     actsOn: 'the command executor (waits)',

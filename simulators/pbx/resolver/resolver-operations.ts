@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fields, flag, integer, oneOf, shaped, text } from '../../shared/control/control-fields.ts';
+import { fields, flag, integer, named, oneOf, shaped, text } from '../../shared/control/control-fields.ts';
 import { defineOperations } from '../../shared/control/control-operation.ts';
 import type {
   AddressBookEntry as AddressBookEntryView,
@@ -108,11 +108,16 @@ export const RESOLVER_OPERATIONS = defineOperations({
       'Changes the fields present and answers the settings after the change. A country code is 1 to 3 digits without a leading zero (RESOLVER-FMT-COUNTRY-CODE); expert mode makes the search log show its expert lines (redirects, the encoded URI; RESOLVER-DIAG-LOG-EXPERT).',
     answers: 'The settings after the change.',
     actsOn: 'resolver settings',
-    input: fields({
-      countryCode: text(3).optional(),
-      expertMode: flag().optional(),
-      addressBookFallback: flag().optional(),
-    }),
+    input: named(
+      'ResolverSettingsChange',
+      fields({
+        countryCode: text(3)
+          .regex(/^[1-9][0-9]{0,2}$/, { error: 'must be 1 to 3 digits without a leading zero' })
+          .optional(),
+        expertMode: flag().optional(),
+        addressBookFallback: flag().optional(),
+      }).describe('The settings to change; absent fields stay.'),
+    ),
     output: shaped<ResolverSettingsView>(ResolverSettings),
   },
   resolverProviders: {
@@ -149,11 +154,19 @@ export const RESOLVER_OPERATIONS = defineOperations({
       "The resolution. `state` is the outcome for the caller (`not-resolvable` when the number cannot be resolved, e.g. `anonymous`: then nothing is sent); `attempts` says what each provider gave, with the index variables and the timing against the provider's timeout.",
     refusals: { 404: '`settings-test` names no provider of the list.' },
     actsOn: 'caller ID, search log, cache',
-    input: fields({
-      number: text(64),
-      trigger: oneOf(RESOLUTION_TRIGGERS).optional(),
-      providerId: text(64).optional(),
-    }),
+    input: named(
+      'ResolutionRequest',
+      fields({
+        number: text(64).describe('The number as the call delivers it, any notation.'),
+        trigger: oneOf(RESOLUTION_TRIGGERS).optional().meta({ default: 'call' }),
+        providerId: text(64).optional().describe('The provider of a settings test.'),
+      }).meta({
+        // A settings test names its provider; the effect refuses one without (400).
+        if: { required: ['trigger'], properties: { trigger: { const: 'settings-test' } } },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a promise
+        then: { required: ['providerId'] },
+      }),
+    ),
     output: shaped<ResolutionAnswer>(Resolution),
     // A resolution may take a slow provider's whole timeout, on top of the request.
     waitMs: 20_000,

@@ -47,16 +47,13 @@ export function shaped<T, I = T>(schema: z.ZodType): z.ZodType<T, I> {
   return schema as unknown as z.ZodType<T, I>;
 }
 
-/** The registry of named control schemas (`named`), read by the OpenAPI generator. */
-export const CONTROL_SCHEMAS = z.registry<{ id: string }>();
-
 /**
  * A named schema: it becomes `#/components/schemas/<name>` of the generated OpenAPI document and is
- * referred to wherever an operation uses it. Names are unique across the control planes.
+ * referred to wherever an operation uses it. Names are unique across the control planes (zod's
+ * registry refuses a name twice).
  */
 export function named<S extends z.ZodType>(name: string, schema: S): S {
-  CONTROL_SCHEMAS.add(schema, { id: name });
-  return schema;
+  return schema.meta({ id: name });
 }
 
 /**

@@ -4,9 +4,9 @@ import type { ControlMethod } from '../http/control-route.ts';
 /**
  * One control operation, declared once as data (STYLE.md, "Declare an operation once, derive the
  * rest"). The server's dispatch (`serveOperations`), the typed client in-process and over HTTP
- * (`controlClient`) and the check that holds the OpenAPI document to the declarations
- * (`openApiDisagreements`) are all derived from it; the only other thing an operation needs is its
- * effect.
+ * (`controlClient`) and the plane's OpenAPI document (`controlDocument`, written to `schemas/` by
+ * `npm run generate:openapi`) are all derived from it; the only other thing an operation needs is
+ * its effect.
  *
  * The input is one value. When `input` is an object schema, its fields named in the path template
  * (`/faults/{name}`) travel in the path, those in `query` in the query string, one `bodyField` (if
@@ -29,9 +29,10 @@ export interface ControlOperation {
   answers?: string;
   /**
    * The refusals its effect adds to the plane's own (400 for a bad input and so on), by status,
-   * each with what it means: `{ 404: 'No such site.' }`.
+   * each with what it means: `{ 404: 'No such site.' }`; with a `body` when the refusal answers
+   * something else than the plane's error body.
    */
-  refusals?: Readonly<Record<number, string>>;
+  refusals?: Readonly<Record<number, string | { description: string; body: z.ZodType }>>;
   /** The input as a caller gives it; absent: the operation takes none. */
   input?: z.ZodType;
   /** Fields of an object `input` sent as query parameters. */

@@ -17,7 +17,8 @@ export type StreamedBody =
 export function streamBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<StreamedBody> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve(TOO_LARGE);
-  if (req.readableEnded) return Promise.resolve({ kind: 'complete', body: Buffer.alloc(0) });
+  if (req.readableEnded || hasNoBody(req))
+    return Promise.resolve({ kind: 'complete', body: Buffer.alloc(0) });
   return new Promise((resolve) => {
     const read = new BodyRead(maxBytes, resolve);
     // Inline callbacks, and listeners left in place after the end (they see `done`): this runs
@@ -31,6 +32,19 @@ export function streamBody(req: IncomingMessage, maxBytes: number, timeoutMs: nu
       if (!req.complete) read.finish(ABORTED);
     });
   });
+}
+
+/**
+ * Whether a request carries no body by its head alone (RFC 9112 §6.3: neither `Transfer-Encoding`
+ * nor a `Content-Length` above 0), so there is nothing to wait for: a GET is answered in the turn
+ * its head arrived in, without a timer and listeners per request (issue 31 §3). node:http drains
+ * the (empty) request itself once the answer is written.
+ */
+export function hasNoBody(req: IncomingMessage): boolean {
+  const { headers } = req;
+  if (headers['transfer-encoding'] !== undefined) return false;
+  const length = headers['content-length'];
+  return length === undefined || length === '0';
 }
 
 const TOO_LARGE: StreamedBody = Object.freeze({ kind: 'too-large' });

@@ -68,7 +68,12 @@ export class LineReader {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
 
-  constructor(private readonly maxBytes = MAX_LINE_BYTES) {}
+  constructor(private maxBytes = MAX_LINE_BYTES) {}
+
+  /** Raises the bound for the lines still to come (a connection that turned out to carry frames). */
+  allow(maxBytes: number): void {
+    this.maxBytes = maxBytes;
+  }
 
   push(chunk: Buffer): string[] {
     const lines: string[] = [];

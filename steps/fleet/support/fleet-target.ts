@@ -44,7 +44,7 @@ export interface PbxPlane {
   siteId: string;
   /**
    * Clock, state overlays and module log (schemas/pbx-control.openapi.yaml), and the attention-event
-   * operations: raise, partner release, link cut and restore (fleet-control.openapi.yaml, `pbx-events`).
+   * operations: raise, partner release, link cut and restore (pbx-control.openapi.yaml, `pbx-events`).
    */
   control: PbxControl;
 }

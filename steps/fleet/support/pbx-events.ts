@@ -9,7 +9,7 @@ export type RaisedEvent = Omit<AttentionEvent, 'at'>;
 
 /**
  * Waits (real time) until the PBX's link is up and nothing waits to be delivered
- * (`waitDelivered` of its control plane, tag `pbx-events` in schemas/fleet-control.openapi.yaml).
+ * (`waitDelivered` of its control plane, tag `pbx-events` in schemas/pbx-control.openapi.yaml).
  * `false` when that does not happen within `timeoutMs` (the plane's 504); any other failure is a
  * harness error and throws.
  */

@@ -59,7 +59,7 @@ export async function fleetCore(fixture: FleetFixture = defaultFixture(), log?: 
     if (who) headers['authorization'] = basic(who);
     const req: ApiRequest = { method, url, headers };
     if (extra.body) req.body = extra.body;
-    return api(req);
+    return Promise.resolve(api(req));
   };
   return { clock, state, auth, api, call };
 }

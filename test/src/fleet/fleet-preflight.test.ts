@@ -52,10 +52,11 @@ test('a fleet that does not fit under the open-file limit gets one line naming t
   assert.equal(largestFleetUnder(20_000), 9_872);
   assert.equal(openFileShortfall(9_872, { soft: 20_000, hard: 20_000 }), null);
   assert.ok(openFileShortfall(9_873, { soft: 20_000, hard: 20_000 }));
-  // A shard's PBX also holds its end of the TCP link; the controller alone one link per site.
+  // A shard's PBX holds its listeners alone (its link is a channel of the shard's one connection);
+  // a site whose PBX links on its own connection holds that link's end in the controller.
   assert.match(
     openFileShortfall(6_000, { soft: 4_096, hard: 4_096 }, FDS_PER_SHARD_PBX) ?? '',
-    /18256 descriptors 6000 PBXs need in one process \(3 each: its data endpoint and web listeners and its ingest link; at most 1280 fit\);.*, or split the fleet into more shards$/,
+    /12256 descriptors 6000 PBXs need in one process \(2 each: its data endpoint and web listeners; at most 1920 fit\);.*, or split the fleet into processes with simulate --fleet-only and --shard i\/N$/,
   );
   assert.match(
     openFileShortfall(30_000, { soft: 20_000, hard: 20_000 }, FDS_PER_LINKED_SITE, 'linked sites') ?? '',

@@ -80,12 +80,40 @@ export function activeRanges(hosts: readonly { entry: string; active: boolean }[
  * matches (MON-AUTH-UNLISTED-CLOSED).
  */
 export function isAllowed(address: string | undefined, ranges: readonly Ipv4Range[]): boolean {
+  return checkAddress(address, blockListOf(ranges));
+}
+
+function blockListOf(ranges: readonly Ipv4Range[]): BlockList {
+  const allowed = new BlockList();
+  for (const range of ranges) allowed.addSubnet(range.network, range.prefix, 'ipv4');
+  return allowed;
+}
+
+function checkAddress(address: string | undefined, allowed: BlockList): boolean {
   if (address === undefined) return false;
   const type = isIPv4(address) ? 'ipv4' : isIPv6(address) ? 'ipv6' : null;
   if (type === null) return false;
-  const allowed = new BlockList();
-  for (const range of ranges) allowed.addSubnet(range.network, range.prefix, 'ipv4');
   return allowed.check(address, type);
+}
+
+/**
+ * `isAllowed` against the active entries of a hosts list, the list parsed and its `BlockList`
+ * built once per distinct list rather than once per connection (issue 31 §3: a poller opens a
+ * connection per fetch). The key is the list's text, so a list changed in place is seen at once.
+ */
+export class AllowListCache {
+  private key: string | undefined;
+  private allowed = new BlockList();
+
+  allows(address: string | undefined, hosts: readonly { entry: string; active: boolean }[]): boolean {
+    let key = '';
+    for (const host of hosts) key += `${host.active ? '+' : '-'}${host.entry}\n`;
+    if (key !== this.key) {
+      this.allowed = blockListOf(activeRanges(hosts).ranges);
+      this.key = key;
+    }
+    return checkAddress(address, this.allowed);
+  }
 }
 
 /** A range as `a.b.c.d/n`, host bits cleared: one rule of the firewall the module opens. */

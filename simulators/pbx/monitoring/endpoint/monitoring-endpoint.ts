@@ -9,7 +9,7 @@ import type { PbxState, SnapshotFormat } from '../../state/types.ts';
 import { answerRequest, type EndpointRequest, type Rendering } from './answer-request.ts';
 import { DEFAULT_ENDPOINT_LIMITS, type EndpointLimits } from './endpoint-limits.ts';
 import type { EndpointStatus } from './endpoint-status.ts';
-import { activeRanges, isAllowed, rangeText } from './host-allow-list.ts';
+import { AllowListCache, activeRanges, rangeText } from './host-allow-list.ts';
 import {
   type ConnectionPhase,
   type ServedConnection,
@@ -78,6 +78,8 @@ export class MonitoringEndpoint {
   private generation = 0;
   /** Addresses whose cap was hit, so the warning is written once per episode. */
   private readonly addressesAtCap = new Set<string>();
+  /** The monitoring-hosts list as parsed for the check of each connection (MON-AUTH-HOSTS-CIDR). */
+  private readonly allowList = new AllowListCache();
   private current: Omit<EndpointStatus, 'firewallOpenFor'>;
   private appliedKey: string | undefined;
   private queue: Promise<unknown> = Promise.resolve();
@@ -344,7 +346,7 @@ export class MonitoringEndpoint {
       rawGraceMs: settings.rawGraceMs,
       durationClock: this.durationClock,
       isAllowed: (address) => {
-        const allowed = isAllowed(address, activeRanges(this.store.read().monitoring.hosts).ranges);
+        const allowed = this.allowList.allows(address, this.store.read().monitoring.hosts);
         if (!allowed)
           this.store.log('info', 'monitoring', `connection from unlisted address ${address} closed`);
         return allowed;

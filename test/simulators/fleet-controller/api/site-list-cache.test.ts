@@ -5,10 +5,7 @@ import {
   renderSiteList,
   SiteListCache,
 } from '../../../../simulators/fleet-controller/api/site-list-cache.ts';
-import {
-  fleetControlRoutes,
-  inProcessFleetControl,
-} from '../../../../simulators/fleet-controller/control/control-server.ts';
+import { inProcessFleetControlPlane } from '../../../../simulators/fleet-controller/control/fleet-control-plane.ts';
 import { fleetEffects } from '../../../../simulators/fleet-controller/control/fleet-effects.ts';
 import { commitAcknowledge } from '../../../../simulators/fleet-controller/model/acknowledge.ts';
 import {
@@ -120,9 +117,9 @@ test('FLEET-UNSPEC-ETAG, FLEET-SITES-NOT-MODIFIED: after any interleaving of eve
         };
         const core = await fleetCore(fixture);
         const { state, call, clock } = core;
-        const control = inProcessFleetControl(
-          fleetControlRoutes(fleetEffects({ state, clock, fixture, ingestUrl: () => 'tcp://127.0.0.1:1' })),
-        );
+        const control = inProcessFleetControlPlane(
+          fleetEffects({ state, clock, fixture, ingestUrl: () => 'tcp://127.0.0.1:1' }),
+        ).client;
         const lastSeen = new Map<string, string>();
         const lastBody = new Map<string, string>();
         for (const op of ops) {

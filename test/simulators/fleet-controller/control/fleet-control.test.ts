@@ -192,3 +192,39 @@ test('getInventory shows the inventory a connected PBX reported, null before it,
   await control.setInventory({ siteId: 'site-kiel', inventory: null });
   assert.equal(await fleet.control.getInventory({ siteId: 'site-kiel' }), null);
 });
+
+test('FLEET-AUTH-IDP-ONLY: getAccount shows an account as created and changed, without a password hash, 404 for an unknown one', async (t) => {
+  const fleet = await start({ fixture: emptyFixture(), scryptCost: FAST_SCRYPT, clock: { start: T0 } });
+  t.after(() => fleet.close());
+  const control = httpFleetControl(fleet.urls.control);
+  await control.addPartner({ id: 'p1', name: 'Partner Eins' });
+  const created = await control.addAccount({
+    id: 'acc-idp',
+    email: 'ida@p1.example',
+    name: 'Ida',
+    role: 'Viewer',
+    partnerId: 'p1',
+    password: null,
+  });
+  const read = await control.getAccount({ accountId: 'acc-idp' });
+  assert.deepEqual(read, created);
+  assert.equal(read.hasPassword, false);
+  assert.equal(read.level, 'read');
+  assert.ok(!('passwordHash' in read));
+  await control.updateAccount({ accountId: 'acc-idp', name: 'Ida M.', password: 'pw-ida' });
+  assert.deepEqual(await control.getAccount({ accountId: 'acc-idp' }), {
+    ...created,
+    name: 'Ida M.',
+    hasPassword: true,
+  });
+  // In process the same operation answers the same.
+  assert.deepEqual(await fleet.control.getAccount({ accountId: 'acc-idp' }), {
+    ...created,
+    name: 'Ida M.',
+    hasPassword: true,
+  });
+  await assert.rejects(
+    control.getAccount({ accountId: 'acc-nobody' }),
+    (e: unknown) => e instanceof ControlError && e.status === 404 && e.code === 'not_found',
+  );
+});

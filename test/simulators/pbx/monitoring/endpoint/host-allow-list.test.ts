@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import {
+  AllowListCache,
   activeRanges,
   HostEntryError,
   isAllowed,
@@ -194,4 +195,30 @@ test('MON-AUTH-HOSTS-CIDR: the edges of 127.100.141.0/24 and 127.64.0.0/10, and 
     true,
     false,
   ]);
+});
+
+test('MON-AUTH-HOSTS-CIDR: the cached allow-list answers as isAllowed and sees a list changed in place', () => {
+  const cache = new AllowListCache();
+  const hosts = [
+    { entry: '192.0.2.0/24', active: true },
+    { entry: '198.51.100.9', active: false },
+    { entry: 'not-an-address', active: true },
+  ];
+  const peers = ['192.0.2.7', '::ffff:192.0.2.7', '198.51.100.9', '203.0.113.1', '2001:db8::1', undefined];
+  const expected = (list: typeof hosts) => peers.map((peer) => isAllowed(peer, activeRanges(list).ranges));
+  assert.deepEqual(
+    peers.map((peer) => cache.allows(peer, hosts)),
+    expected(hosts),
+  );
+  assert.deepEqual(expected(hosts), [true, true, false, false, false, false]);
+  hosts[1]!.active = true;
+  assert.deepEqual(
+    peers.map((peer) => cache.allows(peer, hosts)),
+    [true, true, true, false, false, false],
+  );
+  hosts.length = 0;
+  assert.deepEqual(
+    peers.map((peer) => cache.allows(peer, hosts)),
+    [false, false, false, false, false, false],
+  );
 });

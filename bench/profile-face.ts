@@ -1,0 +1,167 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { type FleetFixture, start as startFleet } from '../simulators/fleet-controller/index.ts';
+import { httpPbxControl, start as startPbx } from '../simulators/pbx/index.ts';
+import { startEndpointWorker } from './endpoint-worker.ts';
+import {
+  benchFleetFixture,
+  benchIngestKeys,
+  FLEET_BENCH_AUTH,
+  FLEET_BENCH_T0,
+  injectBenchItems,
+} from './fleet.bench.ts';
+import { runLoad } from './load.ts';
+import { type LoadTarget, LoadWorker } from './load-worker.ts';
+
+/**
+ * `node --cpu-prof --cpu-prof-dir=<dir> --import tsx bench/profile-face.ts <face> [ms]`: one face
+ * under the load of its `npm run bench` row, the system under test alone (no bare server in the
+ * process), so the main thread's profile holds nothing but the face's own work. Faces:
+ * `sites-200`, `sites-304`, `ingest-memory`, `ingest-data`, `data-http`, `maintenance`,
+ * `resolver`. Summarise the profile with `bench/profile-summary.ts`. Prints the rate it reached.
+ */
+const face = process.argv[2] ?? '';
+const durationMs = Number(process.argv[3] ?? 4000);
+const settings = { durationMs, warmupMs: 300 };
+
+async function profileFleetSites(conditional: boolean): Promise<void> {
+  const fleet = await startFleet({ fixture: benchFleetFixture(), clock: { start: FLEET_BENCH_T0 } });
+  const load = await LoadWorker.start();
+  try {
+    await injectBenchItems(fleet);
+    const url = `${fleet.urls.api}/api/v1/sites`;
+    const first = await request(url, { headers: { authorization: FLEET_BENCH_AUTH } });
+    await first.body.text();
+    const headers: Record<string, string> = { authorization: FLEET_BENCH_AUTH };
+    if (conditional) headers['if-none-match'] = String(first.headers['etag']);
+    const target: LoadTarget = { kind: 'http', url, headers, expectStatus: conditional ? 304 : 200 };
+    loadBegins();
+    for (const concurrency of [1, 32])
+      report(concurrency, await load.run({ target, concurrency, ...settings }));
+  } finally {
+    await load.close();
+    await fleet.close();
+  }
+}
+
+async function profileIngest(withData: boolean): Promise<void> {
+  const keys = benchIngestKeys();
+  const fixture: FleetFixture = { ...benchFleetFixture(keys.length), pbxs: keys };
+  const dataDir = withData ? mkdtempSync(join(tmpdir(), 'fleet-profile-')) : undefined;
+  const fleet = await startFleet({
+    fixture,
+    clock: { start: FLEET_BENCH_T0 },
+    ...(dataDir ? { dataDir } : {}),
+  });
+  const load = await LoadWorker.start();
+  try {
+    const { hostname, port } = new URL(fleet.urls.ingest);
+    const target: LoadTarget = {
+      kind: 'ingest',
+      host: hostname,
+      port: Number(port),
+      pbxs: keys,
+      window: 64,
+      at: FLEET_BENCH_T0,
+    };
+    loadBegins();
+    report(keys.length, await load.run({ target, concurrency: keys.length, ...settings }));
+  } finally {
+    await load.close();
+    await fleet.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function profileDataHttp(): Promise<void> {
+  const sim = await startPbx({ monitoringPort: 0, clock: { mode: 'frozen' } });
+  const load = await LoadWorker.start();
+  try {
+    const url = new URL(sim.urls.monitoring ?? 'tcp://0.0.0.0:0');
+    const request = `GET /checkmk HTTP/1.1\r\nHost: ${url.hostname}\r\n\r\n`;
+    const target: LoadTarget = { kind: 'tcp', host: url.hostname, port: Number(url.port), request };
+    loadBegins();
+    for (const concurrency of [1, 32])
+      report(concurrency, await load.run({ target, concurrency, ...settings }));
+  } finally {
+    await load.close();
+    await sim.close();
+  }
+}
+
+async function profileMaintenance(): Promise<void> {
+  const sim = await startPbx({ monitoringPort: 0, clock: { mode: 'frozen' } });
+  const load = await LoadWorker.start();
+  try {
+    const { secret } = await httpPbxControl(sim.urls.control).createToken({ label: 'bench', actor: 'admin' });
+    const target: LoadTarget = {
+      kind: 'http',
+      url: `${sim.urls.web}/fp/7ce0d8df/api/v1/system-functions/DeleteTemporaryFiles`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: '{}',
+    };
+    loadBegins();
+    report(32, await load.run({ target, concurrency: 32, ...settings }));
+    await sim.internals.maintenance.executor.idle();
+  } finally {
+    await load.close();
+    await sim.close();
+  }
+}
+
+async function profileResolver(): Promise<void> {
+  const endpoint = await startEndpointWorker('{"name":"Anna Schmidt","company":"Beispiel GmbH"}');
+  const sim = await startPbx({ monitoringPort: 0, clock: { mode: 'frozen' } });
+  try {
+    sim.internals.resolver.setProviders([
+      {
+        id: 'bench',
+        type: 'HTTP',
+        url: `${endpoint.url}/lookup?tel={tel}`,
+        parsers: [{ matcher: '"name"\\s*:\\s*"([^"]*)"', formatter: '\\1' }],
+        fieldMappings: { firstName: '', lastName: '{0}', company: '' },
+      },
+    ]);
+    const resolve = async () => {
+      const result = await sim.internals.resolver.resolve('030 1234567');
+      if (result.state !== 'resolved') throw new Error(`resolution ${result.state}`);
+    };
+    await runLoad(resolve, 4, 300);
+    loadBegins();
+    const result = await runLoad(resolve, 16, durationMs);
+    console.log(`resolver c16: ${result.perSecond.toFixed(0)}/s, ${result.errors} errors`);
+  } finally {
+    await sim.close();
+    await endpoint.close();
+  }
+}
+
+/** The monotonic clock in µs, as a `--cpu-prof` profile's timestamps: where the load began. */
+function loadBegins(): void {
+  console.log(`load from ${process.hrtime.bigint() / 1000n} µs (profile-summary.ts's [from])`);
+}
+
+function report(concurrency: number, result: { perSecond: number; errors: number; firstError?: string }) {
+  console.log(
+    `${face} c${concurrency}: ${result.perSecond.toFixed(0)}/s, ${result.errors} errors${result.firstError ? ` (${result.firstError})` : ''}`,
+  );
+}
+
+const faces: Record<string, () => Promise<void>> = {
+  'sites-200': () => profileFleetSites(false),
+  'sites-304': () => profileFleetSites(true),
+  'ingest-memory': () => profileIngest(false),
+  'ingest-data': () => profileIngest(true),
+  'data-http': profileDataHttp,
+  maintenance: profileMaintenance,
+  resolver: profileResolver,
+};
+const run = faces[face];
+if (!run) {
+  console.error(`usage: profile-face.ts <${Object.keys(faces).join('|')}> [ms]`);
+  process.exit(2);
+}
+await run();

@@ -1,0 +1,270 @@
+import { connect, type Socket } from 'node:net';
+import { Duplex } from 'node:stream';
+import { inProcessPipe, type LinkSocket } from './in-process-pipe.ts';
+import { LineReader, MAX_LINE_BYTES } from './ingest-protocol.ts';
+
+/**
+ * Many ingest sessions over one TCP connection (issue 31 §4): a shard of 10,000 PBXs opens one
+ * connection to the controller instead of 10,000, so the controller's descriptors no longer bound
+ * the fleet. Each session on it is still a whole ingest session (ingest-protocol.ts): its own
+ * `hello` with site and key, its own `welcome` or `refused`, events, acknowledgements, batches and
+ * cuts. Only the bytes share a connection.
+ *
+ * The connection's first line is {@link MUX_HELLO_LINE}. Every later line, either way, is a frame
+ * `<channel>\t<line>`: `channel` a decimal number from 1 that the dialling side picks for each
+ * session, `line` one line of the ingest protocol without its newline. A frame with an empty line
+ * closes the channel, from either side; a channel the accepting side has not seen begins with
+ * its first frame. A frame that is not of this form ends the whole connection. A PBX on its own
+ * (single, fake or real) never sends the mux line and keeps its one connection per session.
+ */
+export const MUX_HELLO_LINE = '{"type":"mux","version":1}';
+
+/** Bound on one frame: an ingest line at its bound plus the channel number and the tab. */
+export const MAX_FRAME_BYTES = MAX_LINE_BYTES + 16;
+
+const FRAME = /^([1-9][0-9]{0,9})\t/;
+
+/**
+ * One session's end of a multiplexed connection: a socket as the ingest link and listener use it
+ * (data, end, destroy, idle timeout), whose bytes travel as frames on the carrier. Ending or
+ * destroying it closes the channel on both sides; a closed carrier destroys all its channels.
+ */
+export class MuxChannel extends Duplex implements LinkSocket {
+  private partial = '';
+  private closeSent = false;
+  private remoteClosed = false;
+  private idleMs = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly channel: number,
+    private readonly carrier: MuxCarrier,
+  ) {
+    super({ allowHalfOpen: false });
+  }
+
+  override _read(): void {}
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.touch();
+    const text = this.partial + chunk.toString('utf8');
+    const last = text.lastIndexOf('\n');
+    this.partial = text.slice(last + 1);
+    if (last >= 0) {
+      let start = 0;
+      for (let at = text.indexOf('\n'); at >= 0 && at <= last; at = text.indexOf('\n', start)) {
+        const line = text.slice(start, at);
+        if (line !== '') this.carrier.send(this.channel, line);
+        start = at + 1;
+      }
+    }
+    callback();
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.sendClose();
+    callback();
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.disarm();
+    this.sendClose();
+    this.carrier.forget(this.channel);
+    callback(error);
+  }
+
+  /** A line for this session arrived on the carrier. */
+  deliver(line: string): void {
+    this.touch();
+    this.push(`${line}\n`);
+  }
+
+  /** The other side closed the channel: no more data, and the channel goes. */
+  closedByPeer(): void {
+    this.remoteClosed = true;
+    this.push(null);
+    // An end nobody reads would otherwise keep the channel: read it out and go.
+    if (!this.readableFlowing) this.resume();
+  }
+
+  setNoDelay(): this {
+    return this;
+  }
+
+  setTimeout(ms: number, callback?: () => void): this {
+    if (callback) this.once('timeout', callback);
+    this.idleMs = ms;
+    this.disarm();
+    if (ms > 0 && !this.destroyed) {
+      this.idleTimer = setTimeout(() => this.emit('timeout'), ms);
+      this.idleTimer.unref();
+    }
+    return this;
+  }
+
+  private sendClose(): void {
+    if (this.closeSent || this.remoteClosed) return;
+    this.closeSent = true;
+    this.carrier.send(this.channel, '');
+  }
+
+  private touch(): void {
+    if (this.idleTimer && this.idleMs > 0) this.idleTimer.refresh();
+  }
+
+  private disarm(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+}
+
+/**
+ * The frames of one multiplexed connection, either side: writes each channel's lines as frames
+ * (the frames of one turn leave in one write), and hands each arriving frame to its channel.
+ * On the accepting side `accept` is given each new channel; the dialling side opens its own.
+ */
+export class MuxCarrier {
+  private readonly channels = new Map<number, MuxChannel>();
+  private out: string[] = [];
+  private flushing = false;
+
+  constructor(
+    private readonly socket: LinkSocket,
+    private readonly accept?: { channel(channel: MuxChannel): void; allows(open: number): boolean },
+  ) {
+    socket.on('close', () => {
+      for (const channel of [...this.channels.values()]) channel.destroy();
+      this.channels.clear();
+    });
+  }
+
+  get size(): number {
+    return this.channels.size;
+  }
+
+  get destroyed(): boolean {
+    return this.socket.destroyed;
+  }
+
+  /** A channel opened by this (the dialling) side. */
+  open(channel: number): MuxChannel {
+    const opened = new MuxChannel(channel, this);
+    this.channels.set(channel, opened);
+    return opened;
+  }
+
+  /** Handles one line of the connection after the mux line; a malformed frame ends the connection. */
+  receive(frame: string): void {
+    const head = FRAME.exec(frame);
+    if (!head) {
+      this.socket.destroy();
+      return;
+    }
+    const id = Number(head[1]);
+    const line = frame.slice(head[0].length);
+    let channel = this.channels.get(id);
+    if (!channel) {
+      if (line === '' || !this.accept) return;
+      if (!this.accept.allows(this.channels.size)) {
+        this.send(id, '');
+        return;
+      }
+      channel = this.open(id);
+      this.accept.channel(channel);
+    }
+    if (line === '') channel.closedByPeer();
+    else channel.deliver(line);
+  }
+
+  send(channel: number, line: string): void {
+    if (this.socket.destroyed) return;
+    this.out.push(`${channel}\t${line}\n`);
+    if (this.flushing) return;
+    this.flushing = true;
+    process.nextTick(() => this.flush());
+  }
+
+  forget(channel: number): void {
+    this.channels.delete(channel);
+  }
+
+  private flush(): void {
+    this.flushing = false;
+    const out = this.out;
+    this.out = [];
+    if (out.length > 0 && this.socket.writable) this.socket.write(out.join(''));
+  }
+}
+
+/**
+ * The dialling side for a shard (issue 31 §4): `dial()` opens a session on the shard's one
+ * connection to the controller's ingest listener, opening that connection when there is none.
+ * It fits `ControllerSettings.dial` of the PBX's controller link, which then speaks its whole
+ * session over the channel as over its own socket: when the connection is lost, every channel
+ * closes and each PBX's link reconnects on its own back-off, dialling a fresh connection.
+ */
+export class MuxDialer {
+  private carrier: { mux: MuxCarrier; socket: Socket; connected: boolean } | undefined;
+  private nextChannel = 1;
+  private closed = false;
+
+  constructor(private readonly ingest: string) {
+    const url = new URL(ingest);
+    if (url.protocol !== 'tcp:' || !url.hostname || !url.port)
+      throw new TypeError('ingest must be tcp://host:port');
+  }
+
+  /** Connections opened so far (1 while the first one holds). */
+  connectionsOpened = 0;
+
+  dial = (): LinkSocket => {
+    if (this.closed) {
+      // A closed dialer connects nothing: the link sees its connection close at once.
+      const [dialling, accepting] = inProcessPipe();
+      accepting.destroy();
+      return dialling;
+    }
+    const carrier = this.current();
+    const channel = carrier.mux.open(this.nextChannel++);
+    if (carrier.connected) process.nextTick(() => channel.destroyed || channel.emit('connect'));
+    else carrier.socket.once('connect', () => channel.destroyed || channel.emit('connect'));
+    return channel;
+  };
+
+  close(): void {
+    this.closed = true;
+    this.carrier?.socket.destroy();
+    this.carrier = undefined;
+  }
+
+  private current(): { mux: MuxCarrier; socket: Socket; connected: boolean } {
+    if (this.carrier && !this.carrier.socket.destroyed) return this.carrier;
+    const url = new URL(this.ingest);
+    const socket = connect({ host: url.hostname, port: Number(url.port) });
+    const carrier = { mux: new MuxCarrier(socket as LinkSocket), socket, connected: false };
+    this.carrier = carrier;
+    this.connectionsOpened++;
+    this.nextChannel = 1;
+    socket.setNoDelay(true);
+    // Every channel dialled before the connection is up waits for its `connect`.
+    socket.setMaxListeners(0);
+    // Written first, before any frame (a socket keeps what is written before it connects).
+    socket.write(`${MUX_HELLO_LINE}\n`);
+    socket.on('connect', () => {
+      carrier.connected = true;
+    });
+    const reader = new LineReader(MAX_FRAME_BYTES);
+    socket.on('data', (chunk: Buffer) => {
+      let lines: string[];
+      try {
+        lines = reader.push(chunk);
+      } catch {
+        socket.destroy();
+        return;
+      }
+      for (const line of lines) carrier.mux.receive(line);
+    });
+    socket.on('error', () => socket.destroy());
+    return carrier;
+  }
+}

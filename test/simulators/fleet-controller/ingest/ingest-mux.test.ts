@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { test } from 'node:test';
+import { start } from '../../../../simulators/fleet-controller/index.ts';
+import {
+  type ControllerSettings,
+  TcpControllerLink,
+} from '../../../../simulators/pbx/events/controller-link.ts';
+import { MUX_HELLO_LINE, MuxDialer } from '../../../../simulators/shared/wire/ingest-mux.ts';
+import type { PbxMessage, RefusalReason } from '../../../../simulators/shared/wire/ingest-protocol.ts';
+import { FAST_SCRYPT, T0 } from '../fleet-test-kit.ts';
+
+const SITES = ['site-hamburg', 'site-kiel', 'site-bremen'] as const;
+const FAST = { retryMinMs: 5, retryMaxMs: 20, refusedRetryMs: 20, helloTimeoutMs: 2_000 };
+
+async function until(what: string, done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const event = (seq: number, subject: string, severity: 'ERROR' | 'WARNING' = 'ERROR'): PbxMessage => ({
+  type: 'event',
+  seq,
+  suppressed: seq % 3,
+  event: { module: 'Backup', subject, severity, at: T0 + seq * 1_000 },
+});
+
+/**
+ * The same event script through one path: each PBX on its own TCP connection, or every PBX as a
+ * channel of one multiplexed connection (a shard's). Returns the controller's ledger: each site's
+ * items, the ingest counters, the last sequence number of each stream, the live connections, and
+ * what each PBX was told (welcome's last sequence numbers, refusals).
+ */
+async function runScript(multiplexed: boolean) {
+  const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
+  const dialer = multiplexed ? new MuxDialer(fleet.urls.ingest) : undefined;
+  const links: TcpControllerLink[] = [];
+  try {
+    for (const siteId of [...SITES, 'site-muenchen'])
+      await fleet.control.registerPbx({ siteId, key: `key-of-${siteId}` });
+    // What the PBXs were told, once each (a refused link retries and is refused again meanwhile).
+    const told = new Set<string>();
+    const acks = new Map<string, number>();
+    const open = (siteId: string, key: string) => {
+      const settings: ControllerSettings = { ingest: fleet.urls.ingest, siteId, key };
+      if (dialer) settings.dial = dialer.dial;
+      const link = new TcpControllerLink(settings, `stream-${siteId}`, FAST);
+      link.on('up', (lastSeq) => told.add(`${siteId} up ${lastSeq}`));
+      link.on('refused', (reason: RefusalReason) => told.add(`${siteId} refused ${reason}`));
+      link.on('ack', () => acks.set(siteId, (acks.get(siteId) ?? 0) + 1));
+      links.push(link);
+      return link;
+    };
+    const [hamburg, kiel, bremen] = SITES.map((siteId) => open(siteId, `key-of-${siteId}`)) as [
+      TcpControllerLink,
+      TcpControllerLink,
+      TcpControllerLink,
+    ];
+    // A PBX with a wrong key: its own session is refused; the others go on.
+    const intruder = open('site-muenchen', 'not-the-key');
+    await until('every link up', () => [hamburg, kiel, bremen].every((l) => l.state === 'up'));
+    await until('the wrong key refused', () => told.has('site-muenchen refused bad-key'));
+    await intruder.close();
+
+    for (const [i, link] of [hamburg, kiel, bremen].entries()) {
+      link.send(event(1, 'Sicherung fehlgeschlagen'));
+      link.send(event(2, 'Sicherung fehlgeschlagen'));
+      link.send(event(2, 'Sicherung fehlgeschlagen')); // re-sent: acknowledged, counted once
+      link.send(event(3, `Trunk ${i} nicht registriert`, 'WARNING'));
+      link.send({ type: 'event', seq: 4, suppressed: 0, event: { module: '' } } as unknown as PbxMessage);
+      link.send({
+        type: 'inventory',
+        inventory: {
+          at: T0,
+          pbxVersion: `7.${i}`,
+          updateKind: 'none',
+          sipProviders: [],
+          backups: [],
+          modules: [],
+        },
+      });
+    }
+    await until('every ack', () => SITES.every((siteId) => acks.get(siteId) === 5));
+
+    // A cut ends Kiel's session alone; after the restore it comes back with its last sequence.
+    await fleet.control.cutLink({ siteId: 'site-kiel' });
+    await until('Kiel refused', () => told.has('site-kiel refused link-cut'));
+    assert.equal(hamburg.state, 'up', 'a cut of one site leaves the others up');
+    await fleet.control.restoreLink({ siteId: 'site-kiel' });
+    kiel.reconnectNow();
+    await until('Kiel up again', () => told.has('site-kiel up 3'));
+    kiel.send(event(5, 'Sicherung fehlgeschlagen'));
+    await until('Kiel ack', () => acks.get('site-kiel') === 6);
+
+    const { state } = fleet.internals;
+    return {
+      items: SITES.map((siteId) =>
+        state.attention.book
+          .itemsOf(siteId)
+          .map(({ id: _id, ...item }) => item)
+          .sort((a, b) => a.subject.localeCompare(b.subject)),
+      ),
+      stats: { ...state.ingest.stats },
+      streams: SITES.map((siteId) =>
+        [...state.ingest.streams].filter(([stream]) => stream.startsWith(siteId)),
+      ),
+      connections: SITES.map((siteId) => fleet.internals.ingest.connections(siteId)),
+      told: [...told].sort(),
+      tcpConnections: dialer?.connectionsOpened,
+    };
+  } finally {
+    await Promise.all(links.map((link) => link.close()));
+    dialer?.close();
+    await fleet.close();
+  }
+}
+
+test('EVENT-UNSPEC-TRANSPORT: the same event script yields the same ledger over one connection per PBX and over one multiplexed connection', async () => {
+  const single = await runScript(false);
+  const { tcpConnections, ...multiplexed } = await runScript(true);
+  delete single.tcpConnections;
+  // The script did something worth comparing.
+  assert.equal(single.items.flat().length, 6);
+  assert.ok(
+    single.stats.accepted >= 10 && single.stats.duplicates >= 3 && single.stats.invalid >= 3,
+    JSON.stringify(single.stats),
+  );
+  assert.deepEqual(single.connections, [1, 1, 1]);
+  assert.deepEqual(multiplexed, single);
+  assert.equal(tcpConnections, 1, 'every session of the multiplexed run shared one TCP connection');
+});
+
+test('a multiplexed connection: each channel is a session of its own (a wrong key refuses and closes that channel alone), and a malformed frame ends the connection with its sessions', async (t) => {
+  const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
+  t.after(() => fleet.close());
+  await fleet.control.registerPbx({ siteId: 'site-hamburg', key: 'the-key' });
+  const url = new URL(fleet.urls.ingest);
+  const socket = connect({ host: url.hostname, port: Number(url.port) });
+  t.after(() => socket.destroy());
+  let text = '';
+  let closed = false;
+  socket.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  });
+  socket.on('close', () => {
+    closed = true;
+  });
+  socket.on('error', () => {});
+  const hello = (key: string) =>
+    JSON.stringify({ type: 'hello', version: 1, siteId: 'site-hamburg', key, stream: 's' });
+  socket.write(`${MUX_HELLO_LINE}\n7\t${hello('the-key')}\n9\t${hello('wrong')}\n`);
+  await until('both answers', () => text.split('\n').length >= 4);
+  const frames = text
+    .split('\n')
+    .filter((frame) => frame !== '')
+    .sort();
+  assert.deepEqual(frames, [
+    '7\t{"type":"welcome","lastSeq":0}',
+    '9\t',
+    '9\t{"type":"refused","reason":"bad-key"}',
+  ]);
+  assert.equal(fleet.internals.ingest.connections('site-hamburg'), 1);
+  socket.write('not a frame\n');
+  await until('the connection closed', () => closed);
+  await until('the session gone with it', () => fleet.internals.ingest.connections('site-hamburg') === 0);
+});
