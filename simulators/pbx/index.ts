@@ -2,11 +2,13 @@ import type { Server } from 'node:http';
 import { type Clock, durationClock, VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
 import { controlPlane, startControlPlane } from '../shared/control/start-control-plane.ts';
 import type { ControlRoute } from '../shared/http/control-route.ts';
+import type { RawMount } from '../shared/http/control-server.ts';
 import { closeServer } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
 import type { WebRoute } from '../shared/http/web-route.ts';
 import { activityEffects } from './activity/activity-effects.ts';
 import { FieldActivity } from './activity/field-activity.ts';
+import { consoleEffects } from './control/console-effects.ts';
 import { stateEffects } from './control/state-effects.ts';
 import { attentionEffects } from './events/attention-effects.ts';
 import { AttentionForwarder } from './events/attention-forwarder.ts';
@@ -28,8 +30,10 @@ import { startWebServer } from './web/web-server.ts';
 import { snapshotMonitoringData } from './xmlrpc/snapshot-monitoring-data.ts';
 import { createXmlRpcHandler } from './xmlrpc/xmlrpc-handler.ts';
 
+export type { RawMount } from '../shared/http/control-server.ts';
 export type { WebRoute } from '../shared/http/web-route.ts';
 export type { FieldActivityOptions, FieldActivityStatus } from './activity/field-activity.ts';
+export type { ChangeNotice, ServedFace, ServedFaces } from './control/console-operations.ts';
 // The front door: everything outside simulators/pbx/ imports the PBX from this file only
 // (test/architecture/import-graph.test.ts). Named exports, grouped by face.
 export type { EndpointStatus, MonitoringHostEntry } from './control/control-api.ts';
@@ -143,6 +147,8 @@ export interface PbxStartOptions {
    * `urls.control` says so. `controlPort`, `controlHost` and `controlToken` are then unused.
    */
   controlMountedAt?: string;
+  /** Handlers the control listener serves beside the operations (the console, issue 32). */
+  controlMounts?: readonly RawMount[];
   clock?: VirtualClockOptions;
   /**
    * The monotonic clock the PBX times its waits on: the data endpoint's raw-mode grace and the
@@ -267,6 +273,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
       ...maintenance.effects,
       ...attentionEffects(events, store),
       ...activityEffects(activity),
+      ...consoleEffects(store, endpoint),
     };
     // A PBX mounted on a fleet's control plane (`/pbx/{siteId}`) has no listener of its own.
     const plane =
@@ -275,6 +282,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
             host: options.controlHost ?? '127.0.0.1',
             port: options.controlPort ?? 0,
             ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
+            ...(options.controlMounts === undefined ? {} : { mounts: options.controlMounts }),
           })
         : { ...controlPlane(PBX_CONTROL_OPERATIONS, effects), url: options.controlMountedAt };
     if ('server' in plane) servers.push(plane.server);

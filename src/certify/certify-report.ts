@@ -1,6 +1,7 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import { type EvidenceAttachment, MAX_EVIDENCE_CHARS } from '../report/attachments.ts';
 import { catalogFields } from '../report/build-model.ts';
+import { catalogIdentity } from '../report/catalog-identity.ts';
 import {
   type ClauseResult,
   type CompatibilityReport,
@@ -72,6 +73,7 @@ export function certifyReport(input: CertifyReportInput): CompatibilityReport {
       finishedAt: result.finishedAt.toISOString(),
       toolVersion: input.toolVersion,
       catalogVersion: catalog.version,
+      catalogFingerprint: catalogIdentity().catalogFingerprint,
       // No Cucumber ran: the plug-in's runs are judged by certify-plugin itself.
       cucumberVersion: null,
       tagExpression: null,

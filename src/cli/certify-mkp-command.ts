@@ -134,11 +134,13 @@ export async function certifyMkpCommand(
   const catalogClauses = new Map((await loadCatalog()).clauses.map((c) => [c.id, c]));
   const { toMkpReport } = await import('../certify/mkp/mkp-report.ts');
   const { writeReports } = await import('../report/write-reports.ts');
+  const { catalogIdentity } = await import('../report/catalog-identity.ts');
   const report = toMkpReport({
     result,
     plugin,
     source,
     toolVersion: TOOL_VERSION,
+    catalog: catalogIdentity(),
     catalogClause: (id) => catalogClauses.get(id),
     servedFiles,
   });

@@ -10,14 +10,15 @@ export function registerReport(program: Command, io: CliIo, done: (exitCode: num
   report
     .command('merge')
     .description(
-      'join the compatibility.json of the shards of one run (verify --shard i/N) into one JSON, HTML and JUnit report',
+      'join the compatibility.json of the shards of one run (verify --shard i/N), each once and all of them, into one JSON, HTML and JUnit report',
     )
     .argument('<json...>', "each shard's compatibility.json")
     .option(
       '--reports <dir>',
       'directory for the merged compatibility.json, compatibility.html and junit.xml (default: ./reports)',
     )
-    .action(async (files: string[], options: { reports?: string }) => {
+    .option('--allow-partial', 'merge fewer than all shards of the run; the merged report says it is partial')
+    .action(async (files: string[], options: { reports?: string; allowPartial?: boolean }) => {
       const { reportMergeCommand } = await import('./report-merge.ts');
       done(await reportMergeCommand(files, options, io));
     });

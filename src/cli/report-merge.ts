@@ -14,11 +14,12 @@ import { formatSummary } from './format-summary.ts';
  * (`verify --shard i/N`) into one compatibility.json, compatibility.html and junit.xml, as one
  * serial run would have written them. Every input is read and checked against the report schema
  * before anything is written; exit 0 when the merged run passed, 1 when not, 2 for unreadable or
- * mismatched inputs.
+ * mismatched inputs: reports of different runs, a shard twice, a merged report, a missing shard
+ * (unless `--allow-partial`, and then the merged report says it is partial).
  */
 export async function reportMergeCommand(
   files: string[],
-  options: { reports?: string },
+  options: { reports?: string; allowPartial?: boolean },
   io: CliIo,
 ): Promise<number> {
   if (files.length === 0) throw new HarnessError('report merge needs the compatibility.json of every shard');
@@ -37,7 +38,7 @@ export async function reportMergeCommand(
   }
   let merged: CompatibilityReport;
   try {
-    merged = mergeReports(reports);
+    merged = mergeReports(reports, { names: files, allowPartial: options.allowPartial ?? false });
   } catch (error) {
     if (error instanceof ReportMergeError) throw new HarnessError(error.message);
     throw error;
@@ -48,7 +49,16 @@ export async function reportMergeCommand(
   } catch (error) {
     throw new HarnessError(`cannot write the merged reports: ${oneLineMessage(error)}`);
   }
-  io.stdout.write(`merged ${reports.length} reports\n`);
+  const run = merged.metadata.run?.merged;
+  io.stdout.write(
+    `merged ${reports.length} of ${run?.total ?? reports.length} shards of run ${merged.metadata.run?.id ?? '?'}${run?.partial ? ` (PARTIAL: ${missingShards(run).length > 1 ? 'shards' : 'shard'} ${missingShards(run).join(', ')} missing)` : ''}\n`,
+  );
   io.stdout.write(formatSummary(merged, paths, io.cwd));
   return merged.outcome.passed ? 0 : 1;
+}
+
+function missingShards(run: { total: number; shards: number[] }): string[] {
+  return Array.from({ length: run.total }, (_, i) => i + 1)
+    .filter((index) => !run.shards.includes(index))
+    .map((index) => `${index}/${run.total}`);
 }

@@ -87,6 +87,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       '--shard <i/N>',
       "run only shard i (1 to N) of the selected scenarios, by cucumber's own sharding; N alone takes i from JOB_COMPLETION_INDEX (join the shards' reports with report merge)",
     )
+    .option(
+      '--run-id <id>',
+      'the id every shard of one run shares, so report merge joins only its shards (default: PBX_CONFORMANCE_RUN_ID, else derived from the target, --tags, the shard count, tool and catalog)',
+    )
     .action(async (options: VerifyOptions) => {
       // Loaded on demand: Cucumber and the report code are most of the start-up time (issue 13).
       const { verifyCommand } = await import('./verify-command.ts');

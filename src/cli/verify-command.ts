@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { type Catalog, catalogPrefixes } from '../catalog/catalog.ts';
 import { loadCatalog } from '../catalog/load-catalog.ts';
@@ -8,6 +9,7 @@ import type { TargetFile } from '../core/target-file.ts';
 import { TOOL_VERSION } from '../core/tool-version.ts';
 import { parseShard } from '../fleet/shards.ts';
 import { buildModel, matchesPrefix } from '../report/build-model.ts';
+import { catalogIdentity } from '../report/catalog-identity.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import {
   type ExpectedFailures,
@@ -15,6 +17,7 @@ import {
   loadExpectedFailures,
 } from '../report/expected-failures.ts';
 import type { CompatibilityReport } from '../report/model.ts';
+import { derivedRunId, RUN_ID_PATTERN, type RunSettings } from '../report/run-identity.ts';
 import { writeReports } from '../report/write-reports.ts';
 import {
   type CredentialCheck,
@@ -55,6 +58,8 @@ export interface VerifyOptions {
   repeat?: number;
   /** `i/N` (or `N` with JOB_COMPLETION_INDEX): only shard i of the selected scenarios (cucumber's `shard`). */
   shard?: string;
+  /** The id every shard of one run shares (`--run-id`); default PBX_CONFORMANCE_RUN_ID, else derived. */
+  runId?: string;
 }
 
 /**
@@ -95,14 +100,24 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
     await checkAccepted(target, options.credentials ?? checkCredentials, io);
   }
   let shard: string | undefined;
+  let shardOf = { index: 1, total: 1 };
   if (options.shard !== undefined) {
     try {
       const parsed = parseShard(options.shard, io.env);
       shard = `${parsed.index + 1}/${parsed.total}`;
+      shardOf = { index: parsed.index + 1, total: parsed.total };
     } catch (error) {
       throw new HarnessError(oneLineMessage(error));
     }
   }
+  const runId = await chooseRunId(options, io, {
+    target: targetName,
+    targetText: targetFile === undefined ? null : await readFile(targetFile, 'utf8'),
+    tagExpression: options.tags ?? null,
+    shardTotal: shardOf.total,
+    toolVersion: TOOL_VERSION,
+    catalogFingerprint: catalogIdentity(options.catalogPath).catalogFingerprint,
+  });
   const repeat = options.repeat ?? 1;
   const runs: SuiteRun[] = [];
   for (let round = 1; round <= repeat; round++) {
@@ -148,9 +163,10 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
       startedAt: first.startedAt,
       finishedAt: last.finishedAt,
       toolVersion: TOOL_VERSION,
-      catalogVersion: catalog.version,
+      ...catalogIdentity(options.catalogPath),
       tagExpression: options.tags ?? null,
       webUrl: target?.pbx.webUrl ?? null,
+      run: { id: runId, shard: shardOf },
     },
     gates: {
       namedInterfaces: targetInterfaces(target, catalogPrefixes(catalog)),
@@ -166,6 +182,20 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
   if (!options.quiet) io.stdout.write('\n');
   io.stdout.write(formatSummary(report, paths, io.cwd));
   return report.outcome.passed ? 0 : 1;
+}
+
+/**
+ * The run id of this report (issue 29, item 3): `--run-id`, else PBX_CONFORMANCE_RUN_ID, else
+ * derived from the settings every shard of the run shares, so shards started alike agree.
+ */
+async function chooseRunId(options: VerifyOptions, io: CliIo, settings: RunSettings): Promise<string> {
+  const given = options.runId ?? io.env['PBX_CONFORMANCE_RUN_ID'];
+  if (given === undefined || given === '') return derivedRunId(settings);
+  if (!RUN_ID_PATTERN.test(given))
+    throw new HarnessError(
+      `${options.runId === undefined ? 'PBX_CONFORMANCE_RUN_ID' : '--run-id'} must be 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+    );
+  return given;
 }
 
 /** Tries the target's endpoints: none answering is a harness error, each one not answering a warning line. */

@@ -1,6 +1,7 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import { MAX_EVIDENCE_CHARS } from '../report/attachments.ts';
 import { buildReport } from '../report/build-model.ts';
+import { catalogIdentity } from '../report/catalog-identity.ts';
 import type { CompatibilityReport, ScenarioResult } from '../report/model.ts';
 import type { TaggedScenarioResult } from '../report/scenario-results.ts';
 import type { FuzzResult, GeneratorOutcome } from './run-fuzz.ts';
@@ -33,6 +34,7 @@ export function fuzzReport(
       finishedAt: result.finishedAt,
       toolVersion: metadata.toolVersion,
       catalogVersion: catalog.version,
+      catalogFingerprint: catalogIdentity().catalogFingerprint,
       cucumberVersion: null,
       tagExpression: metadata.tagExpression,
     },

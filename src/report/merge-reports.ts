@@ -6,6 +6,7 @@ import {
   type CompatibilityReport,
   emptyVerdictCounts,
   type InterfaceResult,
+  type RunMetadata,
   type ScenarioCounts,
   type ScenarioResult,
   type UntracedScenario,
@@ -16,6 +17,65 @@ export class ReportMergeError extends Error {}
 
 const scenarioKey = (s: { uri: string; line: number; name: string }) => `${s.uri}:${s.line}:${s.name}`;
 
+export interface MergeOptions {
+  /** How each report is named in a refusal (its file), in the order of `reports`. */
+  names?: readonly string[];
+  /** Join fewer than all shards of the run; the merged report says it is partial. */
+  allowPartial?: boolean;
+}
+
+/**
+ * The shards of one run, each once, all of them unless `allowPartial` (issue 29, item 3): refuses
+ * a report without a run id (another command's, or an older version's), a merged report, reports
+ * of different runs or shard counts, a shard given twice, and a missing shard. Returns what the
+ * merged report says of its run.
+ */
+export function checkShards(
+  reports: readonly CompatibilityReport[],
+  { names = [], allowPartial = false }: MergeOptions = {},
+): NonNullable<RunMetadata['run']> {
+  const name = (i: number) => names[i] ?? `report ${i + 1}`;
+  const seen = new Map<number, number>();
+  let id: string | undefined;
+  let total: number | undefined;
+  for (const [i, report] of reports.entries()) {
+    const run = report.metadata.run;
+    if (run === undefined)
+      throw new ReportMergeError(
+        `${name(i)} names no run (a ${report.metadata.command} report, or one of an earlier version); merge the verify --shard reports of one run`,
+      );
+    if (run.shard === undefined)
+      throw new ReportMergeError(
+        `${name(i)} is already a merged report (shards ${run.merged?.shards.join(', ') ?? '?'} of ${run.merged?.total ?? '?'}); merge the shards' own reports`,
+      );
+    if (id === undefined || total === undefined) {
+      id = run.id;
+      total = run.shard.total;
+    } else if (run.id !== id)
+      throw new ReportMergeError(
+        `${name(i)} is of run ${run.id}, ${name(0)} of run ${id}; merge only the shards of one run (verify --run-id names a run)`,
+      );
+    else if (run.shard.total !== total)
+      throw new ReportMergeError(
+        `${name(i)} is shard ${run.shard.index}/${run.shard.total}, ${name(0)} one of ${total}; merge only the shards of one run`,
+      );
+    const twice = seen.get(run.shard.index);
+    if (twice !== undefined)
+      throw new ReportMergeError(
+        `shard ${run.shard.index}/${run.shard.total} is given twice (${name(twice)} and ${name(i)}); each shard counts once`,
+      );
+    seen.set(run.shard.index, i);
+  }
+  if (id === undefined || total === undefined) throw new ReportMergeError('no report to merge');
+  const shards = [...seen.keys()].sort((a, b) => a - b);
+  const missing = Array.from({ length: total }, (_, i) => i + 1).filter((index) => !seen.has(index));
+  if (missing.length > 0 && !allowPartial)
+    throw new ReportMergeError(
+      `shard${missing.length > 1 ? 's' : ''} ${missing.map((index) => `${index}/${total}`).join(', ')} of run ${id} missing; give every shard's report, or --allow-partial for a partial report`,
+    );
+  return { id, merged: { total, shards, partial: missing.length > 0 } };
+}
+
 /**
  * `pbx-conformance report merge` (issue 22): joins the reports of the shards of one run
  * (`verify --shard i/N`, each shard running its share of the scenarios) into the report one
@@ -23,17 +83,22 @@ const scenarioKey = (s: { uri: string; line: number; name: string }) => `${s.uri
  * scenario counted once), and its verdict, the interface scores, the baseline comparison and the
  * outcome are computed afresh from them, the same way `verify` computes them. A clause no shard
  * ran stays `not-run` (or `not-covered`). Refuses reports of different targets, tool or catalog
- * versions.
+ * versions, and anything but the shards of one run, each once ({@link checkShards}).
  */
-export function mergeReports(reports: readonly CompatibilityReport[]): CompatibilityReport {
+export function mergeReports(
+  reports: readonly CompatibilityReport[],
+  options: MergeOptions = {},
+): CompatibilityReport {
   const [first] = reports;
   if (!first) throw new ReportMergeError('no report to merge');
+  const run = checkShards(reports, options);
   for (const report of reports) {
     for (const [what, a, b] of [
       ['report version', report.reportVersion, first.reportVersion],
       ['target', report.metadata.target, first.metadata.target],
       ['tool version', report.metadata.toolVersion, first.metadata.toolVersion],
       ['catalog version', report.metadata.catalogVersion, first.metadata.catalogVersion],
+      ['catalog', report.metadata.catalogFingerprint, first.metadata.catalogFingerprint],
     ] as const) {
       if (a !== b)
         throw new ReportMergeError(
@@ -132,7 +197,7 @@ export function mergeReports(reports: readonly CompatibilityReport[]): Compatibi
       .at(-1) ?? first.metadata.finishedAt;
   return {
     reportVersion: first.reportVersion,
-    metadata: { ...first.metadata, startedAt, finishedAt },
+    metadata: { ...first.metadata, startedAt, finishedAt, run },
     scenarios: scenarioCounts,
     clauses: clauseCounts,
     interfaces,

@@ -1,5 +1,6 @@
 import type { CheckKind, ClauseLevel } from '../catalog/catalog.ts';
 import type { EvidenceAttachment } from './attachments.ts';
+import type { RunIdentity } from './run-identity.ts';
 
 /**
  * The one result model of a conformance run. JSON, HTML and JUnit are all rendered from it, so
@@ -113,6 +114,8 @@ export interface RunMetadata {
   finishedAt: string;
   toolVersion: string;
   catalogVersion: number;
+  /** `sha256:` and 12 hex digits of the catalog file (src/report/catalog-identity.ts). */
+  catalogFingerprint: string;
   /** The version of Cucumber that ran the scenarios; `null` for a command that runs none (fuzz). */
   cucumberVersion: string | null;
   tagExpression: string | null;
@@ -124,6 +127,8 @@ export interface RunMetadata {
    * plug-in command as shown (shell-quoted, secrets as placeholder names).
    */
   rerun?: { command: 'certify-plugin'; options: string[]; plugin: string };
+  /** `verify` and `report merge`: the run and shard this report is (src/report/run-identity.ts). */
+  run?: RunIdentity;
 }
 
 export interface BaselineSummary {

@@ -154,9 +154,10 @@ function renderMetadata(report: CompatibilityReport): string {
     ['Started', m.startedAt],
     ['Finished', m.finishedAt],
     ['Tool version', m.toolVersion],
-    ['Catalog version', String(m.catalogVersion)],
+    ['Catalog', `format ${m.catalogVersion} ${m.catalogFingerprint}`],
     ['Cucumber', m.cucumberVersion ?? 'unknown'],
     ['Tag filter', m.tagExpression ?? 'none'],
+    ...(m.run ? [['Run', runText(m.run)] as [string, string]] : []),
     [
       'Scenarios',
       `${report.scenarios.total} run: ${report.scenarios.passed} passed, ${report.scenarios.failed} failed, ` +
@@ -176,6 +177,17 @@ function renderCertification(report: CompatibilityReport): string {
     ...c.warnings.map((line) => `<li>warning: ${e(line)}</li>`),
   ];
   return `<div class="certification"><p><strong>Level: ${e(c.level)}</strong> <span class="meta">${v.declared} of ${v.labels} labels declared, ${v.tracked} tracked, ${v.notTraced} not traced; ${v.watched} watched services</span></p>${lines.length > 0 ? `<ul>${lines.join('')}</ul>` : ''}</div>`;
+}
+
+/** `run-… shard 2/3`, or `run-… merged from shards 1, 2 of 3 (PARTIAL: shard 3/3 missing)`. */
+function runText(run: NonNullable<CompatibilityReport['metadata']['run']>): string {
+  if (run.shard) return `${run.id}, shard ${run.shard.index}/${run.shard.total}`;
+  const merged = run.merged;
+  if (!merged) return run.id;
+  const missing = Array.from({ length: merged.total }, (_, i) => i + 1).filter(
+    (i) => !merged.shards.includes(i),
+  );
+  return `${run.id}, merged from shards ${merged.shards.join(', ')} of ${merged.total}${merged.partial ? ` (PARTIAL: shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} missing)` : ''}`;
 }
 
 function renderOutcome(report: CompatibilityReport): string {

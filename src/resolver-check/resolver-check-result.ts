@@ -1,5 +1,6 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import { buildReport } from '../report/build-model.ts';
+import { catalogIdentity } from '../report/catalog-identity.ts';
 import type { CompatibilityReport, ScenarioResult } from '../report/model.ts';
 import type { TaggedScenarioResult } from '../report/scenario-results.ts';
 import type { Finding, FindingId, ResolverCheckReport } from './resolver-check-report.ts';
@@ -67,6 +68,7 @@ export function resolverCheckResult(
       finishedAt: metadata.finishedAt,
       toolVersion: metadata.toolVersion,
       catalogVersion: catalog.version,
+      catalogFingerprint: catalogIdentity().catalogFingerprint,
       cucumberVersion: null,
       tagExpression: null,
     },

@@ -1,4 +1,5 @@
 import type { EvidenceAttachment } from '../../report/attachments.ts';
+import type { CatalogIdentity } from '../../report/catalog-identity.ts';
 import {
   type ClauseResult,
   type CompatibilityReport,
@@ -19,6 +20,8 @@ export interface MkpReportInput {
   /** `--mkp FILE` or `--plugin-dir DIR` as given. */
   source: string;
   toolVersion: string;
+  /** The shipped catalog's version and fingerprint (src/report/catalog-identity.ts). */
+  catalog: CatalogIdentity;
   /** A PLUGIN clause's catalog entry (section, rule), when the shipped catalog has it. */
   catalogClause?: (
     id: string,
@@ -133,7 +136,8 @@ export function toMkpReport(input: MkpReportInput): CompatibilityReport {
       startedAt: input.result.startedAt.toISOString(),
       finishedAt: input.result.finishedAt.toISOString(),
       toolVersion: input.toolVersion,
-      catalogVersion: 0,
+      ...input.catalog,
+      // No Cucumber ran, as for certify-plugin without --mkp: the runs are judged by the command itself.
       cucumberVersion: null,
       tagExpression: null,
     },

@@ -68,7 +68,15 @@ test('3 verify shards merged with report merge give the per-clause verdicts of o
     io,
   );
   assert.equal(code, 0, io.err());
-  assert.match(io.out(), /^merged 3 reports\n/);
+  // Shards started alike share a derived run id; the serial run (1/1) is another run.
+  const runId = parts[0]?.metadata.run?.id ?? '';
+  assert.match(runId, /^run-[0-9a-f]{16}$/);
+  assert.deepEqual(
+    parts.map((part) => part.metadata.run),
+    [1, 2, 3].map((index) => ({ id: runId, shard: { index, total: 3 } })),
+  );
+  assert.notEqual(whole.metadata.run?.id, runId);
+  assert.match(io.out(), new RegExp(`^merged 3 of 3 shards of run ${runId}\n`));
   const merged = await read('merged');
   assert.deepEqual(verdicts(merged), verdicts(whole));
   assert.deepEqual(merged.clauses, whole.clauses);
@@ -78,6 +86,34 @@ test('3 verify shards merged with report merge give the per-clause verdicts of o
   const junit = await readFile(join(dir, 'merged', 'junit.xml'), 'utf8');
   assert.match(html, /XMLRPC-ERR-BAD-LOGIN/);
   assert.match(junit, /XMLRPC-ERR-BAD-LOGIN/);
+
+  // What does not belong together is refused with exit 2 and one line, before anything is written (issue 29, item 3).
+  const shardFile = (n: number) => join(dir, `${n}-of-3`, 'compatibility.json');
+  const merge = async (files: string[], extra: string[] = []) => {
+    const io = captureIo(process.cwd());
+    const code = await run(['report', 'merge', ...files, '--reports', join(dir, 'refused'), ...extra], io);
+    return { code, out: io.out(), err: io.err() };
+  };
+  for (const [files, reason] of [
+    [[shardFile(1), shardFile(1), shardFile(2), shardFile(3)], /shard 1\/3 is given twice/],
+    [[shardFile(1)], /shards 2\/3, 3\/3 of run run-[0-9a-f]+ missing/],
+    [[shardFile(1), join(dir, 'merged', 'compatibility.json')], /is already a merged report/],
+    [[shardFile(1), join(dir, 'serial', 'compatibility.json')], /is of run run-[0-9a-f]+, .* of run/],
+  ] as const) {
+    const refused = await merge([...files]);
+    assert.equal(refused.code, 2, refused.out);
+    assert.match(refused.err, new RegExp(`^pbx-conformance: .*${reason.source}.*\n$`));
+  }
+  await assert.rejects(readFile(join(dir, 'refused', 'compatibility.json')));
+  const partial = await merge([shardFile(1), shardFile(3)], ['--allow-partial']);
+  assert.equal(partial.code, 0, partial.err);
+  assert.match(partial.out, /^merged 2 of 3 shards of run .* \(PARTIAL: shard 2\/3 missing\)\n/);
+  const partialReport = await read('refused');
+  assert.deepEqual(partialReport.metadata.run?.merged, { total: 3, shards: [1, 3], partial: true });
+  assert.match(
+    await readFile(join(dir, 'refused', 'compatibility.html'), 'utf8'),
+    /PARTIAL: shard 2 missing/,
+  );
 });
 
 test('report merge refuses a file that is not a compatibility report, in one line with exit 2', async (t) => {

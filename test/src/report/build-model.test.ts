@@ -16,6 +16,7 @@ const METADATA = {
   finishedAt: '2026-01-01T10:00:05.000Z',
   toolVersion: '0.1.0',
   catalogVersion: 1,
+  catalogFingerprint: 'sha256:0123456789ab',
   tagExpression: null,
 };
 
@@ -183,6 +184,7 @@ test('--repeat: each clause is stable pass, stable fail or flaky across the runs
       finishedAt: '2026-01-01T00:00:01.000Z',
       toolVersion: '0',
       catalogVersion: 1,
+      catalogFingerprint: 'sha256:0123456789ab',
       tagExpression: null,
     },
   });

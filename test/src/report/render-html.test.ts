@@ -74,6 +74,7 @@ test('not-verifiable reasons are grouped: each reason once with its clauses, not
       finishedAt: '2026-01-01T10:00:05.000Z',
       toolVersion: '0.1.0',
       catalogVersion: 1,
+      catalogFingerprint: 'sha256:0123456789ab',
       tagExpression: null,
     },
     expectedFailures: { path: '/x/lab-pbx.yaml', file: null, entries: [] },

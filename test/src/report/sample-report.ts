@@ -60,6 +60,7 @@ export function sampleReport(): CompatibilityReport {
       finishedAt: '2026-01-01T10:00:05.000Z',
       toolVersion: '0.1.0',
       catalogVersion: 1,
+      catalogFingerprint: 'sha256:0123456789ab',
       tagExpression: '@MON or @XMLRPC',
     },
     expectedFailures: {

@@ -14,6 +14,7 @@ import {
 } from '../../../../simulators/pbx/mkp/monitoring-package.ts';
 import { openMkp } from '../../../../src/certify/mkp/plugin-package.ts';
 import { pythonProblem } from '../../../../src/certify/mkp/run-agent-plugins.ts';
+import { versionInfo } from '../../../../src/core/tool-version.ts';
 import type { ClauseResult, CompatibilityReport } from '../../../../src/report/model.ts';
 import { certify, tempDir } from '../../../certify/support.ts';
 
@@ -59,6 +60,10 @@ test("the project's own pbx_monitoring MKP certifies with --mkp (exit 0), every 
     /source: Checkmk, "Guidelines for coding check plug-ins"/,
   );
   assert.equal(report.outcome.passed, true);
+  // The catalog is named as every other command names it (issue 29, item 12).
+  const { catalog } = versionInfo();
+  assert.equal(report.metadata.catalogVersion, catalog.format);
+  assert.equal(report.metadata.catalogFingerprint, catalog.fingerprint);
 });
 
 test('a broken copy (an exception on values-unknown, a made-up Result for a missing item) is rejected with evidence', {
