@@ -147,6 +147,12 @@ export interface PbxStartOptions {
    * `urls.control` says so. `controlPort`, `controlHost` and `controlToken` are then unused.
    */
   controlMountedAt?: string;
+  /**
+   * `false`: start no control listener at all; the PBX is driven through `control`, the derived
+   * client in process, only, and `urls.control` is `in-process:`. certify-plugin's scenario PBX
+   * runs so: a plug-in under certification finds no control plane to change its PBX (issue 28 §4).
+   */
+  controlListener?: boolean;
   /** Handlers the control listener serves beside the operations (the console, issue 32). */
   controlMounts?: readonly RawMount[];
   clock?: VirtualClockOptions;
@@ -275,16 +281,19 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
       ...activityEffects(activity),
       ...consoleEffects(store, endpoint),
     };
-    // A PBX mounted on a fleet's control plane (`/pbx/{siteId}`) has no listener of its own.
+    // A PBX mounted on a fleet's control plane (`/pbx/{siteId}`) has no listener of its own, nor
+    // has one driven only in process (`controlListener: false`, certify-plugin's scenario PBX).
     const plane =
-      options.controlMountedAt === undefined
-        ? await startControlPlane(PBX_CONTROL_OPERATIONS, effects, {
-            host: options.controlHost ?? '127.0.0.1',
-            port: options.controlPort ?? 0,
-            ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
-            ...(options.controlMounts === undefined ? {} : { mounts: options.controlMounts }),
-          })
-        : { ...controlPlane(PBX_CONTROL_OPERATIONS, effects), url: options.controlMountedAt };
+      options.controlListener === false
+        ? { ...controlPlane(PBX_CONTROL_OPERATIONS, effects), url: 'in-process:' }
+        : options.controlMountedAt === undefined
+          ? await startControlPlane(PBX_CONTROL_OPERATIONS, effects, {
+              host: options.controlHost ?? '127.0.0.1',
+              port: options.controlPort ?? 0,
+              ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
+              ...(options.controlMounts === undefined ? {} : { mounts: options.controlMounts }),
+            })
+          : { ...controlPlane(PBX_CONTROL_OPERATIONS, effects), url: options.controlMountedAt };
     if ('server' in plane) servers.push(plane.server);
     const client = plane.client;
     const controlPlaneRoutes = { url: plane.url, routes: plane.routes };

@@ -35,7 +35,7 @@ import type { CatalogScenario } from './scenario-catalog.ts';
 export const EVERY_RUN: ReadonlySet<PluginClauseId> = new Set(['PLUGIN-NO-CRASH', 'PLUGIN-OUTPUT-SIZE']);
 
 /** What the judge stage adds to the runs. */
-export type Judgement = Omit<CertifyResult, 'generated' | 'startedAt' | 'finishedAt'>;
+export type Judgement = Omit<CertifyResult, 'generated' | 'startedAt' | 'finishedAt' | 'sandbox'>;
 
 /**
  * Judges the runs of a certification as a whole: `all` are the scenario and generated runs (in

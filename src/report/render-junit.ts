@@ -1,5 +1,5 @@
 import { XMLBuilder } from 'fast-xml-parser';
-import type { ClauseResult, CompatibilityReport, InterfaceResult } from './model.ts';
+import { type ClauseResult, type CompatibilityReport, type InterfaceResult, sandboxLine } from './model.ts';
 import { reproduceCommands } from './reproduce.ts';
 
 /** A testcase's outcome in JUnit terms. */
@@ -50,7 +50,6 @@ export function renderJunit(report: CompatibilityReport): string {
 function suiteNode(suite: InterfaceResult, report: CompatibilityReport): XmlNode {
   const outcomes = suite.clauses.map(junitOutcome);
   const time = suite.clauses.reduce((sum, clause) => sum + clauseMs(clause), 0);
-  const certification = report.certification;
   return {
     '@_name': clean(suite.id),
     '@_tests': String(suite.clauses.length),
@@ -59,36 +58,57 @@ function suiteNode(suite: InterfaceResult, report: CompatibilityReport): XmlNode
     '@_skipped': String(count(outcomes, 'skipped')),
     '@_time': seconds(time),
     '@_timestamp': report.metadata.startedAt.replace(/\.\d+Z$|Z$/, ''),
-    ...(certification
-      ? {
-          properties: {
-            property: [
-              { '@_name': 'certification.level', '@_value': certification.level },
-              ...Object.entries(certification.coverage).map(([key, value]) => ({
-                '@_name': `certification.coverage.${key}`,
-                '@_value': String(value),
-              })),
-            ],
-          },
-        }
-      : {}),
+    ...suiteProperties(report),
     testcase: suite.clauses.map((clause, index) =>
       caseNode(clause, outcomes[index] ?? { kind: 'passed' }, report),
     ),
-    ...(certification
-      ? {
-          'system-out': {
-            '#text': clean(
-              [
-                `level: ${certification.level}`,
-                ...certification.notCertified.map((line) => `not certified: ${line}`),
-                ...certification.warnings.map((line) => `warning: ${line}`),
-              ].join('\n'),
-            ),
-          },
-        }
-      : {}),
+    ...suiteOutput(report),
   };
+}
+
+/** certify-plugin: what the certification proved and how sealed its runs were, as suite output. */
+function suiteOutput(report: CompatibilityReport): XmlNode {
+  const c = report.certification;
+  const lines = [
+    ...(c
+      ? [
+          `level: ${c.level}`,
+          ...c.notCertified.map((line) => `not certified: ${line}`),
+          ...c.warnings.map((line) => `warning: ${line}`),
+        ]
+      : []),
+    ...(report.sandbox ? [sandboxLine(report.sandbox)] : []),
+  ];
+  return lines.length > 0 ? { 'system-out': [{ '#text': clean(lines.join('\n')) }] } : {};
+}
+
+/**
+ * certify-plugin: the level and coverage (`certification.level`, `certification.coverage.*`) and
+ * the sandbox (`sandbox.sealed`, one per protection) as suite properties.
+ */
+function suiteProperties(report: CompatibilityReport): XmlNode {
+  const property = (name: string, value: string): XmlNode => ({ '@_name': name, '@_value': clean(value) });
+  const c = report.certification;
+  const sandbox = report.sandbox;
+  const properties = [
+    ...(c
+      ? [
+          property('certification.level', c.level),
+          ...Object.entries(c.coverage).map(([key, value]) =>
+            property(`certification.coverage.${key}`, String(value)),
+          ),
+        ]
+      : []),
+    ...(sandbox
+      ? [
+          property('sandbox.sealed', sandbox.sealed ? 'yes' : 'no'),
+          property('sandbox.tool', sandbox.tool ?? 'none'),
+          ...(sandbox.reason ? [property('sandbox.reason', sandbox.reason)] : []),
+          ...sandbox.protections.map((p) => property(`sandbox.${p.name}`, p.present ? 'present' : 'absent')),
+        ]
+      : []),
+  ];
+  return properties.length > 0 ? { properties: { property: properties } } : {};
 }
 
 function caseNode(clause: ClauseResult, outcome: JunitOutcome, report: CompatibilityReport): XmlNode {
