@@ -19,9 +19,10 @@ import { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
 import { createPackageDownloadHandler, MODULE_DOWNLOAD_PREFIX } from './mkp/package-download.ts';
 import { MonitoringEndpoint } from './monitoring/endpoint/monitoring-endpoint.ts';
 import { PBX_CONTROL_OPERATIONS, type PbxControl } from './pbx-control.ts';
-import type { ReplayBinding } from './recording/replay.ts';
+import type { ReplayBinding } from './replay.ts';
 import { Resolver, type ResolverOptions } from './resolver/resolver.ts';
 import { resolverEffects } from './resolver/resolver-effects.ts';
+import { RESOLVER_OVERLAY_RULES } from './resolver/resolver-overlay-rules.ts';
 import { SnapshotCache } from './snapshot/snapshot.ts';
 import { isPbxRestarting } from './state/pbx-restarting.ts';
 import { PbxStore } from './state/store.ts';
@@ -74,7 +75,7 @@ export {
   toRecordedBytes,
 } from './recording/recording.ts';
 export { type RenderedFaces, renderFaces } from './recording/render-state.ts';
-export { type ReplayBinding, type ReplayOptions, replayRecording } from './recording/replay.ts';
+export { type ReplayBinding, type ReplayOptions, replayRecording } from './replay.ts';
 export { type RegexNote, readJavaRegex } from './resolver/java-regex-check.ts';
 export { numberForms } from './resolver/number-format.ts';
 export { ProviderConfigError, validateProvider } from './resolver/provider-validation.ts';
@@ -181,7 +182,7 @@ export interface PbxStartOptions {
    */
   wrapWebRoute?: (route: WebRoute) => WebRoute;
   /**
-   * Serve a recording (`simulate --recording`, simulators/pbx/recording/replay.ts): the data
+   * Serve a recording (`simulate --recording`, simulators/pbx/replay.ts): the data
    * endpoint and the XML-RPC data queries answer with its bytes; the state machine stays the
    * simulator's. Give the recording's imported state as `scenario`.
    */
@@ -274,7 +275,7 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
     });
     servers.push(web.server);
     const effects = {
-      ...stateEffects(store, cache, endpoint),
+      ...stateEffects(store, cache, endpoint, RESOLVER_OVERLAY_RULES),
       ...resolverEffects(resolver),
       ...maintenance.effects,
       ...attentionEffects(events, store),
