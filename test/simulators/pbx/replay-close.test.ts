@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
 import { test } from 'node:test';
-import { serveConnection } from '../../simulators/pbx/monitoring/endpoint/serve-connection.ts';
-import { timed } from '../../simulators/pbx/recording/replay.ts';
-import { durationClock } from '../../simulators/shared/clock.ts';
-import { captureTcp, toStream } from '../../src/record/capture-tcp.ts';
+import { serveConnection } from '../../../simulators/pbx/monitoring/endpoint/serve-connection.ts';
+import { timed } from '../../../simulators/pbx/replay.ts';
+import { durationClock } from '../../../simulators/shared/clock.ts';
+import { captureTcp, toStream } from '../../../src/record/capture-tcp.ts';
 
 /**
  * Issue 29 item 15: a replay ends its connection the way the recorded one ended. A data endpoint
