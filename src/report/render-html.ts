@@ -38,7 +38,7 @@ const STYLE = `
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1200px;padding:1.5rem;color:#1d1d1f;background:#fff}
 h1{font-size:1.6rem;margin:.2rem 0 1rem}h2{font-size:1.3rem;margin:2rem 0 .6rem;border-bottom:2px solid #ddd;padding-bottom:.2rem}
 table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #e5e5e5;vertical-align:top}
-th{background:#f5f5f7;font-weight:600}td.num{text-align:right;font-variant-numeric:tabular-nums}td.idle{color:#8a8f98;font-style:italic}
+th{background:#f5f5f7;font-weight:600}td.num{text-align:right;font-variant-numeric:tabular-nums}td.idle{color:#5f6670;font-style:italic}
 .outcome{padding:.7rem 1rem;border-radius:6px;margin:1rem 0;font-weight:600}.outcome ul{font-weight:400;margin:.3rem 0 0}
 .outcome.ok{background:#e3f5e1;border:1px solid #7bc47f}.outcome.bad{background:#fde7e7;border:1px solid #e08080}
 .badge{display:inline-block;min-width:6.5em;text-align:center;border-radius:4px;padding:.05rem .4rem;font-size:.8rem;font-weight:600;color:#fff}
