@@ -24,6 +24,7 @@ import {
   checkCredentials,
   rejectedCredentialLines,
 } from '../runner/credential-preflight.ts';
+import { expectedCosts } from '../runner/expected-costs.ts';
 import { loadTarget } from '../runner/load-target.ts';
 import { preflight } from '../runner/preflight.ts';
 import { EMBEDDED_TARGET_NAME } from '../runner/read-target-name.ts';
@@ -119,6 +120,7 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
     catalogFingerprint: catalogIdentity(options.catalogPath).catalogFingerprint,
   });
   const repeat = options.repeat ?? 1;
+  const expectedCostMs = options.quiet ? undefined : await expectedCosts(dir);
   const runs: SuiteRun[] = [];
   for (let round = 1; round <= repeat; round++) {
     if (repeat > 1 && !options.quiet) io.stdout.write(`run ${round} of ${repeat}\n`);
@@ -130,6 +132,7 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
           : { target: { file: targetFile, description: target } }),
         ...(options.tags === undefined ? {} : { tags: options.tags }),
         ...(shard === undefined ? {} : { shard }),
+        ...(expectedCostMs === undefined ? {} : { expectedCostMs }),
         stdout: io.stdout,
         stderr: io.stderr,
         env: io.env,
