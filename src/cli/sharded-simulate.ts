@@ -119,6 +119,7 @@ export async function simulateSharded(options: SimulateOptions, io: CliIo): Prom
       pool: slicePool(addresses, from, to - from),
       ports: [pool.dataPort, pool.webPort],
       descriptorsPerPbx: FDS_PER_SHARD_PBX,
+      shardOf: { index: shard.index + 1, total: shard.total, pbxCount: count },
     });
     if (reason) throw new HarnessError(reason);
   }
