@@ -10,6 +10,7 @@ import { TOOL_VERSION } from '../core/tool-version.ts';
 import { parseShard } from '../fleet/shards.ts';
 import { buildModel, matchesPrefix } from '../report/build-model.ts';
 import { catalogIdentity } from '../report/catalog-identity.ts';
+import type { EvidenceForm } from '../report/compact-evidence.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import {
   type ExpectedFailures,
@@ -59,6 +60,8 @@ export interface VerifyOptions {
   repeat?: number;
   /** `i/N` (or `N` with JOB_COMPLETION_INDEX): only shard i of the selected scenarios (cucumber's `shard`). */
   shard?: string;
+  /** How passing scenarios keep their evidence: compact (default) or full (`--evidence full`). */
+  evidence?: EvidenceForm;
   /** The id every shard of one run shares (`--run-id`); default PBX_CONFORMANCE_RUN_ID, else derived. */
   runId?: string;
 }
@@ -159,6 +162,7 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
     ...(runs.length > 1 ? { repeatedRuns: runs.map((run) => run.envelopes) } : {}),
     catalog,
     expectedFailures,
+    evidence: options.evidence ?? 'compact',
     ...(options.suite?.featurePaths ? {} : { provedInFeatures: await clausesInFeatures() }),
     metadata: {
       target: targetName,
