@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import { start } from '../simulators/pbx/index.ts';
+import { MAINTENANCE_BASE_PATH, start } from '../simulators/pbx/index.ts';
 import { exchange, hostPort, httpRequest } from '../src/fuzz/wire.ts';
 import { median } from './http-load.ts';
 import { fmt } from './load.ts';
@@ -18,25 +18,45 @@ const MiB = 1024 * KiB;
 const SENDER_CODE = `
 const { connect } = require('node:net');
 const { workerData, parentPort } = require('node:worker_threads');
-const { host, port, chunked, path } = workerData;
+const { host, port, chunked, path, declared } = workerData;
 const body = Buffer.from(workerData.body);
 const head = chunked
   ? 'POST ' + path + ' HTTP/1.1\\r\\nHost: b\\r\\nContent-Type: text/xml\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n'
-  : 'POST ' + path + ' HTTP/1.1\\r\\nHost: b\\r\\nContent-Type: text/xml\\r\\nContent-Length: ' + body.length + '\\r\\n\\r\\n';
+  : 'POST ' + path + ' HTTP/1.1\\r\\nHost: b\\r\\nContent-Type: text/xml\\r\\nContent-Length: ' + (declared || body.length) + '\\r\\n\\r\\n';
 const payload = chunked
   ? Buffer.concat([Buffer.from(head), Buffer.from(body.length.toString(16) + '\\r\\n'), body, Buffer.from('\\r\\n0\\r\\n\\r\\n')])
   : Buffer.concat([Buffer.from(head), body]);
-let stop = false, sent = 0;
-parentPort.on('message', () => { stop = true; });
+let stop = false, sent = 0, bytes = 0, current;
+parentPort.on('message', () => { stop = true; if (current) current.destroy(); });
 function one() {
-  if (stop) { parentPort.postMessage(sent); return; }
-  const socket = connect({ host, port }, () => socket.end(payload));
+  if (stop) { parentPort.postMessage({ sent, bytes }); return; }
+  const socket = connect({ host, port }, () => {
+    if (!declared) { bytes += payload.length; return socket.end(payload); }
+    // A declared body far larger than what is sent at once: keep sending until the server closes.
+    socket.write(head);
+    const pump = () => {
+      while (!stop && !socket.destroyed && socket.write(body)) bytes += body.length;
+    };
+    socket.on('drain', pump);
+    pump();
+  });
+  current = socket;
   socket.on('data', () => {});
   socket.on('error', () => {});
   socket.on('close', () => { sent++; setImmediate(one); });
 }
 one();
 `;
+
+interface Shape {
+  label: string;
+  body: string;
+  chunked?: boolean;
+  /** Where the senders post; default `/xml-rpc`. */
+  path?: string;
+  /** A declared `Content-Length` far above the body, which the sender then sends over and over. */
+  declared?: number;
+}
 
 const DATA_QUERY = '<methodName>Monitoring.GetMonitoringData</methodName>';
 
@@ -62,7 +82,7 @@ function deepArray(depth: number): string {
  * plainly at the start (a comment or a long declaration first, `params` before `methodName`), an
  * unknown method, and the method that needs no credentials, each just under the 64 KiB limit.
  */
-const SHAPES: { label: string; body: string; chunked?: boolean }[] = [
+const SHAPES: Shape[] = [
   {
     label: '1 MiB, Content-Length',
     body: `<?xml version="1.0"?><methodCall>${DATA_QUERY}${stringParam(MiB - 4096)}</methodCall>`,
@@ -100,6 +120,20 @@ const SHAPES: { label: string; body: string; chunked?: boolean }[] = [
     label: '60 KiB, no-login method',
     body: `<?xml version="1.0"?><methodCall><methodName>Monitoring.isActiveDirectoryEnabled</methodName>${manyMembers(1000)}</methodCall>`,
   },
+  // Issue 29 item 2: a body declared 10 GiB to faces that answer without reading it (401, 404);
+  // each connection sends until the server closes it.
+  {
+    label: '10 GiB declared, maintenance 401',
+    body: 'a'.repeat(64 * KiB),
+    path: `${MAINTENANCE_BASE_PATH}/commands`,
+    declared: 10 * 1024 * MiB,
+  },
+  {
+    label: '10 GiB declared, unknown path 404',
+    body: 'a'.repeat(64 * KiB),
+    path: '/no/such/path',
+    declared: 10 * 1024 * MiB,
+  },
 ];
 
 async function checkmkMedian(host: string, port: number): Promise<{ median: number; p95: number }> {
@@ -121,6 +155,12 @@ async function checkmkMedian(host: string, port: number): Promise<{ median: numb
  */
 async function bareSink(): Promise<{ server: Server; host: string; port: number }> {
   const server = createServer((request, response) => {
+    // A declared body above 64 KiB is refused at once and the connection closed, as the faces do.
+    if (Number(request.headers['content-length'] ?? 0) > 64 * KiB) {
+      response.writeHead(401, { connection: 'close', 'content-length': 0 });
+      response.end();
+      return;
+    }
     request.resume();
     request.on('end', () => {
       response.writeHead(401, { connection: 'close' });
@@ -135,31 +175,41 @@ async function bareSink(): Promise<{ server: Server; host: string; port: number 
 /** `/checkmk` while four senders post `shape` to `target`, and how many requests they got answered. */
 async function underSenders(
   target: { host: string; port: number },
-  shape: { body: string; chunked?: boolean },
+  shape: Shape,
   checkmk: { host: string; port: number },
-): Promise<{ median: number; p95: number; sent: number }> {
+): Promise<{ median: number; p95: number; sent: number; bytes: number }> {
   const body = Buffer.from(shape.body);
   const workers = Array.from(
     { length: SENDERS },
     () =>
       new Worker(SENDER_CODE, {
         eval: true,
-        workerData: { ...target, chunked: shape.chunked ?? false, path: '/xml-rpc', body },
+        workerData: {
+          ...target,
+          chunked: shape.chunked ?? false,
+          path: shape.path ?? '/xml-rpc',
+          declared: shape.declared ?? 0,
+          body,
+        },
       }),
   );
   await new Promise((resolve) => setTimeout(resolve, 300));
   const loaded = await checkmkMedian(checkmk.host, checkmk.port);
-  const sent = await Promise.all(
+  const counts = await Promise.all(
     workers.map(
       (w) =>
-        new Promise<number>((resolve) => {
-          w.once('message', (n: number) => resolve(n));
+        new Promise<{ sent: number; bytes: number }>((resolve) => {
+          w.once('message', resolve);
           w.postMessage('stop');
         }),
     ),
   );
   await Promise.all(workers.map((w) => w.terminate()));
-  return { ...loaded, sent: sent.reduce((a, b) => a + b, 0) };
+  return {
+    ...loaded,
+    sent: counts.reduce((sum, count) => sum + count.sent, 0),
+    bytes: counts.reduce((sum, count) => sum + count.bytes, 0),
+  };
 }
 
 /**
@@ -171,7 +221,7 @@ async function underSenders(
  * Measured, never asserted.
  */
 export async function benchXmlRpcLoad(): Promise<void> {
-  console.log('\n## XML-RPC under four unauthenticated senders (issue 12, issue 20)');
+  console.log('\n## XML-RPC and unread bodies under four unauthenticated senders (issue 12, 20, 29)');
   const sim = await start({ monitoringPort: 0, clock: { mode: 'frozen' } });
   try {
     const port = Number(/:(\d+)$/.exec(sim.urls.monitoring ?? '')?.[1]);
@@ -187,10 +237,10 @@ export async function benchXmlRpcLoad(): Promise<void> {
         const floor = await underSenders({ host: bare.host, port: bare.port }, shape, { host, port });
         const loaded = await underSenders(web, shape, { host, port });
         console.log(
-          `/checkmk with ${SENDERS} x ${shape.label.padEnd(30)}: median ${fmt(loaded.median, 2)} ms (${fmt(loaded.median / idle.median, 1)}x idle), p95 ${fmt(loaded.p95, 2)} ms; ${loaded.sent} XML-RPC requests answered meanwhile`,
+          `/checkmk with ${SENDERS} x ${shape.label.padEnd(33)}: median ${fmt(loaded.median, 2)} ms (${fmt(loaded.median / idle.median, 1)}x idle), p95 ${fmt(loaded.p95, 2)} ms; ${loaded.sent} requests answered meanwhile, ${fmt(loaded.bytes / MiB, 0)} MiB sent`,
         );
         console.log(
-          `  same senders to a bare HTTP server    : median ${fmt(floor.median, 2)} ms (${fmt(floor.median / idle.median, 1)}x idle), p95 ${fmt(floor.p95, 2)} ms; ${floor.sent} requests answered meanwhile`,
+          `  same senders to a bare HTTP server       : median ${fmt(floor.median, 2)} ms (${fmt(floor.median / idle.median, 1)}x idle), p95 ${fmt(floor.p95, 2)} ms; ${floor.sent} requests answered meanwhile, ${fmt(floor.bytes / MiB, 0)} MiB sent`,
         );
       }
     } finally {

@@ -5,6 +5,7 @@ import { benchXmlRpcLoad } from './fuzz-xmlrpc-load.ts';
 import { benchMaintenance } from './maintenance.bench.ts';
 import { benchMonitoring } from './monitoring.bench.ts';
 import { benchResolver } from './resolver.bench.ts';
+import { benchSandbox } from './sandbox.bench.ts';
 import { benchStartup } from './startup.bench.ts';
 import { benchSuite } from './suite.bench.ts';
 
@@ -15,6 +16,7 @@ const benches: Record<string, () => Promise<void>> = {
   fleet: benchFleet,
   'fleet-scale': benchFleetScale,
   resolver: benchResolver,
+  sandbox: benchSandbox,
   startup: benchStartup,
   suite: benchSuite,
   'xmlrpc-load': benchXmlRpcLoad,

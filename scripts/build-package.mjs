@@ -2,9 +2,10 @@
 // `npm run build` (run by `prepack`): compiles the TypeScript sources to dist/ and copies beside
 // them every file the compiled code finds through its own location (`new URL('../x', import.meta.url)`),
 // so dist/ mirrors the repository: dist/src, dist/simulators, dist/steps (JavaScript, plus their
-// JSON scenarios and Python files), dist/features, dist/schemas and dist/python. Tests and benches are not built.
+// JSON scenarios and Python files), dist/features, dist/schemas and dist/python, and the console's
+// bundled browser assets in dist/console-assets (scripts/build-console.mjs). Tests and benches are not built.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,7 +42,14 @@ for (const dir of CODE_DIRS) {
     copied += 1;
   }
 }
-process.stderr.write(`build: dist/ written (${copied} resource files beside the JavaScript)\n`);
+// The console's browser assets (issue 32), bundled by esbuild; the control plane serves them from here.
+const { buildConsole } = await import('./build-console.mjs');
+const consoleDir = join(dist, 'console-assets');
+mkdirSync(consoleDir, { recursive: true });
+for (const [name, bytes] of await buildConsole()) writeFileSync(join(consoleDir, name), bytes);
+process.stderr.write(
+  `build: dist/ written (${copied} resource files beside the JavaScript, console assets)\n`,
+);
 
 /** Leftovers of local runs (Python caches, editor and OS files) never go into the package. */
 function wanted(source) {

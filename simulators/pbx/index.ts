@@ -2,11 +2,13 @@ import type { Server } from 'node:http';
 import { type Clock, durationClock, VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
 import { controlPlane, startControlPlane } from '../shared/control/start-control-plane.ts';
 import type { ControlRoute } from '../shared/http/control-route.ts';
+import type { RawMount } from '../shared/http/control-server.ts';
 import { closeServer } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
 import type { WebRoute } from '../shared/http/web-route.ts';
 import { activityEffects } from './activity/activity-effects.ts';
 import { FieldActivity } from './activity/field-activity.ts';
+import { consoleEffects } from './control/console-effects.ts';
 import { stateEffects } from './control/state-effects.ts';
 import { attentionEffects } from './events/attention-effects.ts';
 import { AttentionForwarder } from './events/attention-forwarder.ts';
@@ -17,9 +19,10 @@ import { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
 import { createPackageDownloadHandler, MODULE_DOWNLOAD_PREFIX } from './mkp/package-download.ts';
 import { MonitoringEndpoint } from './monitoring/endpoint/monitoring-endpoint.ts';
 import { PBX_CONTROL_OPERATIONS, type PbxControl } from './pbx-control.ts';
-import type { ReplayBinding } from './recording/replay.ts';
+import type { ReplayBinding } from './replay.ts';
 import { Resolver, type ResolverOptions } from './resolver/resolver.ts';
 import { resolverEffects } from './resolver/resolver-effects.ts';
+import { RESOLVER_OVERLAY_RULES } from './resolver/resolver-overlay-rules.ts';
 import { SnapshotCache } from './snapshot/snapshot.ts';
 import { isPbxRestarting } from './state/pbx-restarting.ts';
 import { PbxStore } from './state/store.ts';
@@ -28,8 +31,10 @@ import { startWebServer } from './web/web-server.ts';
 import { snapshotMonitoringData } from './xmlrpc/snapshot-monitoring-data.ts';
 import { createXmlRpcHandler } from './xmlrpc/xmlrpc-handler.ts';
 
+export type { RawMount } from '../shared/http/control-server.ts';
 export type { WebRoute } from '../shared/http/web-route.ts';
 export type { FieldActivityOptions, FieldActivityStatus } from './activity/field-activity.ts';
+export type { ChangeNotice, ServedFace, ServedFaces } from './control/console-operations.ts';
 // The front door: everything outside simulators/pbx/ imports the PBX from this file only
 // (test/architecture/import-graph.test.ts). Named exports, grouped by face.
 export type { EndpointStatus, MonitoringHostEntry } from './control/control-api.ts';
@@ -70,7 +75,7 @@ export {
   toRecordedBytes,
 } from './recording/recording.ts';
 export { type RenderedFaces, renderFaces } from './recording/render-state.ts';
-export { type ReplayBinding, type ReplayOptions, replayRecording } from './recording/replay.ts';
+export { type ReplayBinding, type ReplayOptions, replayRecording } from './replay.ts';
 export { type RegexNote, readJavaRegex } from './resolver/java-regex-check.ts';
 export { numberForms } from './resolver/number-format.ts';
 export { ProviderConfigError, validateProvider } from './resolver/provider-validation.ts';
@@ -143,6 +148,14 @@ export interface PbxStartOptions {
    * `urls.control` says so. `controlPort`, `controlHost` and `controlToken` are then unused.
    */
   controlMountedAt?: string;
+  /**
+   * `false`: start no control listener at all; the PBX is driven through `control`, the derived
+   * client in process, only, and `urls.control` is `in-process:`. certify-plugin's scenario PBX
+   * runs so: a plug-in under certification finds no control plane to change its PBX (issue 28 §4).
+   */
+  controlListener?: boolean;
+  /** Handlers the control listener serves beside the operations (the console, issue 32). */
+  controlMounts?: readonly RawMount[];
   clock?: VirtualClockOptions;
   /**
    * The monotonic clock the PBX times its waits on: the data endpoint's raw-mode grace and the
@@ -169,7 +182,7 @@ export interface PbxStartOptions {
    */
   wrapWebRoute?: (route: WebRoute) => WebRoute;
   /**
-   * Serve a recording (`simulate --recording`, simulators/pbx/recording/replay.ts): the data
+   * Serve a recording (`simulate --recording`, simulators/pbx/replay.ts): the data
    * endpoint and the XML-RPC data queries answer with its bytes; the state machine stays the
    * simulator's. Give the recording's imported state as `scenario`.
    */
@@ -262,21 +275,26 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
     });
     servers.push(web.server);
     const effects = {
-      ...stateEffects(store, cache, endpoint),
+      ...stateEffects(store, cache, endpoint, RESOLVER_OVERLAY_RULES),
       ...resolverEffects(resolver),
       ...maintenance.effects,
       ...attentionEffects(events, store),
       ...activityEffects(activity),
+      ...consoleEffects(store, endpoint),
     };
-    // A PBX mounted on a fleet's control plane (`/pbx/{siteId}`) has no listener of its own.
+    // A PBX mounted on a fleet's control plane (`/pbx/{siteId}`) has no listener of its own, nor
+    // has one driven only in process (`controlListener: false`, certify-plugin's scenario PBX).
     const plane =
-      options.controlMountedAt === undefined
-        ? await startControlPlane(PBX_CONTROL_OPERATIONS, effects, {
-            host: options.controlHost ?? '127.0.0.1',
-            port: options.controlPort ?? 0,
-            ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
-          })
-        : { ...controlPlane(PBX_CONTROL_OPERATIONS, effects), url: options.controlMountedAt };
+      options.controlListener === false
+        ? { ...controlPlane(PBX_CONTROL_OPERATIONS, effects), url: 'in-process:' }
+        : options.controlMountedAt === undefined
+          ? await startControlPlane(PBX_CONTROL_OPERATIONS, effects, {
+              host: options.controlHost ?? '127.0.0.1',
+              port: options.controlPort ?? 0,
+              ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
+              ...(options.controlMounts === undefined ? {} : { mounts: options.controlMounts }),
+            })
+          : { ...controlPlane(PBX_CONTROL_OPERATIONS, effects), url: options.controlMountedAt };
     if ('server' in plane) servers.push(plane.server);
     const client = plane.client;
     const controlPlaneRoutes = { url: plane.url, routes: plane.routes };

@@ -27,6 +27,11 @@ export const PBX_CONTROL_DOCUMENT: ControlDocumentHead = {
     },
   ],
   tags: [
+    {
+      name: 'console',
+      description:
+        'What the console at `/console` reads (issue 32): the change feed (Server-Sent Events) and what each face of the data endpoint serves now.',
+    },
     { name: 'state', description: 'The one state of the simulated PBX and named scenarios.' },
     {
       name: 'monitoring',

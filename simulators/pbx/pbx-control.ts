@@ -1,6 +1,7 @@
 import { controlClient, type HttpTransportOptions, httpTransport } from '../shared/control/control-client.ts';
 import { type ControlClient, combineOperations, type Effects } from '../shared/control/control-operation.ts';
 import { ACTIVITY_OPERATIONS } from './activity/activity-operations.ts';
+import { CONSOLE_OPERATIONS } from './control/console-operations.ts';
 import { STATE_OPERATIONS } from './control/state-operations.ts';
 import { ATTENTION_OPERATIONS } from './events/attention-operations.ts';
 import { MAINTENANCE_CONTROL_OPERATIONS } from './maintenance/maintenance-operations.ts';
@@ -9,9 +10,9 @@ import { RESOLVER_OPERATIONS } from './resolver/resolver-operations.ts';
 /**
  * Every operation of the PBX control plane, each declared once in its face's folder: the state
  * (schemas/pbx-control.openapi.yaml), the resolver (same document, tag `resolver`), the
- * maintenance API's tokens and events (tag `maintenance`), attention events (tag `pbx-events`)
- * and the field-activity switch
- * (`/activity`, issue 22).
+ * maintenance API's tokens and events (tag `maintenance`), attention events (tag `pbx-events`),
+ * the field-activity switch (`/activity`, issue 22) and the console's change feed and served
+ * faces (tag `console`, issue 32).
  */
 export const PBX_CONTROL_OPERATIONS = combineOperations(
   STATE_OPERATIONS,
@@ -19,6 +20,7 @@ export const PBX_CONTROL_OPERATIONS = combineOperations(
   MAINTENANCE_CONTROL_OPERATIONS,
   ATTENTION_OPERATIONS,
   ACTIVITY_OPERATIONS,
+  CONSOLE_OPERATIONS,
 );
 
 /** What every PBX control operation does to one PBX. */

@@ -58,8 +58,9 @@ function escapeXml(text: string): string {
 }
 
 /**
- * The message of a certificate's badge: its level and coverage (`values · 23/23`); where the
- * certificate states no level or coverage, the passed clauses out of those judged.
+ * The message of a certificate's badge: its level and coverage (`values · 23/23`: 23 of 23
+ * performance-data labels certified); where the certificate states no coverage (or the plug-in
+ * prints no label), the passed clauses out of those judged.
  */
 export function badgeMessage(predicate: CertificationPredicate): string {
   const level = 'value' in predicate.level ? predicate.level.value : null;
@@ -69,10 +70,18 @@ export function badgeMessage(predicate: CertificationPredicate): string {
   return level ? `${level} · ${count}` : count;
 }
 
+/**
+ * The coverage as a fraction: the performance-data labels whose figures were certified (declared
+ * in `measures` or followed by figure tracking) out of every label the plug-in printed.
+ */
 function coverageFraction(value: Record<string, unknown>): string | null {
-  const covered = value['covered'];
-  const of = value['of'] ?? value['total'];
-  return typeof covered === 'number' && typeof of === 'number' ? `${covered}/${of}` : null;
+  const { declared, tracked, labels } = value;
+  return typeof declared === 'number' &&
+    typeof tracked === 'number' &&
+    typeof labels === 'number' &&
+    labels > 0
+    ? `${declared + tracked}/${labels}`
+    : null;
 }
 
 /**

@@ -83,11 +83,20 @@ function runWords(p: CertificationPredicate): string {
 }
 
 function coverageWords(value: Record<string, unknown>): string {
+  const { declared, tracked, notTraced, watched, labels } = value;
+  if ([declared, tracked, notTraced, watched, labels].every((n) => typeof n === 'number'))
+    return `${labels} performance-data label(s): ${declared} declared, ${tracked} followed by figure tracking, ${notTraced} neither; ${watched} watched service(s)`;
   return Object.entries(value)
     .map(([key, v]) => `${key} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
     .join(', ');
 }
 
 function sandboxWords(value: Record<string, unknown>): string {
-  return coverageWords(value);
+  const protections = Array.isArray(value['protections'])
+    ? (value['protections'] as { name: string; present: boolean }[])
+    : [];
+  const absent = protections.filter((p) => !p.present).map((p) => p.name);
+  return value['sealed'] === true
+    ? `sealed${typeof value['tool'] === 'string' ? ` (${value['tool']})` : ''}: ${protections.map((p) => p.name).join(', ')}`
+    : `NOT sealed${typeof value['reason'] === 'string' ? ` (${value['reason']})` : ''}; absent: ${absent.join(', ') || 'none named'}`;
 }

@@ -87,6 +87,7 @@ export function certifyReport(input: CertifyReportInput): CompatibilityReport {
       expired: [],
     },
     outcome: { passed: reasons.length === 0, reasons },
+    sandbox: result.sandbox,
   };
 }
 

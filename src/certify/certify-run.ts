@@ -2,11 +2,12 @@ import { TIMEOUT_PLACEHOLDER_S } from './certify-plan.ts';
 import type { CertifyInput, Judged, RunEvidence } from './certify-types.ts';
 import { displayCommand, fillPlaceholders, type PlaceholderValues, redactSecrets } from './command-line.ts';
 import type { Expectation } from './expectations.ts';
-import { isolatedEnv } from './isolated-env.ts';
+import { isolatedRun as sealedRun } from './isolated-env.ts';
 import { judgeRun, judgeState, type RunJudgement } from './judge-run.ts';
 import { type OpenScenario, openScenario, type ScenarioBase } from './open-scenario.ts';
 import type { StateName } from './plugin-output.ts';
-import { type PluginRun, runPlugin } from './run-plugin.ts';
+import type { PluginRun } from './run-plugin.ts';
+import { probeSandbox } from './sandbox.ts';
 import type { ScenarioAddresses } from './scenario-addresses.ts';
 import type { ScenarioSetup } from './scenario-catalog.ts';
 import { agentFigures, type Figures, jsonFigures, servedData } from './served-figures.ts';
@@ -93,20 +94,24 @@ export async function runOnScenario(
   }
 }
 
-/** Runs the plug-in once with fresh temp, home, cache and state folders, removed afterwards. */
+/**
+ * Runs the plug-in once in a cleared environment with folders of its own: sealed in the
+ * certification's sandbox (isolated-env.ts, sandbox.ts; issue 28 §4), else with fresh host folders,
+ * removed afterwards. `extraEnv`: the run's own variables (a locale), kept through the clearing.
+ */
 export async function isolatedRun(
   input: CertifyInput,
   argv: string[],
   timeoutMs: number,
   extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<{ run: PluginRun; notes: Record<string, unknown> }> {
-  const isolated = await isolatedEnv({ ...input.env, ...extraEnv });
-  try {
-    const run = await runPlugin({ argv, cwd: input.cwd, env: isolated.env, timeoutMs });
-    return { run, notes: { isolated: 'fresh TMPDIR/TMP/TEMP, HOME, XDG_CACHE_HOME, XDG_STATE_HOME' } };
-  } finally {
-    await isolated.remove();
-  }
+  return sealedRun({
+    argv,
+    cwd: input.cwd,
+    env: { ...input.env, ...extraEnv },
+    timeoutMs,
+    sandbox: input.sandbox ?? (await probeSandbox(input.env)),
+  });
 }
 
 function numericValues(judgement: RunJudgement): Map<string, string> {

@@ -4,6 +4,7 @@ import type { LabelTracking, TrackedRun } from './figure-tracking.ts';
 import type { Finding, RunJudgement } from './judge-run.ts';
 import type { PluginClauseId } from './plugin-clauses.ts';
 import type { StateName } from './plugin-output.ts';
+import type { Sandbox, SandboxReport } from './sandbox.ts';
 import type { CatalogScenario } from './scenario-catalog.ts';
 
 /** The evidence of one plug-in run (secrets redacted). */
@@ -76,6 +77,11 @@ export interface CertifyInput {
   progress?: (line: string) => void;
   /** Skip the extra runs (help, version, locale, held-back answer): for focused tests only. */
   extraRuns?: boolean;
+  /**
+   * The sandbox every plug-in run is sealed in (sandbox.ts, `probeSandbox`, probed once per
+   * certification); absent: certifyPlugin probes it with `env`.
+   */
+  sandbox?: Sandbox;
 }
 
 export interface CertifyResult {
@@ -85,6 +91,8 @@ export interface CertifyResult {
   tracking: LabelTracking[];
   /** With `--runs`: seed, runs, and a shrunk failure's file and replay command. */
   generated?: Record<string, unknown>;
+  /** How sealed the plug-in's runs were (issue 28 §4): "not sealed" lists each protection absent. */
+  sandbox: SandboxReport;
   startedAt: Date;
   finishedAt: Date;
 }

@@ -4,6 +4,7 @@ import { runScenario } from './certify-run.ts';
 import { runExtra } from './certify-run-extra.ts';
 import { runGenerated } from './certify-run-generated.ts';
 import type { CertifyInput, CertifyResult, Judged } from './certify-types.ts';
+import { probeSandbox } from './sandbox.ts';
 import { ScenarioAddresses } from './scenario-addresses.ts';
 
 export { localeMadeTheDifference } from './certify-judge.ts';
@@ -12,15 +13,18 @@ export type { CertifyInput, CertifyResult, ClauseOutcome, RunEvidence, RunRecord
 
 /**
  * Certifies one plug-in, stage by stage: plan the runs (certify-plan.ts); run them
- * (certify-run.ts: each selected catalog scenario on a fresh simulator of its own address, every
- * run with fresh temp, home, cache and state folders; certify-run-extra.ts: `--help`,
+ * (certify-run.ts: each selected catalog scenario on a fresh simulator of its own address, driven
+ * in process with no control listener, every run sealed in bubblewrap where the machine permits it
+ * (sandbox.ts, probed once here), else with fresh temp, home, cache and state folders; certify-run-extra.ts: `--help`,
  * `--version`, a German locale, an answer held back past `{timeout}`; certify-run-generated.ts:
  * the generated states of `--runs`); judge them (certify-judge.ts: the plain-twin comparison,
  * figure tracking over every run, one verdict per PLUGIN clause). The report stage
  * (certify-report.ts) turns the result into the one result model. Never throws for the plug-in's sake.
  */
-export async function certifyPlugin(input: CertifyInput): Promise<CertifyResult> {
+export async function certifyPlugin(given: CertifyInput): Promise<CertifyResult> {
   const startedAt = new Date();
+  // One probe per certification: every run of it is sealed alike, and the report says how.
+  const input = { ...given, sandbox: given.sandbox ?? (await probeSandbox(given.env)) };
   const plan = planRuns(input);
   const addresses = new ScenarioAddresses();
   const all: Judged[] = [];
@@ -43,6 +47,7 @@ export async function certifyPlugin(input: CertifyInput): Promise<CertifyResult>
     clauses,
     tracking,
     ...(generated ? { generated } : {}),
+    sandbox: input.sandbox.report,
     startedAt,
     finishedAt: new Date(),
   };

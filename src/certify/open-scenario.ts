@@ -34,8 +34,10 @@ export type ScenarioBase = { scenario: string } | { state: PbxState; replay?: Re
 
 /**
  * Starts a fresh simulator (frozen clock, ephemeral ports, 127.0.0.1) for `setup` through the
- * TypeScript API, applies the scenario's field situation through its control plane (or a proxy
- * where the simulator has no switch for it), and tells the placeholder values.
+ * TypeScript API, applies the scenario's field situation through its control client in process (or
+ * a proxy where the simulator has no switch for it), and tells the placeholder values. The
+ * simulator starts no control listener: a plug-in under certification finds no control plane to
+ * change the PBX it is judged against (issue 28 §4, "No control plane for the plug-in to find").
  */
 export async function openScenario(
   setup: ScenarioSetup,
@@ -56,6 +58,7 @@ export async function openScenario(
     host,
     monitoringPort: 0,
     clock: { mode: 'frozen' },
+    controlListener: false,
     ...(replay ? { replay } : {}),
   });
   const notes: Record<string, unknown> = {};

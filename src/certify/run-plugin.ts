@@ -28,10 +28,18 @@ export interface RunPluginOptions {
 export const MAX_CAPTURED_BYTES = 64 * 1024;
 
 /**
+ * How long the output may stay open after the plug-in's own process ended: a child it left behind
+ * that holds stdout or stderr (outside a sandbox, where nothing ends it) does not hold the run.
+ */
+const OUTPUT_GRACE_MS = 1_000;
+
+/**
  * Runs the plug-in once, without a shell: its own process group (so the harness can end it and
  * everything it started), stdin closed, stdout and stderr captured up to {@link MAX_CAPTURED_BYTES}.
- * At `timeoutMs` the whole process group gets SIGKILL. Never rejects for the plug-in's sake; a
- * plug-in that cannot be started is a harness problem and rejects.
+ * At `timeoutMs` the whole process group gets SIGKILL. The run ends when the process ended and its
+ * output closed, or {@link OUTPUT_GRACE_MS} after the process ended while a child left behind still
+ * holds the output. Never rejects for the plug-in's sake; a plug-in that cannot be started is a
+ * harness problem and rejects.
  */
 export function runPlugin(options: RunPluginOptions): Promise<PluginRun> {
   const [file, ...args] = options.argv;
@@ -51,6 +59,7 @@ export function runPlugin(options: RunPluginOptions): Promise<PluginRun> {
     child.stderr.on('data', err.add);
     let timedOut = false;
     let settled = false;
+    let grace: NodeJS.Timeout | undefined;
     const killGroup = () => {
       if (child.pid === undefined) return;
       try {
@@ -63,14 +72,9 @@ export function runPlugin(options: RunPluginOptions): Promise<PluginRun> {
       timedOut = true;
       killGroup();
     }, options.timeoutMs);
-    child.on('error', (error) => {
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(timer);
-      if (settled) return;
-      settled = true;
-      reject(error);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
+      clearTimeout(grace);
       // Children the plug-in left behind in its group do not outlive the run.
       killGroup();
       if (settled) return;
@@ -84,7 +88,21 @@ export function runPlugin(options: RunPluginOptions): Promise<PluginRun> {
         outputBytes: out.total() + err.total(),
         durationMs: Math.round(performance.now() - started),
       });
+    };
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      if (settled) return;
+      settled = true;
+      reject(error);
     });
+    child.on('exit', (code, signal) => {
+      grace = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(code, signal);
+      }, OUTPUT_GRACE_MS);
+    });
+    child.on('close', finish);
   });
 }
 

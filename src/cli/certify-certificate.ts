@@ -1,6 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import type { Stated } from '../certificate/certification-predicate.ts';
+import {
+  CERTIFICATE_LEVELS,
+  type CertificateLevel,
+  type Stated,
+} from '../certificate/certification-predicate.ts';
 import { commandRuns, mkpRuns, type PlannedRuns } from '../certificate/certification-runs.ts';
 import { fileSubject, folderSubjects, pluginFile, sha256Hex } from '../certificate/plugin-subjects.ts';
 import type { Subject } from '../certificate/statement.ts';
@@ -12,8 +16,50 @@ import type { CompatibilityReport } from '../report/model.ts';
 import type { CertificateFacts } from './certificate-output.ts';
 import type { CliIo } from './cli-io.ts';
 
-/** Until certify-plugin grades levels and coverage, and seals its runs, the certificate says so. */
-export const NOT_GRADED: Stated<never> = { absent: 'this version of certify-plugin does not grade it' };
+/** What a certification did not establish, said instead of a made-up value. */
+const NOT_GRADED = (what: string): Stated<never> => ({ absent: `this certification does not ${what}` });
+
+/**
+ * The level the certification reached (issue 28 §3: `form`, `state`, `values`), as its outcome
+ * states it; absent, with the reason, where the outcome states none.
+ */
+export function statedLevel(outcome: object): Stated<CertificateLevel> {
+  const level = (outcome as { level?: unknown }).level;
+  return typeof level === 'string' && (CERTIFICATE_LEVELS as readonly string[]).includes(level)
+    ? { value: level as CertificateLevel }
+    : NOT_GRADED('grade a level');
+}
+
+/** The coverage the certification's outcome states (counts of labels and watched services). */
+export function statedCoverage(outcome: object): Stated<Record<string, unknown>> {
+  const coverage = (outcome as { coverage?: unknown }).coverage;
+  return typeof coverage === 'object' && coverage !== null && !Array.isArray(coverage)
+    ? { value: { ...coverage } }
+    : NOT_GRADED('state a coverage');
+}
+
+/** How sealed the plug-in's runs were, as the report states it (issue 28 §4). */
+export function statedSandbox(report: CompatibilityReport): Stated<Record<string, unknown>> {
+  const sandbox = (report as { sandbox?: unknown }).sandbox as
+    | { sealed?: unknown; tool?: unknown; reason?: unknown; protections?: unknown }
+    | undefined;
+  if (typeof sandbox !== 'object' || sandbox === null || typeof sandbox.sealed !== 'boolean')
+    return NOT_GRADED('seal its runs in a sandbox, nor say how sealed they were');
+  const protections = Array.isArray(sandbox.protections)
+    ? sandbox.protections.map((p: { name?: unknown; present?: unknown }) => ({
+        name: String(p.name),
+        present: p.present === true,
+      }))
+    : [];
+  return {
+    value: {
+      sealed: sandbox.sealed,
+      tool: typeof sandbox.tool === 'string' ? sandbox.tool : null,
+      ...(typeof sandbox.reason === 'string' ? { reason: sandbox.reason } : {}),
+      protections,
+    },
+  };
+}
 
 /**
  * The file a plug-in command's certificate certifies (the executable, or the script after an
@@ -69,9 +115,9 @@ export async function commandCertificateFacts(input: CommandCertificateInput): P
           : null,
       expectations:
         input.expectations === null ? null : await expectationsDigest(input.expectations, input.io),
-      level: NOT_GRADED,
-      coverage: NOT_GRADED,
-      sandbox: NOT_GRADED,
+      level: statedLevel(input.result),
+      coverage: statedCoverage(input.result),
+      sandbox: statedSandbox(input.report),
     },
   };
 }
@@ -118,9 +164,9 @@ export async function packageCertificateFacts(input: PackageCertificateInput): P
       runs: mkpRuns(input.result),
       generated: input.result.generated ?? null,
       expectations: null,
-      level: NOT_GRADED,
-      coverage: NOT_GRADED,
-      sandbox: NOT_GRADED,
+      level: { absent: 'agent-based packages are judged by rules, not graded by level' },
+      coverage: { absent: 'agent-based packages are judged by rules, not graded by coverage' },
+      sandbox: statedSandbox(input.report),
     },
   };
 }

@@ -6,6 +6,7 @@ import type { PluginPackage } from '../certify/mkp/plugin-package.ts';
 import { HarnessError } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
 import { TOOL_VERSION } from '../core/tool-version.ts';
+import { sandboxLine } from '../report/model.ts';
 import type { CertificateOutputOptions } from './certificate-output.ts';
 import type { CliIo } from './cli-io.ts';
 import { shownPath } from './shown-path.ts';
@@ -22,6 +23,7 @@ export interface CertifyMkpOptions extends CertificateOutputOptions {
   quiet?: boolean;
   expectations?: string;
   scenarioFile?: string;
+  requireSealed?: boolean;
 }
 
 /** Longest one runner process may take by default: all plug-ins on one agent text, with the probes. */
@@ -74,6 +76,10 @@ export async function certifyMkpCommand(
   const { prepareCertificate } = await import('./certificate-output.ts');
   const certificate = await prepareCertificate(options, io);
 
+  // The runner imports the package's code: it runs sealed like a command plug-in (issue 28 §4).
+  const { sealedOrNot } = await import('./sealed-or-not.ts');
+  const sandbox = await sealedOrNot(io, options.requireSealed === true, options.quiet === true);
+
   const { openMkp, pluginDirectory, isFamilyFolder } = await import('../certify/mkp/plugin-package.ts');
   let pkg: PluginPackage | null = null;
   let problems: string[] = [];
@@ -116,6 +122,7 @@ export async function certifyMkpCommand(
       runs: options.runs ?? 0,
       ...(options.seed === undefined ? {} : { seed: options.seed }),
       timeoutMs: Math.round((options.timeout ?? DEFAULT_TIMEOUT_S) * 1000),
+      sandbox,
       ...(progress ? { progress } : {}),
     });
   } finally {
@@ -201,6 +208,7 @@ function formatSummary(plugin: string, result: CertifyMkpResult, jsonPath: strin
     ...(result.generated
       ? [`  generated states: ${result.generated.runs}, seed ${result.generated.seed} (--seed repeats them)`]
       : []),
+    `  ${sandboxLine(result.sandbox)}`,
     `  reports: ${jsonPath} (+ compatibility.html, junit.xml, served/)`,
     '',
   ].join('\n');

@@ -9,6 +9,7 @@ import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
 import { TOOL_VERSION } from '../core/tool-version.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
+import { sandboxLine } from '../report/model.ts';
 import { CLI } from '../report/reproduce.ts';
 import type { CertificateOutputOptions } from './certificate-output.ts';
 import type { CliIo } from './cli-io.ts';
@@ -28,6 +29,7 @@ export interface CertifyPluginOptions extends CertificateOutputOptions {
   quiet?: boolean;
   mkp?: string;
   pluginDir?: string;
+  requireSealed?: boolean;
 }
 
 /** Default time one plug-in run may take (the expectations file or --timeout may change it). */
@@ -108,6 +110,10 @@ export function registerCertifyPlugin(program: Command, io: CliIo, done: (exitCo
       'certify an agent-based Checkmk plug-in package (cmk.agent_based.v2) instead of a command (docs/mkp-plugin-rules.md)',
     )
     .option('--plugin-dir <dir>', 'like --mkp, for a package not yet built: its cmk_addons_plugins folder')
+    .option(
+      '--require-sealed',
+      'exit 2 before any run where the plug-in cannot run sealed (bubblewrap missing or not permitted)',
+    )
     .option(
       '--certificate <file>',
       'when the certification passes, write a certificate: an in-toto Statement in a DSSE envelope (docs/certificate.md)',
@@ -225,6 +231,9 @@ export async function certifyPluginCommand(
       `-- ${template}`,
     ].join(' ');
 
+  const { sealedOrNot } = await import('./sealed-or-not.ts');
+  const sandbox = await sealedOrNot(io, options.requireSealed === true, options.quiet === true);
+
   const { loadCatalog } = await import('../catalog/load-catalog.ts');
   let clauseCatalog: Awaited<ReturnType<typeof loadCatalog>>;
   try {
@@ -249,6 +258,7 @@ export async function certifyPluginCommand(
     levels,
     reportsDir,
     replayCommand,
+    sandbox,
     ...(progress ? { progress } : {}),
   });
 
@@ -389,6 +399,7 @@ function formatSummary(plugin: string, result: CertifyResult, jsonPath: string):
     ...runs,
     ...(notTraced.length > 0 ? [`  not traced (no served figure they follow): ${notTraced.join(', ')}`] : []),
     ...(replay ? [`  shrunk failure, replay with: ${String(replay)}`] : []),
+    `  ${sandboxLine(result.sandbox)}`,
     `  reports: ${jsonPath} (+ compatibility.html, junit.xml, served/)`,
     '',
   ].join('\n');

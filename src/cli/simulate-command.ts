@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { EndpointStatus, PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
 import { generateControlToken, isLoopbackHost } from '../../simulators/shared/control-token.ts';
+import type { ReplayClock } from '../console/console-options.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { weakSecretReason } from '../core/secret-strength.ts';
@@ -203,9 +204,26 @@ export async function simulateCommand(
       options.json || targetFile !== undefined ? await prepareResolverFixtures(options.host) : null;
     if (resolverFixtures?.trustedCa.length) startOptions.resolver = { trustedCa: resolverFixtures.trustedCa };
     const primary = fleet?.registrations[0];
+    // Issue 32: the console on the primary PBX's control plane (a pooled fleet's primary has none of its own).
+    const consoleOn = !fleet?.pool;
+    const replayClock: { current?: ReplayClock } = {};
+    const recordingShown = replayed && {
+      recording: replayed.recording,
+      file: options.recording ?? '',
+      timing: options.timing ?? 'recorded',
+      clock: replayClock,
+    };
+    if (consoleOn) {
+      // Loaded on demand, like the simulator: `--help` loads commander alone.
+      const { consoleMount } = await import('../console/console-mount.ts');
+      const { consoleOptionsOf } = await import('../console/console-options.ts');
+      startOptions.controlMounts = [consoleMount(consoleOptionsOf(fleet, controlToken, recordingShown))];
+    }
     handle = await start(
       primary ? { ...startOptions, ...fleet?.pbxOptions(0), controller: primary } : startOptions,
     );
+    const clock = handle.internals.clock;
+    replayClock.current = { startedAt: clock.now(), now: () => clock.now() };
     fleet?.started(0, handle);
   } catch (error) {
     await resolverFixtures?.close();
@@ -236,7 +254,7 @@ export async function simulateCommand(
     const info = options.json || command.length > 0 ? io.stderr : io.stdout;
     if (options.json) io.stdout.write(`${JSON.stringify(target)}\n`);
     if (targetFile !== undefined) await writeAtomically(targetFile, `${JSON.stringify(target, null, 2)}\n`);
-    info.write(formatBanner(target, options, handle.internals.endpoint.status()));
+    info.write(formatBanner(target, options, handle.internals.endpoint.status(), !fleet?.pool));
     if (fleet) info.write(fleet.pool ? formatPooledFleet(fleet, options) : formatFleet(fleet, options));
     info.write(formatBound(handle, fleet?.pool ? null : fleet));
     if (generatedToken) {
@@ -465,7 +483,12 @@ export function exposureWarnings(
   return warnings;
 }
 
-function formatBanner(target: TargetDescription, options: SimulateOptions, status: EndpointStatus): string {
+function formatBanner(
+  target: TargetDescription,
+  options: SimulateOptions,
+  status: EndpointStatus,
+  consoleAt: boolean,
+): string {
   const { pbx } = target;
   const endpoint =
     status.state === 'listening'
@@ -480,6 +503,7 @@ function formatBanner(target: TargetDescription, options: SimulateOptions, statu
     `  XML-RPC login:   ${pbx.xmlrpc.login} / ${pbx.xmlrpc.password}  (URL parameter ${pbx.xmlrpc.authParam})`,
     `  data endpoint:   ${endpoint}`,
     `  control plane:   ${pbx.controlUrl}`,
+    ...(consoleAt ? [`  console:         ${pbx.controlUrl}/console  (open it in a browser)`] : []),
     '',
   ].join('\n');
 }

@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { tcpExchange } from '../core/tcp-exchange.ts';
 
 /** One request as bytes on a fresh TCP connection. */
 export interface WireRequest {
@@ -30,42 +30,34 @@ export interface HttpAnswer {
 /**
  * Sends `request.bytes` on a new connection and reads until the server closes. A complete HTTP
  * answer (head plus `Content-Length` bytes) also counts as done, so a server keeping the
- * connection open after answering is not a hang. Never rejects.
+ * connection open after answering is not a hang. Never rejects. The exchange itself is the
+ * harness's one TCP exchanger (src/core/tcp-exchange.ts).
  */
-export function exchange(request: WireRequest, boundMs: number): Promise<WireAnswer> {
+export async function exchange(request: WireRequest, boundMs: number): Promise<WireAnswer> {
   const started = performance.now();
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let settled = false;
-    const socket = connect({
-      host: request.host,
-      port: request.port,
-      ...(request.localAddress === undefined ? {} : { localAddress: request.localAddress }),
-      allowHalfOpen: true,
-    });
-    const finish = (ending: WireAnswer['ending']) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.destroy();
-      const bytes = Buffer.concat(chunks);
-      resolve({ bytes, ending, ms: performance.now() - started, http: parseHttpAnswer(bytes) });
-    };
-    const timer = setTimeout(() => finish(completeHttp(Buffer.concat(chunks)) ? 'end' : 'timeout'), boundMs);
-    socket.on('connect', () => {
-      socket.write(request.bytes);
-      if (request.endWrite) socket.end();
-    });
-    socket.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      if (completeHttp(Buffer.concat(chunks))) finish('end');
-    });
-    socket.on('end', () => finish('end'));
-    socket.on('close', () => finish('end'));
-    socket.on('error', (error: NodeJS.ErrnoException) =>
-      finish(error.code === 'ECONNREFUSED' ? 'refused' : 'reset'),
-    );
+  const outcome = await tcpExchange({
+    host: request.host,
+    port: request.port,
+    send: request.bytes,
+    timeoutMs: boundMs,
+    isComplete: completeHttp,
+    ...(request.endWrite ? { endWrite: true } : {}),
+    ...(request.localAddress === undefined ? {} : { localAddress: request.localAddress }),
   });
+  const ending: WireAnswer['ending'] =
+    outcome.end === 'timeout'
+      ? 'timeout'
+      : outcome.end === 'peer-reset'
+        ? 'reset'
+        : outcome.end === 'connect-failed'
+          ? outcome.errorCode === 'ECONNREFUSED'
+            ? 'refused'
+            : outcome.errorCode === 'ETIMEDOUT'
+              ? 'timeout'
+              : 'reset'
+          : 'end';
+  const bytes = outcome.bytes;
+  return { bytes, ending, ms: performance.now() - started, http: parseHttpAnswer(bytes) };
 }
 
 const HEAD_END = Buffer.from('\r\n\r\n');

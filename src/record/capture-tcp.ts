@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { connect } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import { type RecordedClose, type RecordedStream, toRecordedBytes } from '../../simulators/pbx/index.ts';
+import { tcpExchange } from '../core/tcp-exchange.ts';
 
 export interface CaptureOptions {
   host: string;
@@ -36,69 +35,38 @@ const round = (ms: number) => Math.round(ms * 10) / 10;
 /**
  * Connects, sends `request` (if any), and keeps every byte with the time it arrived: for a raw
  * fetch from the connect, for a request from the moment it was written. Notes who closed and how:
- * the server's FIN (`end`), a reset (`ECONNRESET`), or our own close after `timeoutMs`.
+ * the server's FIN (`end`), a reset (`ECONNRESET`), or our own close after `timeoutMs` (or at
+ * `maxBytes`). The exchange itself is the harness's one TCP exchanger (src/core/tcp-exchange.ts).
  */
-export function captureTcp(options: CaptureOptions): Promise<Captured> {
+export async function captureTcp(options: CaptureOptions): Promise<Captured> {
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    let origin = started;
-    let connectMs = 0;
-    let connected = false;
-    const parts: Buffer[] = [];
-    const chunks: Captured['chunks'] = [];
-    let length = 0;
-    let settled = false;
-    const socket = connect({
-      host: options.host,
-      port: options.port,
-      ...(options.localAddress ? { localAddress: options.localAddress } : {}),
-    });
-    const finish = (close: Omit<RecordedClose, 'atMs'>) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve({
-        bytes: Buffer.concat(parts),
-        connectMs,
-        chunks,
-        close: { ...close, atMs: round(performance.now() - origin) },
-      });
-    };
-    const timer = setTimeout(() => {
-      if (!connected) {
-        settled = true;
-        socket.destroy();
-        reject(new CaptureError(`no connection to ${options.host}:${options.port} within ${timeoutMs} ms`));
-      } else finish({ by: 'client', how: 'timeout' });
-    }, timeoutMs);
-    socket.once('connect', () => {
-      connected = true;
-      connectMs = round(performance.now() - started);
-      origin = performance.now();
-      if (options.request) {
-        socket.write(options.request);
-        origin = performance.now();
-      }
-    });
-    socket.on('data', (chunk: Buffer) => {
-      if (length >= maxBytes) return;
-      chunks.push({ atMs: round(performance.now() - origin), length: chunk.length });
-      parts.push(chunk);
-      length += chunk.length;
-      if (length >= maxBytes) finish({ by: 'client', how: 'timeout' });
-    });
-    socket.on('end', () => finish({ by: 'server', how: 'fin' }));
-    socket.on('error', (error: NodeJS.ErrnoException) => {
-      if (connected) return finish({ by: 'server', how: error.code === 'ECONNRESET' ? 'reset' : 'fin' });
-      settled = true;
-      clearTimeout(timer);
-      reject(new CaptureError(`${options.host}:${options.port}: ${error.code ?? error.message}`));
-    });
-    socket.on('close', () => finish({ by: 'server', how: 'fin' }));
+  const outcome = await tcpExchange({
+    host: options.host,
+    port: options.port,
+    timeoutMs,
+    maxBytes: options.maxBytes ?? 64 * 1024 * 1024,
+    ...(options.request ? { send: options.request } : {}),
+    ...(options.localAddress ? { localAddress: options.localAddress } : {}),
   });
+  if (!outcome.connected) {
+    throw new CaptureError(
+      outcome.errorCode === 'ETIMEDOUT'
+        ? `no connection to ${options.host}:${options.port} within ${timeoutMs} ms`
+        : `${options.host}:${options.port}: ${outcome.errorCode}`,
+    );
+  }
+  const close: Omit<RecordedClose, 'atMs'> =
+    outcome.end === 'peer-reset'
+      ? { by: 'server', how: 'reset' }
+      : outcome.end === 'peer-closed'
+        ? { by: 'server', how: 'fin' }
+        : { by: 'client', how: 'timeout' };
+  return {
+    bytes: outcome.bytes,
+    connectMs: round(outcome.connectMs),
+    chunks: outcome.chunks.map((chunk) => ({ atMs: round(chunk.atMs), length: chunk.length })),
+    close: { ...close, atMs: round(outcome.endAtMs) },
+  };
 }
 
 /** A captured exchange as a recorded stream (after redaction the caller passes the new bytes). */

@@ -79,9 +79,9 @@ export function diffFaces(recorded: DiffFaces, other: DiffFaces, options: DiffOp
   if (recorded.agentText !== undefined && other.agentText !== undefined)
     findings.push(...diffAgentText(recorded.agentText, other.agentText, valueClass, options));
   if (recorded.xml !== undefined && other.xml !== undefined)
-    findings.push(...diffXml(recorded.xml, other.xml, valueClass));
+    findings.push(...diffTree(XML_TREE, recorded.xml, other.xml, valueClass));
   if (recorded.json !== undefined && other.json !== undefined)
-    findings.push(...diffJson(recorded.json, other.json, valueClass));
+    findings.push(...diffTree(JSON_TREE, recorded.json, other.json, valueClass));
   if (recorded.localDocument !== undefined && other.localDocument !== undefined)
     findings.push(...diffLocalDocument(recorded.localDocument, other.localDocument, valueClass));
   return findings;
@@ -398,52 +398,56 @@ function flatten(value: unknown, path: string, out: Map<string, string>, separat
   }
 }
 
-function diffXml(a: string, b: string, valueClass: FindingClass): Finding[] {
-  const left = new Map<string, string>();
-  const right = new Map<string, string>();
-  try {
-    flatten(xmlParser.parse(a), '', left, '/');
-    flatten(xmlParser.parse(b), '', right, '/');
-  } catch (error) {
-    return [
-      {
-        class: valueClass,
-        face: 'xml',
-        place: 'document',
-        clause: 'MON-XML-ROOT',
-        note: `not well-formed: ${(error as Error).message}`,
-      },
-    ];
-  }
-  return diffPaths(
-    'xml',
-    left,
-    right,
-    valueClass,
-    (path) =>
-      XML_UNSPEC_CHILDREN.test(path.replace(/\[\d+\]/g, '')) ? 'MON-UNSPEC-XML-CHILDREN' : undefined,
-    'MON-XML-CHILDREN',
-  );
+/** What the tree walker needs to know of a document face: how to read it and which clauses judge it. */
+interface TreeFace {
+  face: 'xml' | 'json';
+  parse(text: string): unknown;
+  /** The path of the root and the separator of a child's name. */
+  root: string;
+  separator: '/' | '.';
+  /** Where, under which clause and with which words a document that does not parse is reported. */
+  malformed: { place: string; clause: string; note: string };
+  /** The clause that leaves the children at `path` open, if one does. */
+  unspecifiedFor(path: string): string | undefined;
+  /** The clause a differing value breaks. */
+  clause: string;
 }
 
-function diffJson(a: string, b: string, valueClass: FindingClass): Finding[] {
+const XML_TREE: TreeFace = {
+  face: 'xml',
+  parse: (text) => xmlParser.parse(text),
+  root: '',
+  separator: '/',
+  malformed: { place: 'document', clause: 'MON-XML-ROOT', note: 'not well-formed' },
+  unspecifiedFor: (path) =>
+    XML_UNSPEC_CHILDREN.test(path.replace(/\[\d+\]/g, '')) ? 'MON-UNSPEC-XML-CHILDREN' : undefined,
+  clause: 'MON-XML-CHILDREN',
+};
+
+const JSON_TREE: TreeFace = {
+  face: 'json',
+  parse: (text) => JSON.parse(text),
+  root: '$',
+  separator: '.',
+  malformed: { place: '$', clause: 'MON-JSON-OBJECT', note: 'not JSON' },
+  unspecifiedFor: () => 'MON-UNSPEC-JSON-FIELDS',
+  clause: 'MON-JSON-OBJECT',
+};
+
+/** The one tree walker of the XML and JSON faces: both documents flattened to paths, then compared. */
+function diffTree(tree: TreeFace, a: string, b: string, valueClass: FindingClass): Finding[] {
   const left = new Map<string, string>();
   const right = new Map<string, string>();
   try {
-    flatten(JSON.parse(a), '$', left, '.');
-    flatten(JSON.parse(b), '$', right, '.');
+    flatten(tree.parse(a), tree.root, left, tree.separator);
+    flatten(tree.parse(b), tree.root, right, tree.separator);
   } catch (error) {
+    const { place, clause, note } = tree.malformed;
     return [
-      {
-        class: valueClass,
-        face: 'json',
-        place: '$',
-        clause: 'MON-JSON-OBJECT',
-        note: `not JSON: ${(error as Error).message}`,
-      },
+      { class: valueClass, face: tree.face, place, clause, note: `${note}: ${(error as Error).message}` },
     ];
   }
-  return diffPaths('json', left, right, valueClass, () => 'MON-UNSPEC-JSON-FIELDS', 'MON-JSON-OBJECT');
+  return diffPaths(tree.face, left, right, valueClass, tree.unspecifiedFor, tree.clause);
 }
 
 /** Paths only on one side: `unspecified` where the spec does not list the children, else `extension`. */

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { PbxState } from '../../simulators/pbx/index.ts';
+import type { PbxState, Recording } from '../../simulators/pbx/index.ts';
 import { type ReplayBinding, replayRecording } from '../../simulators/pbx/index.ts';
 import { importRecording } from './import-recording.ts';
 import { loadRecording, scenarioNameOf, scenarioState } from './load-recording.ts';
@@ -14,10 +14,14 @@ export function recordingStartOptions(
   cwd: string,
   timing: 'recorded' | 'none',
   now: number,
-): { scenario: PbxState; replay: ReplayBinding } {
+): { scenario: PbxState; replay: ReplayBinding; recording: Recording } {
   const recording = loadRecording(resolve(cwd, file));
   const scenario = importRecording(recording, { name: scenarioNameOf(file) });
-  return { scenario: scenarioState(scenario, now), replay: replayRecording(recording, { timing }) };
+  return {
+    scenario: scenarioState(scenario, now),
+    replay: replayRecording(recording, { timing }),
+    recording,
+  };
 }
 
 /**

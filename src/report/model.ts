@@ -164,6 +164,20 @@ export interface UntracedScenario {
   status: ScenarioStatus;
 }
 
+/**
+ * certify-plugin only: how sealed the plug-in's runs were (issue 28 §4, src/certify/sandbox.ts).
+ * `sealed` only when every protection is present; a certificate repeats it.
+ */
+export interface SandboxSummary {
+  sealed: boolean;
+  /** The sandbox tool as it names itself (`bubblewrap 0.8.0`), `null` when none could run. */
+  tool: string | null;
+  /** Why the runs were not sealed. */
+  reason?: string;
+  /** Every protection, present or absent (`environment`, `read-only-filesystem`, …). */
+  protections: { name: string; present: boolean; description: string }[];
+}
+
 export interface CompatibilityReport {
   reportVersion: 1;
   metadata: RunMetadata;
@@ -174,6 +188,16 @@ export interface CompatibilityReport {
   baseline: BaselineSummary;
   /** `passed` only when nothing unexpected failed or passed and at least one scenario ran. */
   outcome: { passed: boolean; reasons: string[] };
+  /** certify-plugin: how sealed the plug-in's runs were. */
+  sandbox?: SandboxSummary;
+}
+
+/** One line on a sandbox: sealed with its tool, or not sealed, why, and what is absent. */
+export function sandboxLine(sandbox: SandboxSummary): string {
+  if (sandbox.sealed)
+    return `sealed (${sandbox.tool ?? 'sandbox'}): ${sandbox.protections.map((p) => p.name).join(', ')}`;
+  const absent = sandbox.protections.filter((p) => !p.present).map((p) => p.name);
+  return `NOT SEALED: ${sandbox.reason ?? 'no sandbox'}; absent: ${absent.join(', ')}`;
 }
 
 export function emptyVerdictCounts(): VerdictCounts {

@@ -109,6 +109,7 @@ export function renderHtml(report: CompatibilityReport): string {
 <body>
 <h1>${e(title)}</h1>
 ${renderOutcome(report)}
+${renderSandbox(report)}
 <h2 id="scores">Scores</h2>
 ${renderScores(report.interfaces)}
 ${renderFilters(report)}
@@ -185,6 +186,22 @@ function renderOutcome(report: CompatibilityReport): string {
   }
   const reasons = report.outcome.reasons.map((reason) => `<li>${md(reason)}</li>`).join('');
   return `<div class="outcome bad">Failed <span class="meta">${e(tally)}</span><ul>${reasons}</ul></div>`;
+}
+
+/** certify-plugin: whether the plug-in's runs were sealed, and each protection absent (issue 28 §4). */
+function renderSandbox(report: CompatibilityReport): string {
+  const sandbox = report.sandbox;
+  if (!sandbox) return '';
+  const items = sandbox.protections
+    .map(
+      (p) =>
+        `<li>${p.present ? 'present' : '<strong>absent</strong>'}: <code>${e(p.name)}</code>, ${e(p.description)}</li>`,
+    )
+    .join('');
+  const head = sandbox.sealed
+    ? `Sealed run (${e(sandbox.tool ?? 'sandbox')}): every protection present.`
+    : `Not sealed: ${e(sandbox.reason ?? 'no sandbox')}`;
+  return `<div id="sandbox" class="outcome ${sandbox.sealed ? 'ok' : 'bad'}">${head}<ul>${items}</ul></div>`;
 }
 
 function renderScores(interfaces: InterfaceResult[]): string {

@@ -1,5 +1,5 @@
 import { XMLBuilder } from 'fast-xml-parser';
-import type { ClauseResult, CompatibilityReport, InterfaceResult } from './model.ts';
+import { type ClauseResult, type CompatibilityReport, type InterfaceResult, sandboxLine } from './model.ts';
 import { reproduceCommands } from './reproduce.ts';
 
 /** A testcase's outcome in JUnit terms. */
@@ -58,9 +58,28 @@ function suiteNode(suite: InterfaceResult, report: CompatibilityReport): XmlNode
     '@_skipped': String(count(outcomes, 'skipped')),
     '@_time': seconds(time),
     '@_timestamp': report.metadata.startedAt.replace(/\.\d+Z$|Z$/, ''),
+    ...sandboxNodes(report),
     testcase: suite.clauses.map((clause, index) =>
       caseNode(clause, outcomes[index] ?? { kind: 'passed' }, report),
     ),
+    ...(report.sandbox ? { 'system-out': [{ '#text': clean(sandboxLine(report.sandbox)) }] } : {}),
+  };
+}
+
+/** certify-plugin: the sandbox as suite properties (`sandbox.sealed`, one per protection). */
+function sandboxNodes(report: CompatibilityReport): XmlNode {
+  const sandbox = report.sandbox;
+  if (!sandbox) return {};
+  const property = (name: string, value: string): XmlNode => ({ '@_name': name, '@_value': clean(value) });
+  return {
+    properties: {
+      property: [
+        property('sandbox.sealed', sandbox.sealed ? 'yes' : 'no'),
+        property('sandbox.tool', sandbox.tool ?? 'none'),
+        ...(sandbox.reason ? [property('sandbox.reason', sandbox.reason)] : []),
+        ...sandbox.protections.map((p) => property(`sandbox.${p.name}`, p.present ? 'present' : 'absent')),
+      ],
+    },
   };
 }
 

@@ -11,11 +11,11 @@ import {
   type RangeEdges,
   widestBoundaryAmong,
 } from '../../src/core/cidr-edges.ts';
+import { canConnect, describeTcpOutcome } from '../../src/core/tcp-exchange.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { entryContains, foreignRange, rangeAround } from '../support/ipv4.ts';
 import { memoryKey } from '../support/scenario-memory.ts';
 import { classifySnapshot } from '../support/snapshot-format.ts';
-import { canConnect, describeTcpOutcome } from '../support/tcp-exchange.ts';
 import { withControl } from '../support/with-control.ts';
 import { type EndpointReply, NO_DATA_TIMEOUT_MS, type PbxWorld } from '../support/world.ts';
 

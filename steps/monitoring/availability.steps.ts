@@ -7,6 +7,7 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
 import type { PbxControl } from '../../simulators/pbx/index.ts';
 import { numberToIpv4 } from '../../src/core/cidr-edges.ts';
+import { canConnect, describeTcpOutcome, tcpExchange } from '../../src/core/tcp-exchange.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { openEmbeddedTarget } from '../support/embedded-target.ts';
 import { FixtureError } from '../support/fixture-error.ts';
@@ -20,7 +21,6 @@ import {
   spareLoopbackAddress,
 } from '../support/port-holder.ts';
 import { memoryKey } from '../support/scenario-memory.ts';
-import { canConnect, describeTcpOutcome, tcpExchange } from '../support/tcp-exchange.ts';
 import { withControl } from '../support/with-control.ts';
 import { NO_DATA_TIMEOUT_MS, type PbxWorld } from '../support/world.ts';
 

@@ -1,10 +1,10 @@
 /** Talking to the data endpoint: raw and HTTP requests, and what a reply looks like on the wire. */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
+import { describeTcpOutcome } from '../../src/core/tcp-exchange.ts';
 import { headerValue, headerValues } from '../support/http-message.ts';
 import { assertSnapshot, isUtf8, normaliseMediaType } from '../support/snapshot-checks.ts';
 import type { SnapshotKind } from '../support/snapshot-format.ts';
-import { describeTcpOutcome } from '../support/tcp-exchange.ts';
 import { NO_DATA_TIMEOUT_MS, type PbxWorld } from '../support/world.ts';
 
 function reply(world: PbxWorld) {

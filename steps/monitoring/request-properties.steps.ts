@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { Then } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
+import { describeTcpOutcome } from '../../src/core/tcp-exchange.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { headerValue, headerValues } from '../support/http-message.ts';
 import {
@@ -12,7 +13,6 @@ import {
   unknownPath,
 } from '../support/request-arbitraries.ts';
 import { classifySnapshot, kindOfToken, type SnapshotKind } from '../support/snapshot-format.ts';
-import { describeTcpOutcome } from '../support/tcp-exchange.ts';
 import type { EndpointReply, PbxWorld } from '../support/world.ts';
 
 async function get(world: PbxWorld, target: string, method = 'GET'): Promise<EndpointReply> {

@@ -2,6 +2,7 @@ import { World } from '@cucumber/cucumber';
 import type { PbxControl } from '../../simulators/pbx/index.ts';
 import { xmlRpcAuthValue } from '../../src/clients/xmlrpc-auth-value.ts';
 import { callXmlRpc, type XmlRpcOutcome } from '../../src/clients/xmlrpc-call.ts';
+import { describeTcpOutcome, type TcpOutcome, tcpExchange } from '../../src/core/tcp-exchange.ts';
 import {
   EVIDENCE_MEDIA_TYPE,
   type EvidenceAttachment,
@@ -16,7 +17,6 @@ import type { HeldPort } from './port-holder.ts';
 import { memoryKey, ScenarioMemory } from './scenario-memory.ts';
 import { classifySnapshot, type SnapshotKind } from './snapshot-format.ts';
 import type { MonitoringAddress, OpenedTarget, PbxTarget, Target } from './target.ts';
-import { describeTcpOutcome, type TcpOutcome, tcpExchange } from './tcp-exchange.ts';
 import type { PbxWorldParameters, WorldPort } from './world-port.ts';
 
 /** Where the data endpoint was last reached (it may move during the scenario). */

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { BWRAP_VARIABLE, probeSandbox } from '../../src/certify/sandbox.ts';
 import { certify, clauseOf, EXAMPLES, tempDir } from './support.ts';
 
 /*
@@ -43,14 +45,33 @@ test('a plug-in written against the old channels line fails (PLUGIN-KNOWN-WHEN-S
   assert.equal(clauseOf(await result.report(), 'PLUGIN-KNOWN-WHEN-SERVED').verdict, 'fail');
 });
 
-test('a plug-in caching in a fixed folder fails (PLUGIN-FIGURES-FOLLOW-SERVED)', async (t) => {
+test('unsealed, a plug-in caching in a fixed folder fails (PLUGIN-FIGURES-FOLLOW-SERVED): served truth is the second line of defence', async (t) => {
   const dir = await tempDir(t);
-  const env = { ...process.env, PBX_PLUGIN_CACHE_DIR: join(dir, 'fixed-cache') };
-  const result = await certify(dir, run('broken/check_pbx_phones_cached.py'), env);
+  // No sandbox: the fixed folder (given on the command line, since the run's environment is
+  // cleared) keeps the first answer from run to run.
+  const env = { ...process.env, [BWRAP_VARIABLE]: 'none' };
+  const plugin = run('broken/check_pbx_phones_cached.py');
+  const result = await certify(dir, [...plugin, '--cache-dir', join(dir, 'fixed-cache')], env);
   assert.equal(result.code, 1, result.out);
   const clause = clauseOf(await result.report(), 'PLUGIN-FIGURES-FOLLOW-SERVED');
   assert.equal(clause.verdict, 'fail');
   assert.match(clause.scenarios[0]?.failure?.message ?? '', /printed .* where the PBX served/);
+});
+
+test('sealed, the same plug-in caching in /var/tmp carries no answer over: every run has a fresh /var/tmp', async (t) => {
+  const sandbox = await probeSandbox(process.env);
+  if (!sandbox.report.sealed) {
+    if (process.env['PBX_REQUIRE_SEALED'] === '1')
+      assert.fail(`PBX_REQUIRE_SEALED=1 but the runs are not sealed: ${sandbox.report.reason}`);
+    t.skip(`not sealed on this machine: ${sandbox.report.reason}`);
+    return;
+  }
+  const cache = '/var/tmp/check_pbx_phones/agent.txt';
+  const before = existsSync(cache) ? statSync(cache).mtimeMs : null;
+  const result = await certify(await tempDir(t), run('broken/check_pbx_phones_cached.py', NO_GENERATED));
+  const clause = clauseOf(await result.report(), 'PLUGIN-FIGURES-FOLLOW-SERVED');
+  assert.equal(clause.verdict, 'pass', JSON.stringify(clause.scenarios[0]?.failure));
+  assert.equal(existsSync(cache) ? statSync(cache).mtimeMs : null, before, 'the host /var/tmp took a write');
 });
 
 test('a plug-in inventing zeros when the PBX is down fails (PLUGIN-FIGURES-FOLLOW-SERVED)', async (t) => {

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Broken on purpose: check_pbx_phones with the agent text cached for 5 minutes in a FIXED
-folder (PBX_PLUGIN_CACHE_DIR, default /var/tmp/check_pbx_phones), not keyed by host: every
-later run reports the first run's phones (PLUGIN-FIGURES-FOLLOW-SERVED catches it; fresh
-temp folders cannot, a fixed absolute path is out of the harness's reach).
+folder (--cache-dir DIR, default /var/tmp/check_pbx_phones), not keyed by host: every later
+run reports the first run's phones. Sealed, certify-plugin gives each run a fresh /var/tmp and
+a read-only file system, so no cache outlives a run; unsealed (or with a cache folder the
+sandbox cannot refresh), PLUGIN-FIGURES-FOLLOW-SERVED catches it: served truth is the second
+line of defence.
 """
 
 import os
@@ -13,7 +15,11 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import check_pbx_phones as plugin  # noqa: E402
 
-CACHE_DIR = os.environ.get("PBX_PLUGIN_CACHE_DIR", "/var/tmp/check_pbx_phones")
+CACHE_DIR = "/var/tmp/check_pbx_phones"
+if "--cache-dir" in sys.argv[:-1]:
+    at = sys.argv.index("--cache-dir")
+    CACHE_DIR = sys.argv[at + 1]
+    del sys.argv[at : at + 2]
 CACHE_FILE = os.path.join(CACHE_DIR, "agent.txt")
 fresh_fetch = plugin.fetch
 

@@ -1,6 +1,5 @@
 import type { TimerId } from '../../shared/clock.ts';
 import type { Severity } from '../../shared/wire/severity.ts';
-import type { AttentionForwarder } from '../events/attention-forwarder.ts';
 import type { PbxStore } from '../state/store.ts';
 import type { PbxState } from '../state/types.ts';
 
@@ -86,6 +85,20 @@ const EVENT_SUBJECTS: { module: string; subject: string; severity: Severity }[] 
 ];
 
 /**
+ * Where field activity raises its attention events: the PBX's own forwarder (events/), given by the
+ * PBX's assembly so that this face imports no other.
+ */
+export interface AttentionRaiser {
+  raise(event: {
+    module: string;
+    subject: string;
+    severity: Severity;
+    description?: string;
+    at?: number;
+  }): unknown;
+}
+
+/**
  * `--activity field` (issue 22): makes one PBX change over its virtual time the way a real one
  * does, deterministically from a seed. Once per virtual minute (a timer on the PBX clock, so a
  * frozen clock stops it and `advance` drives it) it: registers and drops phones and lets channels
@@ -104,7 +117,7 @@ export class FieldActivity {
 
   constructor(
     private readonly store: PbxStore,
-    private readonly forwarder: AttentionForwarder,
+    private readonly forwarder: AttentionRaiser,
   ) {
     store.on('reset', () => this.stop());
   }

@@ -1,4 +1,4 @@
-import type { EndpointStatus } from '../monitoring/endpoint/endpoint-status.ts';
+import type { EndpointStatus } from '../state/endpoint-status.ts';
 
 export type { EndpointStatus };
 

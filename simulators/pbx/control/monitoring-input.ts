@@ -8,8 +8,8 @@ import {
   requireOneOf,
 } from '../../shared/http/control-input.ts';
 import { ControlInputError } from '../../shared/http/control-input-error.ts';
-import { HostEntryError, parseHostEntry } from '../monitoring/endpoint/host-allow-list.ts';
 import { SNAPSHOT_FORMATS } from '../snapshot/snapshot.ts';
+import { HostEntryError, parseHostEntry } from '../state/host-allow-list.ts';
 import type { SnapshotFormat } from '../state/types.ts';
 import type { MonitoringHostEntry } from './control-api.ts';
 

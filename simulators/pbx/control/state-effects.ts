@@ -9,7 +9,7 @@ import type { EndpointStatus } from './control-api.ts';
 import { checkMonitoringHosts } from './monitoring-input.ts';
 import { publicState } from './public-state.ts';
 import type { STATE_OPERATIONS } from './state-operations.ts';
-import { checkStateOverlay } from './state-overlay-check.ts';
+import { checkStateOverlay, type OverlayRules } from './state-overlay-check.ts';
 import { checkUsers } from './users-input.ts';
 
 /** What the control plane needs of the data endpoint (`MonitoringEndpoint` has it). */
@@ -33,6 +33,8 @@ export function stateEffects(
   store: PbxStore,
   cache: SnapshotCache,
   endpoint: ControllableEndpoint,
+  /** Value rules of the state fields other faces own (the resolver's), checked on `patchState`. */
+  faceRules: OverlayRules = {},
 ): Effects<typeof STATE_OPERATIONS> {
   const note = (message: string, data?: Record<string, unknown>) =>
     store.log('info', 'control', message, data);
@@ -52,7 +54,7 @@ export function stateEffects(
   return {
     getState: () => publicState(store.read()),
     async patchState(overlay) {
-      checkStateOverlay(store.read(), overlay);
+      checkStateOverlay(store.read(), overlay, faceRules);
       store.patch(overlay);
       note('state patched', { fields: Object.keys(overlay as object) });
       await settle();

@@ -1,7 +1,6 @@
 import { deepMerge, UnknownFieldError } from '../../shared/deep-merge.ts';
 import { describeValue, isPlainObject, requireOneOf } from '../../shared/http/control-input.ts';
 import { ControlInputError } from '../../shared/http/control-input-error.ts';
-import { RESOLVER_OVERLAY_RULES } from '../resolver/resolver-overlay-rules.ts';
 import { agentExtensionProblems } from '../snapshot/render/agent-extensions.ts';
 import { defaultState } from '../state/default-state.ts';
 import {
@@ -72,12 +71,15 @@ function checkStatus(value: unknown, field: string): void {
   }
 }
 
+/** Value rules of state fields, keyed by path with `[]` for array elements; each throws `ControlInputError`. */
+export type OverlayRules = Readonly<Record<string, (value: unknown, field: string) => unknown>>;
+
 /**
  * Value rules beyond the JSON type, keyed by path with `[]` for array elements. A rule replaces
  * the structural check of its field. They are the same checks as the dedicated operations, so
  * `PATCH /state` cannot put into the state what `PUT /monitoring/port` would refuse.
  */
-const FIELD_RULES: Record<string, (value: unknown, field: string) => unknown> = {
+const FIELD_RULES: OverlayRules = {
   'monitoring.port': checkPort,
   'monitoring.host': checkListenHost,
   'monitoring.hosts': checkMonitoringHosts,
@@ -89,7 +91,6 @@ const FIELD_RULES: Record<string, (value: unknown, field: string) => unknown> = 
   'os.linuxSectionsSource': (value, field) => requireOneOf(value, field, ['host', 'synthetic']),
   'modules[].instances[].status': checkStatus,
   'system.logStatus.status': checkStatus,
-  ...RESOLVER_OVERLAY_RULES,
   'users[].passwordSha512': (value, field) => {
     if (typeof value !== 'string' || !/^[0-9a-f]{128}$/.test(value)) {
       throw new ControlInputError(`${field} must be 128 lowercase hex digits (SHA-512)`);
@@ -102,11 +103,17 @@ const FIELD_RULES: Record<string, (value: unknown, field: string) => unknown> = 
  * merged: unknown fields throw `UnknownFieldError`; wrong JSON types, `null` where the state does
  * not allow it and out-of-range settings throw `ControlInputError`. Arrays replace, so each
  * element must be complete; an object that replaces `null` (e.g. `raid`) must be complete too.
+ * `faceRules` are the rules of fields a face owns (the resolver's settings and providers), given by
+ * the PBX's assembly so that control/ imports no other face.
  */
-export function checkStateOverlay(current: Readonly<PbxState>, overlay: unknown): void {
+export function checkStateOverlay(
+  current: Readonly<PbxState>,
+  overlay: unknown,
+  faceRules: OverlayRules = {},
+): void {
   if (!isPlainObject(overlay))
     throw new ControlInputError(`the state overlay must be a JSON object, got ${describeValue(overlay)}`);
-  checkNode(TEMPLATE, current, overlay, '', '', false);
+  checkNode(TEMPLATE, current, overlay, '', '', false, { ...FIELD_RULES, ...faceRules });
   if ('agentExtensions' in overlay) {
     const merged = deepMerge(current.agentExtensions, overlay['agentExtensions']);
     const problems = agentExtensionProblems(merged);
@@ -121,8 +128,9 @@ function checkNode(
   field: string,
   rulePath: string,
   complete: boolean,
+  rules: OverlayRules,
 ): void {
-  const rule = FIELD_RULES[rulePath];
+  const rule = rules[rulePath];
   if (rule) {
     rule(value, field);
     return;
@@ -135,7 +143,7 @@ function checkNode(
     if (!Array.isArray(value))
       throw new ControlInputError(`${field} must be an array, got ${describeValue(value)}`);
     value.forEach((item, index) => {
-      checkNode(template[0], undefined, item, `${field}[${index}]`, `${rulePath}[]`, true);
+      checkNode(template[0], undefined, item, `${field}[${index}]`, `${rulePath}[]`, true, rules);
     });
     return;
   }
@@ -156,7 +164,7 @@ function checkNode(
         continue;
       }
       const below = isPlainObject(current) ? current[key] : undefined;
-      checkNode(template[key], below, value[key], path, rulePath ? `${rulePath}.${key}` : key, whole);
+      checkNode(template[key], below, value[key], path, rulePath ? `${rulePath}.${key}` : key, whole, rules);
     }
     return;
   }

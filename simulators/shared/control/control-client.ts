@@ -100,6 +100,13 @@ export function controlClient<T extends ControlOperations>(
   const client: Record<string, (input?: unknown) => Promise<unknown>> = {};
   for (const [name, operation] of Object.entries(operations)) {
     client[name] = async (input?: unknown) => {
+      if (operation.produces === 'text/event-stream')
+        throw new ControlError(
+          name,
+          0,
+          'event_stream',
+          `${operation.method} ${operation.path} answers Server-Sent Events: read it with an SSE reader`,
+        );
       const wire = wireRequest(operation, input);
       const label = `${operation.method} ${wire.url.split('?')[0]}`;
       const answer = await transport(wire);

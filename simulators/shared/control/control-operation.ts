@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ControlMethod } from '../http/control-route.ts';
+import type { EventStream } from './event-stream.ts';
 
 /**
  * One control operation, declared once as data (STYLE.md, "Declare an operation once, derive the
@@ -43,7 +44,9 @@ export interface ControlOperation {
   output?: z.ZodType;
   /**
    * The media type of the answer: JSON unless told; `text/event-stream` for an answer that is a
-   * stream of server-sent events, each event's data an `output`.
+   * stream of server-sent events, each event's data an `output`: the effect returns an
+   * `EventStream` (event-stream.ts) and the stream stays open until the client goes away. The
+   * typed client cannot read it; an SSE reader (a browser, `curl -N`) can.
    */
   produces?: 'application/json' | 'text/event-stream';
   /** Status of a successful answer; default 200 with an `output`, 204 without. */
@@ -77,9 +80,13 @@ export type ControlClient<T extends ControlOperations> = { readonly [K in keyof 
 /** The effect of one operation: what it does to the state it acts on, given its checked input. */
 export type Effect<O> = (input: CheckedInputOf<O>) => Promise<EffectResult<O>> | EffectResult<O>;
 
-/** What an effect returns: the declared answer, or nothing. */
+/** What an effect returns: the declared answer, the stream of a streaming operation, or nothing. */
+type EffectResult<O> = O extends { produces: 'text/event-stream'; output: infer S extends z.ZodType }
+  ? EventStream<z.output<S>>
+  : AnswerOf<O>;
+
 // biome-ignore lint/suspicious/noConfusingVoidType: an effect without an answer may simply not return
-type EffectResult<O> = O extends { output: infer S extends z.ZodType } ? z.output<S> : void;
+type AnswerOf<O> = O extends { output: infer S extends z.ZodType } ? z.output<S> : void;
 
 /** The effects of a group: one per declared operation, no more, no fewer. */
 export type Effects<T extends ControlOperations> = { readonly [K in keyof T]: Effect<T[K]> };

@@ -10,6 +10,7 @@ import {
   objectFields,
   pathParameters,
 } from './control-operation.ts';
+import { type EventStream, streamAnswer } from './event-stream.ts';
 
 export interface ServeOptions {
   /**
@@ -45,6 +46,8 @@ export function serveOperations<T extends ControlOperations>(
       const group = typeof effects === 'function' ? await effects(mount) : effects;
       const effect = group[name] as (input: unknown) => unknown;
       const result = await effect(input);
+      if (operation.produces === 'text/event-stream')
+        return { status: 200, stream: streamAnswer(result as EventStream) };
       if (!operation.output) return { status: operation.status ?? 204 };
       return { status: operation.status ?? 200, body: result };
     },

@@ -1,4 +1,5 @@
 import { ControlRefusal } from '../control/control-error.ts';
+import type { StreamAnswer } from '../control/event-stream.ts';
 import { UnknownFieldError } from '../deep-merge.ts';
 import { ControlInputError } from './control-input-error.ts';
 import type { ControlMethod, ControlRoute } from './control-route.ts';
@@ -15,6 +16,8 @@ export interface RawControlResponse {
   status: number;
   headers: Record<string, string>;
   body?: string;
+  /** Server-Sent Events to write instead of a body (the listener keeps the response open). */
+  stream?: StreamAnswer;
 }
 
 /** The ways a control request fails, each with an HTTP status and a stable `error` code. */
@@ -47,6 +50,12 @@ interface CompiledRoute {
   route: ControlRoute;
   segments: string[];
 }
+
+const EVENT_STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-accel-buffering': 'no',
+};
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
@@ -128,6 +137,8 @@ export function createControlDispatcher(routes: readonly ControlRoute[], dialect
           continue;
         }
         const result = await route.handle({ params, query, body: parseBody(request.body) });
+        if (result.stream)
+          return { status: result.status, headers: { ...EVENT_STREAM_HEADERS }, stream: result.stream };
         if (result.body === undefined)
           return { status: result.status, headers: { 'cache-control': 'no-store' } };
         return { status: result.status, headers: { ...JSON_HEADERS }, body: JSON.stringify(result.body) };

@@ -1,3 +1,5 @@
+import type { StreamAnswer } from '../control/event-stream.ts';
+
 /** HTTP methods of the control plane. */
 export type ControlMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -13,6 +15,8 @@ export interface ControlResponse {
   status: number;
   /** Sent as JSON; no body (and status 204 by convention) when absent. */
   body?: unknown;
+  /** A stream of Server-Sent Events instead of a body (an operation declared with `stream`). */
+  stream?: StreamAnswer;
 }
 
 /**

@@ -31,7 +31,27 @@ export interface ControlServerOptions {
   sites?: SiteControlPlane;
   /** Called once per answered request (method, path without query, status). */
   log?: (entry: { method: string; path: string; status: number }) => void;
+  /** Listener-level handlers beside the operations (the console at `/console`, issue 32). */
+  mounts?: readonly RawMount[];
 }
+
+/**
+ * A handler the control listener serves beside its operations, for what is not a JSON operation
+ * (the console's page and assets). `open` paths are served without the token (a page that then
+ * asks for it); every other request under `prefix` passes the same token and cross-site checks
+ * as an operation.
+ */
+export interface RawMount {
+  /** A path prefix, e.g. `/console`; the mount gets the prefix itself and everything below it. */
+  prefix: string;
+  /** Paths below the prefix served without the token (static assets); default none. */
+  open?: (path: string) => boolean;
+  /** Answers the request; the body is not read yet. */
+  handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
+}
+
+/** Sent every so often on an open event stream, so idle proxies and sockets keep it open. */
+const STREAM_HEARTBEAT_MS = 15_000;
 
 export interface ControlServer {
   server: Server;
@@ -61,10 +81,23 @@ export async function startControlServer(
   const tokenCheck = controlTokenCheckFor(options.host, options.token);
   const tooLarge = options.dialect?.codes?.payload_too_large ?? 'payload_too_large';
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  const streams = new Set<() => void>();
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
-    if (tokenCheck && !tokenCheck.allows(req.headers.authorization)) {
+    const path = pathOf(req.url);
+    const mount = options.mounts?.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`));
+    const open = mount?.open?.(path) === true && (req.method === 'GET' || req.method === 'HEAD');
+    if (!open && tokenCheck && !tokenCheck.allows(req.headers.authorization)) {
       req.resume();
       return send(res, CONTROL_UNAUTHORIZED);
+    }
+    const crossSite = crossSiteRefusal(req);
+    if (crossSite) {
+      req.resume();
+      return send(res, crossSite);
+    }
+    if (mount) {
+      await mount.handle(req, res, path);
+      return res.statusCode;
     }
     let body: Buffer;
     try {
@@ -79,7 +112,9 @@ export async function startControlServer(
       return send(res, errorResponse(413, tooLarge, `the request body exceeds ${maxBodyBytes} bytes`), true);
     }
     const request = { method: req.method ?? 'GET', url: req.url ?? '/', body };
-    return send(res, await (options.sites?.dispatch(request) ?? dispatch(request)));
+    const answer = await (options.sites?.dispatch(request) ?? dispatch(request));
+    if (answer.stream) return openStream(req, res, answer, streams);
+    return send(res, answer);
   };
   const server = createServer(HTTP_SERVER_OPTIONS, (req, res) => {
     req.on('error', () => res.destroy());
@@ -99,6 +134,7 @@ export async function startControlServer(
     routes: table,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const end of [...streams]) end();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
@@ -110,6 +146,60 @@ function send(res: ServerResponse, answer: RawControlResponse, close = false): n
   const headers = close ? { ...answer.headers, connection: 'close' } : answer.headers;
   res.writeHead(answer.status, headers);
   res.end(answer.body);
+  return answer.status;
+}
+
+/**
+ * CSRF: a browser marks every request it sends on behalf of another site. A state-changing request
+ * (anything but GET and HEAD) whose `Sec-Fetch-Site` says another site, or whose `Origin` is not
+ * this plane's own, is refused with 403 before any effect, whatever its token; so a page elsewhere
+ * cannot drive a simulator on loopback through the user's browser. Clients that are not browsers
+ * (curl, the typed client) send neither header and are unaffected.
+ */
+function crossSiteRefusal(req: IncomingMessage): RawControlResponse | undefined {
+  if (req.method === 'GET' || req.method === 'HEAD') return undefined;
+  const site = req.headers['sec-fetch-site'];
+  const origin = req.headers.origin;
+  const foreignOrigin = origin !== undefined && !sameOrigin(origin, req.headers.host);
+  if (site === 'cross-site' || site === 'same-site' || foreignOrigin)
+    return errorResponse(
+      403,
+      'cross_site_request',
+      'a request from another site is refused (CSRF protection)',
+    );
+  return undefined;
+}
+
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  try {
+    return host !== undefined && new URL(origin).host === host.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+/** Writes a streaming operation's events as Server-Sent Events until the client or the plane goes. */
+function openStream(
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: RawControlResponse,
+  streams: Set<() => void>,
+): number {
+  res.writeHead(answer.status, answer.headers);
+  res.write(': open\n\n');
+  const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), STREAM_HEARTBEAT_MS);
+  const unsubscribe = answer.stream!.subscribe((name, data) => {
+    res.write(`event: ${name.replace(/[\r\n]/g, '')}\ndata: ${JSON.stringify(data)}\n\n`);
+  });
+  const end = () => {
+    if (!streams.delete(end)) return;
+    clearInterval(heartbeat);
+    unsubscribe();
+    res.end();
+  };
+  streams.add(end);
+  req.socket.setTimeout(0);
+  res.on('close', end);
   return answer.status;
 }
 

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { IncomingMessage, type Server, type ServerOptions, ServerResponse } from 'node:http';
 
 /** A request head must be complete this long after the request began; then `408`. */
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -9,8 +9,63 @@ export const HEADERS_TIMEOUT_MS = 10_000;
  */
 export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
-/** Options every HTTP face passes to `createServer` (the check interval can only be set there). */
-export const HTTP_SERVER_OPTIONS = Object.freeze({ connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS });
+/**
+ * The most of a request body a face lets arrive after it has answered without reading it: 64 KiB.
+ * Node reads an unread body to its end to keep the connection for the next request, so a 401 or
+ * 404 to a body declared 10 GiB went on reading it (5-10 GiB in about 5 s, issue 29 item 2).
+ */
+export const UNREAD_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** A request that counts the body bytes that have arrived, read by its handler or not. */
+export class CountedRequest extends IncomingMessage {
+  bodyBytesArrived = 0;
+
+  override push(chunk: unknown, encoding?: BufferEncoding): boolean {
+    if (chunk !== null && chunk !== undefined) this.bodyBytesArrived += (chunk as Buffer).length;
+    return super.push(chunk, encoding);
+  }
+}
+
+/**
+ * Whether more than {@link UNREAD_BODY_LIMIT_BYTES} of the request's body has yet to arrive: its
+ * declared `Content-Length` less what has arrived, or any chunked body not yet complete (its
+ * length is unknown).
+ */
+export function unreadBodyOverLimit(req: IncomingMessage): boolean {
+  if (req.complete) return false;
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (!Number.isFinite(declared)) return true;
+  const arrived = req instanceof CountedRequest ? req.bodyBytesArrived : 0;
+  return declared - arrived > UNREAD_BODY_LIMIT_BYTES;
+}
+
+/**
+ * The answer of every HTTP face (one rule for all, issue 29 item 2): an answer that starts while
+ * more than 64 KiB of its request's body has yet to arrive says `Connection: close`, and node
+ * closes the connection once it is written, instead of reading the rest to keep the connection.
+ * A face answers before the body is in only when it will not use it (401, 404, 405, 413, 503).
+ */
+export class BoundedResponse extends ServerResponse<IncomingMessage> {}
+
+const writeHead = ServerResponse.prototype.writeHead as (
+  this: ServerResponse,
+  ...args: unknown[]
+) => ServerResponse;
+BoundedResponse.prototype.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+  if (!this.headersSent && unreadBodyOverLimit(this.req)) this.shouldKeepAlive = false;
+  return writeHead.apply(this, args);
+} as ServerResponse['writeHead'];
+
+/**
+ * Options every HTTP face passes to `createServer`: the check interval (it can only be set there)
+ * and the request and answer classes that bound an unread body.
+ */
+export const HTTP_SERVER_OPTIONS: Readonly<ServerOptions> = Object.freeze({
+  connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+  IncomingMessage: CountedRequest,
+  ServerResponse: BoundedResponse as typeof ServerResponse,
+});
 
 /**
  * The slow-client bounds every HTTP face of the simulators shares (docs/simulator.md, "The PBX web

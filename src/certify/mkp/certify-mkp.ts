@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { loadScenarioFile } from '../../../simulators/pbx/index.ts';
 import { openScenario } from '../open-scenario.ts';
+import { probeSandbox, type Sandbox, type SandboxReport } from '../sandbox.ts';
 import type { CatalogScenario } from '../scenario-catalog.ts';
 import { generatedScenarioArbitrary } from '../state-arbitrary.ts';
 import { judgeMkp, type MkpScenarioRun, type RuleVerdict } from './judge-mkp.ts';
@@ -21,6 +22,8 @@ export interface CertifyMkpInput {
   /** Longest one runner process may take (all plug-ins on one agent text, with the probes). */
   timeoutMs: number;
   progress?: (line: string) => void;
+  /** The sandbox the runner is sealed in (probed once per certification; absent: probed here). */
+  sandbox?: Sandbox;
 }
 
 export interface CertifyMkpResult {
@@ -29,6 +32,8 @@ export interface CertifyMkpResult {
   load: RunnerOutcome['load'] | null;
   /** Seed and count of the generated states, when `--runs` was given. */
   generated?: { runs: number; seed: number };
+  /** How sealed the runner's runs were (issue 28 §4). */
+  sandbox: SandboxReport;
   startedAt: Date;
   finishedAt: Date;
 }
@@ -47,13 +52,21 @@ const SAME_STATE: [string, string][] = [['healthy', 'slow-answer']];
 export async function certifyMkp(input: CertifyMkpInput): Promise<CertifyMkpResult> {
   const startedAt = new Date();
   const now = Math.floor(startedAt.getTime() / 1000);
+  const sandbox = input.sandbox ?? (await probeSandbox(process.env));
   const runs: MkpScenarioRun[] = [];
   let load: RunnerOutcome['load'] | null = null;
   let generated: CertifyMkpResult['generated'];
   if (input.pkg) {
     const pkg = input.pkg;
     const run = async (texts: { label: string; text: string }[]) =>
-      runAgentPlugins({ pluginsDir: pkg.pluginsDir, now, texts, probes: PROBES, timeoutMs: input.timeoutMs });
+      runAgentPlugins({
+        pluginsDir: pkg.pluginsDir,
+        now,
+        texts,
+        probes: PROBES,
+        timeoutMs: input.timeoutMs,
+        sandbox,
+      });
     try {
       load = (await run([])).load;
     } catch (error) {
@@ -115,7 +128,15 @@ export async function certifyMkp(input: CertifyMkpInput): Promise<CertifyMkpResu
     runs,
     sameState: SAME_STATE,
   });
-  return { verdicts, runs, load, ...(generated ? { generated } : {}), startedAt, finishedAt: new Date() };
+  return {
+    verdicts,
+    runs,
+    load,
+    ...(generated ? { generated } : {}),
+    sandbox: sandbox.report,
+    startedAt,
+    finishedAt: new Date(),
+  };
 }
 
 async function runText(

@@ -161,5 +161,6 @@ export function toMkpReport(input: MkpReportInput): CompatibilityReport {
       expired: [],
     },
     outcome: { passed: mustFailures.length === 0 && harness.length === 0 && clauses.length > 0, reasons },
+    sandbox: input.result.sandbox,
   };
 }

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runEnvironment, type Sandbox, sandboxFolders } from '../sandbox.ts';
 
 /**
  * The Python side of `certify-plugin --mkp`: the stand-in for `cmk.agent_based.v2` and the runner
@@ -87,6 +88,11 @@ export interface RunnerRequest {
   texts: { label: string; text: string }[];
   probes: { malformed?: boolean; missingItem?: boolean; discoverTwice?: boolean };
   timeoutMs: number;
+  /**
+   * The certification's sandbox (src/certify/sandbox.ts): the runner imports the package's code,
+   * so it runs sealed like a command plug-in wherever the machine permits it (issue 28 §4).
+   */
+  sandbox?: Sandbox;
 }
 
 /** The runner's end when it gave no outcome: it hung (timeout) or died. */
@@ -118,22 +124,27 @@ const MAX_OUTPUT = 64 * 1024 * 1024;
 /**
  * Runs the package's plug-ins on the given agent texts in one fresh Python process (`-I`: no
  * user site, no PYTHON* variables, so nothing of the machine's Python shadows the stand-in; an
- * environment of its own: PATH, `LC_ALL=C.UTF-8`, `TZ=UTC`).
+ * environment of its own: PATH, `LC_ALL=C.UTF-8`, `TZ=UTC`), sealed in the certification's
+ * sandbox where it has one (read-only file system, fresh /tmp, /var/tmp and HOME, a PID namespace
+ * that ends with the runner).
  * Rejects with {@link RunnerFailure} when the process hangs past `timeoutMs` or ends without an
  * outcome (a plug-in that kills its interpreter); a plug-in's exceptions are part of the outcome.
  */
 export function runAgentPlugins(request: RunnerRequest): Promise<RunnerOutcome> {
-  const { timeoutMs, ...body } = request;
+  const { timeoutMs, sandbox, ...body } = request;
+  // The same time zone and locale on every machine, so render.datetime() and the like repeat.
+  const plain = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8', TZ: 'UTC' };
+  const argv = ['python3', '-I', '-B', RUNNER_SCRIPT];
+  const sealed = sandbox?.wrap(argv, {
+    cwd: '/',
+    env: runEnvironment(plain, sandboxFolders()),
+    visible: [PYTHON_DIR, request.pluginsDir],
+  });
+  const [file, ...args] = sealed ? [sealed.file, ...sealed.args] : argv;
   return new Promise((resolve, reject) => {
-    const child = spawn('python3', ['-I', '-B', RUNNER_SCRIPT], {
+    const child = spawn(file as string, args, {
       stdio: ['pipe', 'pipe', 'pipe'],
-      // The same time zone and locale on every machine, so render.datetime() and the like repeat.
-      env: {
-        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-        LC_ALL: 'C.UTF-8',
-        TZ: 'UTC',
-        PYTHONDONTWRITEBYTECODE: '1',
-      },
+      env: sealed ? { PATH: plain.PATH } : { ...plain, PYTHONDONTWRITEBYTECODE: '1' },
       detached: true,
     });
     const out: Buffer[] = [];

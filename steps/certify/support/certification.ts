@@ -26,6 +26,8 @@ export class Certification {
   report: CompatibilityReport | undefined;
   /** The command as the scenario wrote it. */
   command = '';
+  /** The harness's environment the certification runs with (a scenario may add a secret to it). */
+  env: NodeJS.ProcessEnv = process.env;
 
   private constructor(dir: string) {
     this.dir = dir;
@@ -85,7 +87,7 @@ export class Certification {
       seed: SEED,
       timeoutMs: RUN_TIMEOUT_MS,
       cwd: this.dir,
-      env: process.env,
+      env: this.env,
       levels,
       reportsDir,
       replayCommand: (file) => `certify-plugin --scenario-file ${file} -- ${command}`,

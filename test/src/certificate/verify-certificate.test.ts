@@ -184,3 +184,24 @@ test('1,000 random byte mutations of a signed certificate give 0 accepted certif
   );
   assert.equal(accepted, 0);
 });
+
+test('a predicate with level, coverage and sandbox holds; one outside the published schema is refused', async () => {
+  const stated = await passedPredicate({
+    level: { value: 'values' },
+    coverage: { value: { declared: 2, tracked: 0, notTraced: 0, watched: 1, labels: 2 } },
+    sandbox: {
+      value: {
+        sealed: true,
+        tool: 'bubblewrap 0.8.0',
+        protections: [{ name: 'pid-namespace', present: true }],
+      },
+    },
+  });
+  const verification = check(certificateOf(stated, vendor), { requireLevel: 'values' });
+  assert.equal(verification.holds, true, verification.holds ? '' : verification.reasons.join('; '));
+  const wrong = { ...stated, sandbox: { value: { sealed: 'yes', tool: null, protections: [] } } };
+  assert.match(
+    reasons(check(certificateOf(wrong as never, vendor))),
+    /the predicate does not match schemas\/plugin-certification\.schema\.json: \/sandbox/,
+  );
+});

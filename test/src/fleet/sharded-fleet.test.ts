@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import { request } from 'undici';
 import { randomPool } from './random-pool.ts';
+import { SimulateChildren } from './simulate-children.ts';
 
 const SECRET = 'fleet-secret-for-the-shard-test-only';
 /** Anna (Nordlicht) and Sam (Südwind): between them they see every site of the demo fleet. */
@@ -12,47 +12,13 @@ const ACCOUNTS = [
   'sam.admin@suedwind.example:Suedwind-Demo-1',
 ].map((pair) => `Basic ${Buffer.from(pair).toString('base64')}`);
 
-/** Starts `simulate` in a child; resolves with its banner once it says it runs. */
-function simulate(args: string[]): Promise<{ child: ChildProcess; banner: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'simulate', '--clock', 'frozen', ...args],
-    {
-      env: { ...process.env, PBX_CONFORMANCE_FLEET_SECRET: SECRET },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('Press Ctrl-C')) resolve({ child, banner: out });
-    });
-    child.stderr!.on('data', (chunk) => {
-      err += chunk;
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`simulate ${args.join(' ')} exited ${code}: ${err.trim()}`)),
-    );
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  await once(child, 'exit');
-}
-
 test('a controller alone and 3 shard processes form one fleet: the merged /sites shows every site once, none offline', async (t) => {
   const picked = await randomPool(12);
   if (!picked) return t.skip('no spare loopback block on this system');
-  const children: ChildProcess[] = [];
-  t.after(async () => {
-    for (const child of children) await stop(child);
-  });
+  const children = new SimulateChildren({ ...process.env, PBX_CONFORMANCE_FLEET_SECRET: SECRET });
+  t.after(() => children.stopAll());
+  const simulate = (args: string[]) => children.start(args);
   const controller = await simulate(['--fleet-only', '--pbx-count', '12']);
-  children.push(controller.child);
   const api = /REST:\s+(\S+)\/api\/v1/.exec(controller.banner)?.[1];
   const ingest = /PBX ingest:\s+(tcp:\S+)/.exec(controller.banner)?.[1];
   assert.ok(api && ingest, controller.banner);
@@ -74,7 +40,6 @@ test('a controller alone and 3 shard processes form one fleet: the merged /sites
       ]),
     ),
   );
-  children.push(...shards.map((s) => s.child));
   assert.match(shards[0]!.banner, /PBXs 1 to 4 of 12/);
   assert.match(shards[2]!.banner, /PBXs 9 to 12 of 12/);
 
@@ -120,4 +85,40 @@ test('a controller alone and 3 shard processes form one fleet: the merged /sites
   const foreign = await request(`${shardControl}/pbx/site-hamburg/state`);
   assert.equal(foreign.statusCode, 404, "a shard serves only its own slice's PBXs");
   await foreign.body.dump();
+});
+
+test('a shard that cannot start fails the test at once, and no simulate child outlives it (issue 29 item 16)', async (t) => {
+  const picked = await randomPool(4);
+  if (!picked) return t.skip('no spare loopback block on this system');
+  const children = new SimulateChildren({ ...process.env, PBX_CONFORMANCE_FLEET_SECRET: SECRET });
+  t.after(() => children.stopAll());
+  const controller = await children.start(['--fleet-only', '--pbx-count', '4']);
+  const ingest = /PBX ingest:\s+(tcp:\S+)/.exec(controller.banner)?.[1];
+  assert.ok(ingest, controller.banner);
+  const shard = [
+    '--shard',
+    '1/2',
+    '--pbx-count',
+    '4',
+    '--controller',
+    ingest,
+    '--address-pool',
+    picked.pool.spec,
+    '--port',
+    String(picked.port),
+    '--web-port',
+    String(picked.port2),
+  ];
+  await children.start(shard);
+  // Shard 1/2 again takes the same site addresses (its start fails); shard 2/2 starts meanwhile.
+  const started = Date.now();
+  const second = shard.map((arg) => (arg === '1/2' ? '2/2' : arg));
+  await assert.rejects(Promise.all([children.start(shard), children.start(second)]), /exited 2/);
+  assert.ok(Date.now() - started < 30_000, 'the failure is reported at once, not after a hang');
+  await children.stopAll();
+  // Counted by the system, not by the helper: no simulate child of this test process is left.
+  const left = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes('simulate'));
+  assert.deepEqual(left, [], 'every child the test started has stopped');
 });

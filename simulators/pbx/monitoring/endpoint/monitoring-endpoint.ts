@@ -3,13 +3,13 @@ import { type Clock, durationClock } from '../../../shared/clock.ts';
 import { listen } from '../../../shared/http/listen.ts';
 import { renderFormat } from '../../snapshot/render/render-format.ts';
 import type { SnapshotCache } from '../../snapshot/snapshot.ts';
+import type { EndpointStatus } from '../../state/endpoint-status.ts';
+import { AllowListCache, activeRanges, rangeText } from '../../state/host-allow-list.ts';
 import { isPbxRestarting } from '../../state/pbx-restarting.ts';
 import type { PbxStore } from '../../state/store.ts';
 import type { PbxState, SnapshotFormat } from '../../state/types.ts';
 import { answerRequest, type EndpointRequest, type Rendering } from './answer-request.ts';
 import { DEFAULT_ENDPOINT_LIMITS, type EndpointLimits } from './endpoint-limits.ts';
-import type { EndpointStatus } from './endpoint-status.ts';
-import { AllowListCache, activeRanges, rangeText } from './host-allow-list.ts';
 import {
   type ConnectionPhase,
   type ServedConnection,
@@ -27,7 +27,7 @@ export interface MonitoringEndpointOptions {
   durationClock?: Clock;
   /**
    * Answers a request in place of the renderers, or returns `undefined` to let them answer: a
-   * replayed recording (simulators/pbx/recording/replay.ts). Listening, the monitoring-hosts check
+   * replayed recording (simulators/pbx/replay.ts). Listening, the monitoring-hosts check
    * and the bounds stay the endpoint's.
    */
   answerOverride?: (request: EndpointRequest) => TimedAnswer | undefined;

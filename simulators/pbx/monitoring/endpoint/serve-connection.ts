@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Clock, TimerId } from '../../../shared/clock.ts';
+import { UNREAD_BODY_LIMIT_BYTES } from '../../../shared/http/slow-clients.ts';
 import type { EndpointRequest } from './answer-request.ts';
 import type { EndpointLimits } from './endpoint-limits.ts';
 import { type HeadVerdict, inspectHead } from './request-head.ts';
@@ -51,8 +52,8 @@ export interface ServedConnection {
  * A listed peer that sends nothing within `rawGraceMs`, or closes its sending side without
  * sending, gets the raw answer (MON-RAW-MODE); bytes are classified by `inspectHead`. After the
  * answer is queued the write side is ended; input that still arrives (a request body) is read and
- * dropped so the close is orderly rather than a reset, and the socket is destroyed when the
- * answer timeout passes. No timer follows the PBX's virtual clock: the grace runs on the duration
+ * dropped so the close is orderly rather than a reset, up to 64 KiB (`UNREAD_BODY_LIMIT_BYTES`,
+ * then the socket is destroyed), and the socket is destroyed when the answer timeout passes. No timer follows the PBX's virtual clock: the grace runs on the duration
  * clock, the transport timeouts on real timers. Socket errors (resets, broken pipes) only end this
  * connection.
  */
@@ -149,8 +150,15 @@ export function serveConnection(socket: Socket, context: ConnectionContext): Ser
     finish(received.length === 0 ? { mode: 'raw' } : { mode: 'http-error', status: 408 }),
   );
 
+  let droppedAfterAnswer = 0;
   socket.on('data', (chunk: Buffer) => {
-    if (answered) return;
+    if (answered) {
+      // A client that goes on sending after its answer (a request body) may send a little, not
+      // gigabytes: past the bound every face shares, the connection is dropped (issue 29 item 2).
+      droppedAfterAnswer += chunk.length;
+      if (droppedAfterAnswer > UNREAD_BODY_LIMIT_BYTES) socket.destroy();
+      return;
+    }
     clearGrace();
     received = received.length === 0 ? chunk : Buffer.concat([received, chunk]);
     decide(inspectHead(received, false, maxHeadBytes));

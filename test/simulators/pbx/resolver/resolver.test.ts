@@ -5,6 +5,7 @@ import { STATE_OPERATIONS } from '../../../../simulators/pbx/control/state-opera
 import { Resolver } from '../../../../simulators/pbx/resolver/resolver.ts';
 import { resolverEffects } from '../../../../simulators/pbx/resolver/resolver-effects.ts';
 import { RESOLVER_OPERATIONS } from '../../../../simulators/pbx/resolver/resolver-operations.ts';
+import { RESOLVER_OVERLAY_RULES } from '../../../../simulators/pbx/resolver/resolver-overlay-rules.ts';
 import { SnapshotCache } from '../../../../simulators/pbx/snapshot/snapshot.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
@@ -163,7 +164,7 @@ test('the state keeps the resolver part: GET /state masks provider secrets; a re
   await resolver.resolve('0301');
   const control = inProcessClient(
     STATE_OPERATIONS,
-    stateEffects(store, new SnapshotCache(store), new FakeEndpoint(store)),
+    stateEffects(store, new SnapshotCache(store), new FakeEndpoint(store), RESOLVER_OVERLAY_RULES),
   );
   const state = await control.getState();
   assert.equal(state.resolver.providers[0]?.fields?.['password']?.value, '***');

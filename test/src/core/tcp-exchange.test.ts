@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { test } from 'node:test';
-import { tcpExchange } from '../../../steps/support/tcp-exchange.ts';
+import { tcpExchange } from '../../../src/core/tcp-exchange.ts';
 
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -115,6 +115,62 @@ test('a client that sends is never silent: no tick', async () => {
     assert.equal(outcome.end, 'peer-closed');
     assert.equal(ticks, 0);
   } finally {
+    await close(server);
+  }
+});
+
+test('a whole answer ends the exchange while the peer keeps the connection open; a half-close reaches the peer', async () => {
+  const sockets = new Set<import('node:net').Socket>();
+  let peerSawEnd = false;
+  const server = createServer({ allowHalfOpen: true }, (socket) => {
+    sockets.add(socket);
+    socket.resume();
+    socket.on('end', () => {
+      peerSawEnd = true;
+      socket.write('ok.');
+    });
+  });
+  const port = await listen(server);
+  try {
+    const outcome = await tcpExchange({
+      host: '127.0.0.1',
+      port,
+      send: 'hello',
+      endWrite: true,
+      timeoutMs: 2000,
+      isComplete: (bytes) => bytes.toString().endsWith('.'),
+    });
+    assert.equal(peerSawEnd, true);
+    assert.equal(outcome.end, 'complete');
+    assert.equal(outcome.bytes.toString(), 'ok.');
+    assert.deepEqual(
+      outcome.chunks.map((c) => c.length),
+      [3],
+    );
+    assert.ok(outcome.connectMs >= 0 && outcome.endAtMs >= (outcome.chunks[0]?.atMs ?? 0));
+  } finally {
+    for (const s of sockets) s.destroy();
+    await close(server);
+  }
+});
+
+test('reading stops at maxBytes; connectOnly closes at once', async () => {
+  const sockets = new Set<import('node:net').Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.write(Buffer.alloc(64 * 1024, 0x61));
+  });
+  const port = await listen(server);
+  try {
+    const bounded = await tcpExchange({ host: '127.0.0.1', port, timeoutMs: 2000, maxBytes: 1024 });
+    assert.equal(bounded.end, 'too-large');
+    assert.ok(bounded.bytes.length >= 1024);
+    const only = await tcpExchange({ host: '127.0.0.1', port, timeoutMs: 2000, connectOnly: true });
+    assert.equal(only.end, 'connected');
+    assert.equal(only.bytes.length, 0);
+  } finally {
+    for (const s of sockets) s.destroy();
     await close(server);
   }
 });

@@ -1,9 +1,6 @@
-import type { EndpointRequest } from '../monitoring/endpoint/answer-request.ts';
-import { selectFormat } from '../monitoring/endpoint/select-format.ts';
-import type { TimedAnswer } from '../monitoring/endpoint/serve-connection.ts';
-import type { PbxStore } from '../state/store.ts';
-import type { SnapshotFormat } from '../state/types.ts';
-import type { MonitoringData } from '../xmlrpc/monitoring-methods.ts';
+import type { EndpointRequest } from './monitoring/endpoint/answer-request.ts';
+import { selectFormat } from './monitoring/endpoint/select-format.ts';
+import type { TimedAnswer } from './monitoring/endpoint/serve-connection.ts';
 import {
   fetchBody,
   type RecordedHttpFetch,
@@ -12,7 +9,10 @@ import {
   type RecordingSample,
   sampleAt,
   streamBytes,
-} from './recording.ts';
+} from './recording/recording.ts';
+import type { PbxStore } from './state/store.ts';
+import type { SnapshotFormat } from './state/types.ts';
+import type { MonitoringData } from './xmlrpc/monitoring-methods.ts';
 
 export interface ReplayOptions {
   /** `recorded`: chunks go out with the recorded delays; `none`: at once, as one write. */

@@ -8,7 +8,7 @@ import {
   isAllowed,
   parseHostEntry,
   rangeText,
-} from '../../../../../simulators/pbx/monitoring/endpoint/host-allow-list.ts';
+} from '../../../../simulators/pbx/state/host-allow-list.ts';
 
 const octets = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255));
 const dotted = (o: readonly number[]) => o.join('.');
