@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { COMPACT_HEAD_BYTES, type EvidenceAttachment } from '../../../src/report/attachments.ts';
+import {
+  COMPACT_HEAD_BYTES,
+  type CompactEvidence,
+  type EvidenceAttachment,
+} from '../../../src/report/attachments.ts';
 import { buildReport } from '../../../src/report/build-model.ts';
 import { utf8Head } from '../../../src/report/compact-evidence.ts';
 import type { CompatibilityReport, ScenarioResult, ScenarioStatus } from '../../../src/report/model.ts';
@@ -67,7 +71,7 @@ const evidenceOf = (r: CompatibilityReport, id: string) =>
 test('a pass keeps compact evidence: exchange line, sizes, SHA-256 of the full form, the first bytes (issue 29, item 17)', () => {
   const built = report();
   assert.deepEqual(validateReport(built), []);
-  const [first, second] = evidenceOf(built, 'MON-A') ?? [];
+  const [first, second] = (evidenceOf(built, 'MON-A') ?? []) as CompactEvidence[];
   const full = EXCHANGES[0]!;
   assert.deepEqual(first, {
     exchange: 'HTTP GET /checkmk',
