@@ -15,7 +15,15 @@ export interface DocSnippet {
   line: number;
   /** The words after `npx pbx-conformance`, shell-split, up to a comment, redirection or pipe. */
   words: string[];
+  /**
+   * The block is a recipe for a source checkout: the three lines before its fence say "run from
+   * this repository" or "in a checkout". Its paths are the repository's, not a user's project's.
+   */
+  fromRepository: boolean;
 }
+
+/** How the text before a block says that its commands run in a source checkout. */
+const REPOSITORY_RECIPE = /run from this repository|in a (source )?checkout/i;
 
 /** The files whose snippets a user meets: README.md and the docs the package ships. */
 export function documentationFiles(root: string): string[] {
@@ -35,12 +43,15 @@ export function snippetsOf(markdown: string, file: string): DocSnippet[] {
   const lines = markdown.split('\n');
   const snippets: DocSnippet[] = [];
   let fence: string | null = null;
+  let fromRepository = false;
   for (let i = 0; i < lines.length; i++) {
     const text = lines[i] ?? '';
     const opening = /^\s*(```+)\s*(\S*)/.exec(text);
     if (opening) {
-      if (fence === null) fence = opening[2] ?? '';
-      else fence = null;
+      if (fence === null) {
+        fence = opening[2] ?? '';
+        fromRepository = REPOSITORY_RECIPE.test(lines.slice(Math.max(0, i - 3), i).join(' '));
+      } else fence = null;
       continue;
     }
     if (fence !== 'sh' || !text.trim().startsWith('npx pbx-conformance')) continue;
@@ -54,7 +65,8 @@ export function snippetsOf(markdown: string, file: string): DocSnippet[] {
     for (let w = 0; w <= words.length; w++) {
       const starts = words[w] === 'npx' && words[w + 1] === 'pbx-conformance';
       if (w === words.length || starts) {
-        if (from !== -1) snippets.push({ file, line: start + 1, words: words.slice(from + 2, w) });
+        if (from !== -1)
+          snippets.push({ file, line: start + 1, words: words.slice(from + 2, w), fromRepository });
         from = w;
       }
     }
