@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { controlDocumentText } from '../simulators/shared/control/openapi-document.ts';
+import { controlDocumentText } from '../simulators/shared/index.ts';
 import { CONTROL_DOCUMENTS } from './control-documents.ts';
 
 // Writes the control planes' OpenAPI documents (schemas/*-control.openapi.yaml) from their
