@@ -48,6 +48,7 @@ async function control(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, 
 
 async function openConsole(): Promise<void> {
   await control('POST', '/reset');
+  await page.goto('about:blank');
   await page.goto(`${pbx.urls.control}/console`);
   await page.locator('#live.on').waitFor();
   await page.locator('#face-body').getByText('<<<pbx>>>').first().waitFor();

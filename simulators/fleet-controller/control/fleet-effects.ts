@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { VirtualClock } from '../../shared/clock.ts';
 import type { Effects } from '../../shared/control/control-operation.ts';
+import type { EventStream } from '../../shared/control/event-stream.ts';
 import { ControlInputError } from '../../shared/http/control-input-error.ts';
 import { asInventory } from '../../shared/wire/ingest-protocol.ts';
 import { itemView } from '../model/caller-view.ts';
@@ -117,6 +118,28 @@ export function fleetEffects(context: FleetEffectsContext): Effects<typeof FLEET
         }));
     },
     stats: () => ({ ...state.ingest.stats }),
+    watchChanges: () => coalesced(state, clock),
+  };
+}
+
+/** Changes closer together than this go out as one event (a storm of attention events). */
+const COALESCE_MS = 50;
+
+/** The controller's `change` events as a stream, at most one event per 50 ms. */
+function coalesced(state: FleetState, clock: { now(): number }): EventStream<{ at: number }> {
+  return (send) => {
+    let timer: NodeJS.Timeout | undefined;
+    const listener = () => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        send('change', { at: clock.now() });
+      }, COALESCE_MS);
+    };
+    state.on('change', listener);
+    return () => {
+      if (timer) clearTimeout(timer);
+      state.off('change', listener);
+    };
   };
 }
 

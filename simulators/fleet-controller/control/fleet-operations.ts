@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fields, integer, oneOf, shaped, unboundedText } from '../../shared/control/control-fields.ts';
+import { fields, integer, named, oneOf, shaped, unboundedText } from '../../shared/control/control-fields.ts';
 import { defineOperations } from '../../shared/control/control-operation.ts';
 import type { PbxInventory } from '../../shared/wire/pbx-inventory.ts';
 import { SEVERITIES } from '../../shared/wire/severity.ts';
@@ -295,5 +295,20 @@ export const FLEET_CONTROL_OPERATIONS = defineOperations({
     answers: 'The counters.',
     actsOn: 'ingest counters (reads)',
     output: IngestStats,
+  },
+  /** Issue 32: the console's live feed of the controller (attention events, acknowledgements, sites). */
+  watchChanges: {
+    method: 'GET',
+    path: '/changes',
+    summary: 'Server-Sent Events: one event per change of the controller state',
+    description:
+      'A stream of Server-Sent Events that stays open until the client goes away: one `change` event each time the state changes (an attention event arrives or is acknowledged, a site, a right, an account or a token changes, an inventory is reported); changes within 50 ms go out as one event. A comment line every 15 s keeps an idle stream open. The console (`/console`) reads it to show an event within a second of its arrival, without polling.',
+    answers: 'The event stream; each event is a FleetChangeNotice.',
+    actsOn: 'nothing (reads)',
+    produces: 'text/event-stream',
+    output: named(
+      'FleetChangeNotice',
+      z.object({ at: z.int().describe("The controller's virtual time of the change, epoch ms.") }),
+    ),
   },
 });

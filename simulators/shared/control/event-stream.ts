@@ -1,5 +1,3 @@
-import type { EventEmitter } from 'node:events';
-
 /**
  * What the effect of a streaming operation (`produces: 'text/event-stream'`) returns: a way to
  * subscribe to its events. The control server calls it once per open request with `send`, writes
@@ -25,25 +23,4 @@ export function isStreamAnswer(value: unknown): value is StreamAnswer {
     (value as { kind?: unknown }).kind === 'event-stream' &&
     typeof (value as { subscribe?: unknown }).subscribe === 'function'
   );
-}
-
-/**
- * An event stream of an emitter's events: each listed emitter event becomes one stream event of
- * the same name whose data `describe` gives (a change notice, never the state itself).
- */
-export function emitterStream<E extends EventEmitter, T>(
-  emitter: E,
-  names: readonly string[],
-  describe: (name: string) => T,
-): EventStream<T> {
-  return (send) => {
-    const listeners = names.map((name) => {
-      const listener = () => send(name, describe(name));
-      emitter.on(name, listener);
-      return () => emitter.off(name, listener);
-    });
-    return () => {
-      for (const off of listeners) off();
-    };
-  };
 }
