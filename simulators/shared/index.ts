@@ -8,8 +8,14 @@ export { durationClock, VirtualClock } from './clock.ts';
 export { ControlError } from './control/control-error.ts';
 /** The typed client of a group of control operations. */
 export type { ControlClient } from './control/control-operation.ts';
-/** A control plane's OpenAPI document generated from its declarations (npm run generate:openapi). */
-export { type ControlDocumentHead, controlDocumentText } from './control/openapi-document.ts';
+/** What a control plane's OpenAPI document says beside its operations. */
+export type { ControlDocumentHead } from './control/openapi-document.ts';
+
+/**
+ * The generator of a control plane's OpenAPI document (npm run generate:openapi), loaded when asked
+ * for: it needs yaml and zod, which the CLI's start-up does not load.
+ */
+export const loadControlDocuments = () => import('./control/openapi-document.ts');
 /** A bearer token for a control plane beyond loopback, and whether a host is loopback. */
 export { generateControlToken, isLoopbackHost } from './control-token.ts';
 /** The listener of a control plane (a shard's, which only serves the PBXs mounted on it). */
