@@ -61,7 +61,10 @@ test('a passed certification writes a signed certificate and badge that certific
       `certificate: out/check_pbx_backups\\.cert\\.json \\(1 file\\(s\\), signed with Ed25519 key ${vendor.keyId.slice(0, 16)}…\\)`,
     ),
   );
-  assert.match(result.out, /badge: out\/badge\.svg \(PBX certified \| (?:(?:form|state|values) · )?\d+\/\d+\)/);
+  assert.match(
+    result.out,
+    /badge: out\/badge\.svg \(PBX certified \| (?:(?:form|state|values) · )?\d+\/\d+\)/,
+  );
   const verified = await cli(
     dir,
     'certificate',
