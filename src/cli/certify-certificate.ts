@@ -38,25 +38,16 @@ export function statedCoverage(outcome: object): Stated<Record<string, unknown>>
     : NOT_GRADED('state a coverage');
 }
 
-/** How sealed the plug-in's runs were, as the report states it (issue 28 §4). */
+/** How sealed the plug-in's runs were, as the report states it (issue 28 §4; src/certify/sandbox.ts). */
 export function statedSandbox(report: CompatibilityReport): Stated<Record<string, unknown>> {
-  const sandbox = (report as { sandbox?: unknown }).sandbox as
-    | { sealed?: unknown; tool?: unknown; reason?: unknown; protections?: unknown }
-    | undefined;
-  if (typeof sandbox !== 'object' || sandbox === null || typeof sandbox.sealed !== 'boolean')
-    return NOT_GRADED('seal its runs in a sandbox, nor say how sealed they were');
-  const protections = Array.isArray(sandbox.protections)
-    ? sandbox.protections.map((p: { name?: unknown; present?: unknown }) => ({
-        name: String(p.name),
-        present: p.present === true,
-      }))
-    : [];
+  const { sandbox } = report;
+  if (!sandbox) return NOT_GRADED('say how sealed its runs were');
   return {
     value: {
       sealed: sandbox.sealed,
-      tool: typeof sandbox.tool === 'string' ? sandbox.tool : null,
-      ...(typeof sandbox.reason === 'string' ? { reason: sandbox.reason } : {}),
-      protections,
+      tool: sandbox.tool,
+      ...(sandbox.reason === undefined ? {} : { reason: sandbox.reason }),
+      protections: sandbox.protections.map((p) => ({ name: p.name, present: p.present })),
     },
   };
 }
