@@ -9,7 +9,8 @@
  *   sites, keys from PBX_CONFORMANCE_FLEET_SECRET; `wait-links` ends when every site is linked,
  *   `baselines` then starts the bare servers.
  * - `shard I/K N POOL DATA_PORT WEB_PORT INGEST_URL`: shard I of K (`simulate --shard I/K`); its
- *   PBXs start on `start`.
+ *   PBXs start on `start` (`activity: true`: with `--activity field` on a running clock), all
+ *   linked over the shard's one multiplexed connection to the controller.
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, connect as netConnect } from 'node:net';
@@ -44,6 +45,9 @@ const pool = parseAddressPool(poolSpec);
 // Every mode loads both simulators before its first RSS reading: what follows is the PBXs' alone.
 await import('../simulators/pbx/index.ts');
 await import('../simulators/fleet-controller/index.ts');
+/** The process with its code loaded and nothing started: what a controller's sites are measured from. */
+const rssEmpty = rssAfterGc();
+const heapEmpty = process.memoryUsage().heapUsed;
 const closers: (() => Promise<unknown> | unknown)[] = [];
 
 /** What the PBXs of this process are, for `events`. */
@@ -169,7 +173,15 @@ if (mode === 'whole') {
     ...(await baselines()),
   });
 } else if (mode === 'controller') {
-  send({ ready: true, ingest: fleet!.controller.urls.ingest, rss: rssBefore, gc: gc !== undefined });
+  send({
+    ready: true,
+    ingest: fleet!.controller.urls.ingest,
+    rss: rssBefore,
+    rssEmpty,
+    heapEmpty,
+    heapSites: process.memoryUsage().heapUsed,
+    gc: gc !== undefined,
+  });
 } else {
   send({ ready: true, rss: rssBefore, gc: gc !== undefined });
 }
@@ -178,7 +190,13 @@ let running: RunningShard | undefined;
 let cpuMark = process.cpuUsage();
 let acceptedMark = 0;
 for await (const line of createInterface({ input: process.stdin })) {
-  const command = JSON.parse(line) as { op: string; pbxs?: number; perPbx?: number; target?: number };
+  const command = JSON.parse(line) as {
+    op: string;
+    pbxs?: number;
+    perPbx?: number;
+    target?: number;
+    activity?: boolean;
+  };
   if (command.op === 'cpu-mark') {
     cpuMark = process.cpuUsage();
     send({ ok: true });
@@ -194,15 +212,17 @@ for await (const line of createInterface({ input: process.stdin })) {
       controller: process.argv[8]!,
       secret,
       pool: { addresses: pool, dataPort, webPort },
-      pbx: { clock: { mode: 'frozen' } },
+      // `--activity field` needs a running clock: the activity follows the PBX's virtual time.
+      pbx: { clock: { mode: command.activity ? 'running' : 'frozen' } },
       controlHost: '127.0.0.1',
       controlPort: 0,
+      ...(command.activity ? { activity: { seed: 'field' } } : {}),
     });
     closers.push(() => running?.close());
     pbxs = () => running!.pbxs;
     const listeningMs = performance.now() - t0;
     while (running.pbxs.some((pbx) => pbx.internals.events.status().link !== 'up'))
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 100));
     send({
       listeningMs,
       upMs: performance.now() - t0,
@@ -212,8 +232,20 @@ for await (const line of createInterface({ input: process.stdin })) {
     });
   } else if (command.op === 'wait-links') {
     const t0 = performance.now();
-    while (linked() < count) await new Promise((resolve) => setTimeout(resolve, 20));
-    send({ waitedMs: performance.now() - t0, rss: rssAfterGc() });
+    // Counting walks every link: at 100,000 sites not every 20 ms.
+    while (linked() < count) await new Promise((resolve) => setTimeout(resolve, 200));
+    const waitedMs = performance.now() - t0;
+    const rss = rssAfterGc();
+    const { ingest } = fleet!.controller.internals;
+    send({
+      waitedMs,
+      rss,
+      heapUsed: process.memoryUsage().heapUsed,
+      /** TCP connections the controller's ingest listener holds: one per shard when multiplexed. */
+      tcpConnections: await new Promise<number>((resolve) =>
+        ingest.server.getConnections((error, n) => resolve(error ? -1 : n)),
+      ),
+    });
   } else if (command.op === 'baselines') {
     send(await baselines());
   } else if (command.op === 'accepted-mark') {

@@ -26,7 +26,10 @@ const benches: Record<string, () => Promise<void>> = {
 /** Benches that run only when named (`npm run bench -- fleet-scale`): they take minutes. */
 const onDemand = new Set(['fleet-scale']);
 
-const only = process.argv.slice(2);
+/** Bench names; an option and its value (`--pbx-count 100000`) are the named bench's to read. */
+const only = process.argv
+  .slice(2)
+  .filter((arg, i, all) => !arg.startsWith('--') && !all[i - 1]?.startsWith('--'));
 console.log(`# pbx-conformance bench — node ${process.version}, ${new Date().toISOString()}`);
 for (const [name, bench] of Object.entries(benches)) {
   if (only.length ? !only.includes(name) : onDemand.has(name)) continue;

@@ -159,9 +159,10 @@ def main():
     warn_s, crit_s = args.warning * 3600, args.critical * 3600
     perfdata[:0] = [
         "'backup_targets'=%d;;;0" % len(newest),
-        "'backups_failed'=%d;;1;0" % len(failed),
-        "'oldest_newest_backup_age'=%ds;%d;%d;0" % (oldest_age, warn_s, crit_s),
+        "'backups_failed'=%d;;0;0" % len(failed),
     ]
+    if ages:
+        perfdata.insert(2, "'oldest_newest_backup_age'=%ds;%d;%d;0" % (oldest_age, warn_s, crit_s))
 
     if failed:
         finish(CRITICAL, "last backup failed: %s%s" % (", ".join(failed), accounts_text), perfdata)

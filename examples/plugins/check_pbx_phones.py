@@ -5,13 +5,15 @@ read the PBX sections (docs/certify-plugin.md; field-line-shapes.md).
 It connects to the data endpoint, sends nothing, reads until the server closes, cuts
 `<<<pbx>>>` out by its exact header line and reads `known_phones` and `online_phones` by prefix.
 
-State: CRITICAL when phones are known and none is online (as the PBX's own local check
-`PBX All Phones Offline`), WARNING when fewer than --warning percent are online; UNKNOWN when
-the endpoint cannot be read within --timeout seconds, answers nothing or an `ERROR:` line, or the
-counts are unknown (`-1`). Perfdata only from what was served: phones_online, phones_known,
-phones_online_percent.
+State from the percentage of known phones online, judged on the thresholds -w and -c, which are
+ranges in the Monitoring Plugins' grammar `[@][start:][end]` (alert outside start..end, or inside
+it with `@`; `~` is minus infinity): CRITICAL when -c alerts (default `@0`: no phone online, as
+the PBX's own local check `PBX All Phones Offline`), WARNING when -w alerts (default `50:`: fewer
+than half online). UNKNOWN when the endpoint cannot be read within --timeout seconds, answers
+nothing or an `ERROR:` line, or the counts are unknown (`-1`). Perfdata only from what was served:
+phones_online, phones_known, and phones_online_percent with the two ranges, as judged.
 
-Usage: check_pbx_phones.py -H HOST [-p PORT] [-w PERCENT] [-t SECONDS]
+Usage: check_pbx_phones.py -H HOST [-p PORT] [-w RANGE] [-c RANGE] [-t SECONDS]
 """
 
 import socket
@@ -20,7 +22,7 @@ import sys
 OK, WARNING, CRITICAL, UNKNOWN = 0, 1, 2, 3
 NAMES = ("OK", "WARNING", "CRITICAL", "UNKNOWN")
 VERSION = "check_pbx_phones 1.0.0"
-USAGE = "Usage: check_pbx_phones.py -H HOST [-p PORT] [-w PERCENT] [-t SECONDS]"
+USAGE = "Usage: check_pbx_phones.py -H HOST [-p PORT] [-w RANGE] [-c RANGE] [-t SECONDS]"
 
 
 def finish(state, text, perfdata=()):
@@ -31,10 +33,36 @@ def finish(state, text, perfdata=()):
     sys.exit(state)
 
 
-def parse_args(argv):
-    """-H, -p, -w, -t; --help and --version print their text and exit 3, as the guidelines say."""
-    options = {"host": None, "port": 6556, "warning": 50.0, "timeout": 10.0}
-    flags = {"-H": "host", "-p": "port", "-w": "warning", "-t": "timeout"}
+def parse_range(text):
+    """A threshold range `[@][start:][end]` as (start, end, inside); None when `text` is none."""
+    inside = text.startswith("@")
+    body = text[1:] if inside else text
+    if ":" in body:
+        start_text, end_text = body.split(":", 1)
+    else:
+        start_text, end_text = "", body
+    try:
+        start = float("-inf") if start_text == "~" else float(start_text) if start_text else 0.0
+        end = float(end_text) if end_text else float("inf")
+    except ValueError:
+        return None
+    if body == "" or start > end:
+        return None
+    return (start, end, inside)
+
+
+def alerts(threshold, value):
+    """Whether `value` raises an alert: outside start..end, or inside it for `@`."""
+    start, end, inside = threshold
+    within = start <= value <= end
+    return within if inside else not within
+
+
+def parse_args(argv, defaults=None):
+    """-H, -p, -w, -c, -t; --help and --version print their text and exit 3, as the guidelines say."""
+    options = {"host": None, "port": 6556, "warning": "50:", "critical": "@0", "timeout": 10.0}
+    options.update(defaults or {})
+    flags = {"-H": "host", "-p": "port", "-w": "warning", "-c": "critical", "-t": "timeout"}
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -53,10 +81,12 @@ def parse_args(argv):
         finish(UNKNOWN, "no host given; %s" % USAGE)
     try:
         options["port"] = int(options["port"])
-        options["warning"] = float(options["warning"])
         options["timeout"] = float(options["timeout"])
     except ValueError:
         finish(UNKNOWN, "a number is not a number; %s" % USAGE)
+    for name in ("warning", "critical"):
+        if parse_range(options[name]) is None:
+            finish(UNKNOWN, "%s %r is not a range [@][start:][end]; %s" % (name, options[name], USAGE))
     return options
 
 
@@ -130,14 +160,18 @@ def main(argv=None):
     if known is None or online is None:
         finish(UNKNOWN, "phone counts unknown")
     perfdata = ["phones_online=%d;;;0;%d" % (online, known), "phones_known=%d;;;0" % known]
-    if known > 0:
-        percent = 100.0 * online / known
-        perfdata.append("phones_online_percent=%.1f%%;%g;;0;100" % (percent, options["warning"]))
     text = "%d of %d phones online" % (online, known)
-    if known > 0 and online == 0:
-        finish(CRITICAL, "no phone online (%d known)" % known, perfdata)
-    if known > 0 and percent < options["warning"]:
-        finish(WARNING, text + " (below %g %%)" % options["warning"], perfdata)
+    if known == 0:
+        finish(OK, text, perfdata)
+    # Judged on the value as printed, so that the printed ranges say what the state says.
+    percent = round(100.0 * online / known, 1)
+    perfdata.append(
+        "phones_online_percent=%.1f%%;%s;%s;0;100" % (percent, options["warning"], options["critical"])
+    )
+    if alerts(parse_range(options["critical"]), percent):
+        finish(CRITICAL, text + " (%.1f %%, critical %s)" % (percent, options["critical"]), perfdata)
+    if alerts(parse_range(options["warning"]), percent):
+        finish(WARNING, text + " (%.1f %%, warning %s)" % (percent, options["warning"]), perfdata)
     finish(OK, text, perfdata)
 
 

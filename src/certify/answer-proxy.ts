@@ -10,13 +10,17 @@ export interface AnswerProxyOptions {
    * (the "slow answer" field situation). The upstream is asked at once, so only the delay differs.
    */
   delayMs?: number;
+  /**
+   * Rewrite the upstream's whole answer before it is passed on (the "sections missing" field
+   * situation): the answer is held until the upstream has sent all of it.
+   */
+  rewrite?: (answer: Buffer) => Buffer;
 }
 
 /**
- * A small TCP proxy in front of the simulator's data endpoint, for the two field situations the
+ * A small TCP proxy in front of the simulator's data endpoint, for the field situations the
  * simulator has no switch for: a slow answer (close to the fetcher's usual 8 s read timeout) and an
- * answer carrying unknown extra sections and lines (until the simulator's state can carry them,
- * see extension-overlay.ts). Everything else is relayed byte for byte in both directions,
+ * answer without the sections a plug-in reads (`rewrite`, see sections-missing.ts). Everything else is relayed byte for byte in both directions,
  * half-closes included; a connection the upstream closes without a byte (an unlisted host) is
  * closed without a byte too.
  */
@@ -58,8 +62,12 @@ export class AnswerProxy {
     let released = delayMs <= 0;
     let upstreamEnded = false;
     let forwardedAny = false;
+    const { rewrite } = this.options;
     const flush = () => {
       if (!released || client.destroyed) return;
+      // A rewritten answer goes out whole, once the upstream has sent all of it.
+      if (rewrite && !upstreamEnded) return;
+      if (rewrite && held.length > 0) held.splice(0, held.length, rewrite(Buffer.concat(held)));
       for (const chunk of held) client.write(chunk);
       forwardedAny ||= held.length > 0;
       held.length = 0;

@@ -1,8 +1,22 @@
 import type { ClauseLevel } from '../catalog/catalog.ts';
+import {
+  judgeDeclared,
+  judgeNotOkWithoutData,
+  judgeSentinels,
+  judgeUndeclaredUnits,
+} from './certify-judge-figures.ts';
+import {
+  coverageOf,
+  duplicateLabels,
+  levelOf,
+  notCertified,
+  printedLabels,
+  unmatchedWatches,
+} from './certify-judge-level.ts';
 import type { CertifyPlan } from './certify-plan.ts';
 import { GERMAN_LOCALE, HELD_BACK_TIMEOUT_S } from './certify-plan.ts';
-import type { ClauseOutcome, Judged, RunRecord } from './certify-types.ts';
-import { type LabelTracking, trackFigures } from './figure-tracking.ts';
+import type { CertifyInput, CertifyResult, ClauseOutcome, Judged, RunRecord } from './certify-types.ts';
+import { trackFigures } from './figure-tracking.ts';
 import { type Finding, type RunJudgement, sameReading } from './judge-run.ts';
 import { PLUGIN_CLAUSES, type PluginClauseId } from './plugin-clauses.ts';
 import type { PluginRun } from './run-plugin.ts';
@@ -20,21 +34,40 @@ import type { CatalogScenario } from './scenario-catalog.ts';
  */
 export const EVERY_RUN: ReadonlySet<PluginClauseId> = new Set(['PLUGIN-NO-CRASH', 'PLUGIN-OUTPUT-SIZE']);
 
+/** What the judge stage adds to the runs. */
+export type Judgement = Omit<CertifyResult, 'generated' | 'startedAt' | 'finishedAt' | 'sandbox'>;
+
 /**
  * Judges the runs of a certification as a whole: `all` are the scenario and generated runs (in
- * figure tracking), `extra` the extra runs of the clauses that need them.
+ * figure tracking and the figure rules), `extra` the extra runs of the clauses that need them.
  */
 export function judgeCertification(
-  scenarios: CatalogScenario[],
+  input: Pick<CertifyInput, 'scenarios' | 'levels' | 'expectations' | 'argv'>,
   plan: CertifyPlan,
-  levels: ReadonlyMap<string, ClauseLevel>,
   all: Judged[],
   extra: Judged[],
-): { runs: RunRecord[]; clauses: ClauseOutcome[]; tracking: LabelTracking[] } {
+): Judgement {
+  const { expectations } = input;
   const notVerifiable = new Map(plan.notVerifiable);
-  compareTwins(scenarios, all);
+  compareTwins(input.scenarios, all);
   judgeKnownWhenServed(all);
   const tracking = trackFigures(all.flatMap((j) => (j.tracked ? [j.tracked] : [])));
+  const declared = new Set(expectations?.measures.keys() ?? []);
+  judgeDeclared(all, expectations);
+  judgeSentinels(all, declared);
+  judgeUndeclaredUnits(all, declared);
+  const readsEndpoint = input.argv.some((word) => word.includes('{port}'));
+  const readsSections =
+    declared.size > 0 ||
+    (expectations?.watches.length ?? 0) > 0 ||
+    tracking.some((t) => t.kind === 'follows' && t.figures.some((f) => f.includes('agent <<<')));
+  if (!judgeNotOkWithoutData(all, readsEndpoint, readsSections))
+    notVerifiable.set(
+      'PLUGIN-NOT-OK-WITHOUT-DATA',
+      readsEndpoint
+        ? 'no run without data was made (endpoint-down, host-unlisted, unlicensed, render-error, sections-missing)'
+        : 'the plug-in command has no {port} placeholder: it does not read the data endpoint, whose runs without data these are',
+    );
   for (const label of tracking) {
     if (label.kind !== 'broken') continue;
     const record = all.find((j) => j.record.run === label.evidence.run)?.record;
@@ -44,7 +77,17 @@ export function judgeCertification(
     notVerifiable.set('PLUGIN-FIGURES-FOLLOW-SERVED', 'no run could be compared with what the PBX served');
   const runs = [...all, ...extra].map((j) => j.record);
   for (const j of all) if (j.tracked) j.record.judged.add('PLUGIN-FIGURES-FOLLOW-SERVED');
-  return { runs, clauses: clauseOutcomes(runs, levels, notVerifiable), tracking };
+  const labels = printedLabels(all);
+  return {
+    runs,
+    clauses: clauseOutcomes(runs, input.levels, notVerifiable),
+    tracking,
+    level: levelOf(expectations, labels),
+    coverage: coverageOf(expectations, labels, tracking, all),
+    notCertified: notCertified(expectations, labels, tracking),
+    warnings: duplicateLabels(expectations, tracking, all),
+    usageProblems: unmatchedWatches(expectations, all),
+  };
 }
 
 /**

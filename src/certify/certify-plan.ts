@@ -87,6 +87,13 @@ export function planRuns(input: CertifyInput): CertifyPlan {
       'PLUGIN-STATE-AGREES-WITH-PBX',
       'the expectations name no watched services (`watches`) and no expected states',
     );
+  if (!input.expectations?.measures.size)
+    notVerifiable.set(
+      'PLUGIN-FIGURES-AS-DECLARED',
+      'the expectations declare no `measures` (which served figure each perfdata label measures)',
+    );
+  if (!input.expectations?.watches.some((w) => w.agree === 'exact'))
+    notVerifiable.set('PLUGIN-STATE-EQUALS-PBX', 'the expectations watch no service with `agree: exact`');
   return {
     scenarios,
     extra: { helpAndVersion: extraRuns, locale, heldBack },

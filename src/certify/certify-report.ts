@@ -59,6 +59,12 @@ export function certifyReport(input: CertifyReportInput): CompatibilityReport {
   }
   return {
     reportVersion: 1,
+    certification: {
+      level: result.level,
+      coverage: result.coverage,
+      notCertified: result.notCertified,
+      warnings: result.warnings,
+    },
     metadata: {
       command: 'certify-plugin',
       target: `${input.plugin} (certify-plugin)`,

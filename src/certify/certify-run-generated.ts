@@ -20,14 +20,17 @@ const SHRINK_FOR: ReadonlySet<PluginClauseId> = new Set([
   'PLUGIN-PERFDATA-UOM',
   'PLUGIN-PERFDATA-RANGES',
   'PLUGIN-STATE-AGREES-WITH-PBX',
+  'PLUGIN-STATE-FOLLOWS-OWN-THRESHOLDS',
+  'PLUGIN-STATE-EQUALS-PBX',
 ]);
 
 /**
- * The run stage's generated states (`--runs N`): fast-check draws scenario files; each is run like
- * a catalog scenario (every per-run clause, the watched services' state) and takes part in figure
- * tracking. Each drawn state is written to `<reports>/generated/state-<i>.json` so a run named in
- * a finding can be replayed. A run that breaks a `must` rule shrinks to a minimal file,
- * `shrunk-seed-<seed>.json`.
+ * The run stage's generated states (`--runs N`): fast-check draws N scenario files, each drawn
+ * independently of the others; each is run like a catalog scenario (every per-run clause, the
+ * watched services' state) and takes part in figure tracking and the figure rules. Each drawn
+ * state is written to `<reports>/generated/state-<i>.json` so a run named in a finding can be
+ * replayed. The first draw that breaks a state-independent `must` rule is then shrunk to a minimal
+ * file, `shrunk-seed-<seed>.json`: shrinking adds runs of its own, it never takes a draw's place.
  */
 export async function runGenerated(
   input: CertifyInput,
@@ -37,69 +40,95 @@ export async function runGenerated(
   const generatedDir = join(input.reportsDir, 'generated');
   await mkdir(generatedDir, { recursive: true });
   const runs: Judged[] = [];
-  let failure: { file: GeneratedScenarioFile; findings: Finding[] } | null = null;
   let harnessProblem: string | null = null;
-  let counter = 0;
+  const runState = async (
+    file: GeneratedScenarioFile,
+    name: string,
+    path: string,
+  ): Promise<Judged | null> => {
+    await writeFile(path, `${JSON.stringify(file, null, 2)}\n`);
+    try {
+      const state: PbxState = loadScenarioFile(path, Date.now());
+      return await runOnScenario(
+        input,
+        await addresses.take(),
+        name,
+        'A PBX state drawn by fast-check.',
+        { kind: 'named', scenario: 'generated' },
+        { state },
+        undefined,
+      );
+    } catch (error) {
+      harnessProblem = oneLine(error);
+      return null;
+    }
+  };
+  const brokenIn = (judged: Judged) => judged.record.findings.filter((f) => SHRINK_FOR.has(f.clause));
   try {
-    const property = fc.asyncProperty(generatedScenarioArbitrary, async (file) => {
-      if (harnessProblem) return true;
-      const index = counter++;
-      const kept = index < input.runs;
-      const path = kept
-        ? join(generatedDir, `state-${index + 1}.json`)
-        : join(scratch, `state-${index}.json`);
-      const named = { ...file, name: `generated-${index + 1}` };
-      await writeFile(path, `${JSON.stringify(named, null, 2)}\n`);
-      let judged: Judged;
-      try {
-        const state: PbxState = loadScenarioFile(path, Date.now());
-        judged = await runOnScenario(
-          input,
-          await addresses.take(),
+    // N independent draws: the property never fails, so fast-check neither stops nor shrinks.
+    const drawn: GeneratedScenarioFile[] = [];
+    let first: { index: number; findings: Finding[] } | null = null;
+    const draws = await fc.check(
+      fc.asyncProperty(generatedScenarioArbitrary, async (file) => {
+        const index = drawn.length;
+        drawn.push(file);
+        if (harnessProblem) return true;
+        const path = join(generatedDir, `state-${index + 1}.json`);
+        const judged = await runState(
+          { ...file, name: `generated-${index + 1}` },
           `generated #${index + 1}`,
-          'A PBX state drawn by fast-check.',
-          { kind: 'named', scenario: 'generated' },
-          { state },
-          undefined,
+          path,
         );
-      } catch (error) {
-        harnessProblem = oneLine(error);
-        return true;
-      }
-      if (kept) {
+        if (!judged) return true;
         judged.record.scenarioFile = path;
         runs.push(judged);
-      }
-      const broken = judged.record.findings.filter((f) => SHRINK_FOR.has(f.clause));
-      if (broken.length === 0) return true;
-      failure = { file, findings: broken };
-      return false;
-    });
-    const details = await fc.check(property, {
-      numRuns: input.runs,
-      ...(input.seed === undefined ? {} : { seed: input.seed }),
-    });
-    const summary: Record<string, unknown> = {
-      runs: details.numRuns,
-      seed: details.seed,
-      files: 'generated/',
-    };
-    if (harnessProblem) summary['harnessProblem'] = harnessProblem;
-    const shrunk = failure as { file: GeneratedScenarioFile; findings: Finding[] } | null;
-    if (details.failed && shrunk) {
-      const name = `shrunk-seed-${details.seed >>> 0}`;
+        const broken = brokenIn(judged);
+        if (broken.length > 0 && !first) first = { index, findings: broken };
+        return true;
+      }),
+      { numRuns: input.runs, ...(input.seed === undefined ? {} : { seed: input.seed }) },
+    );
+    const summary: Record<string, unknown> = { runs: drawn.length, seed: draws.seed, files: 'generated/' };
+    const found = first as { index: number; findings: Finding[] } | null;
+    if (found && !harnessProblem) {
+      // Shrinking: fast-check replays the broken draw (its path) and tries smaller states, each an
+      // extra run in a scratch folder.
+      let smallest = { file: drawn[found.index] as GeneratedScenarioFile, findings: found.findings };
+      let steps = 0;
+      const replayed = JSON.stringify(drawn[found.index]);
+      const details = await fc.check(
+        fc.asyncProperty(generatedScenarioArbitrary, async (file) => {
+          if (harnessProblem) return true;
+          if (steps === 0 && JSON.stringify(file) === replayed) {
+            steps = 1;
+            return false;
+          }
+          steps += 1;
+          const judged = await runState(file, `shrink step ${steps}`, join(scratch, `state-${steps}.json`));
+          if (!judged) return true;
+          const broken = brokenIn(judged);
+          if (broken.length === 0) return true;
+          smallest = { file, findings: broken };
+          return false;
+        }),
+        { seed: draws.seed, numRuns: input.runs, path: String(found.index) },
+      );
+      const name = `shrunk-seed-${draws.seed >>> 0}`;
       const file = {
-        ...shrunk.file,
+        ...smallest.file,
         name,
-        description: `Shrunk by certify-plugin --runs (seed ${details.seed}): ${shrunk.findings.map((f) => `${f.clause}: ${f.message}`).join('; ')}`,
+        description: `Shrunk by certify-plugin --runs (seed ${draws.seed}) from generated #${found.index + 1}: ${smallest.findings.map((f) => `${f.clause}: ${f.message}`).join('; ')}`,
       };
       const scenarioFile = join(input.reportsDir, `${name}.json`);
       await writeFile(scenarioFile, `${JSON.stringify(file, null, 2)}\n`);
+      summary['shrunkFrom'] = `generated #${found.index + 1}`;
+      summary['shrinkRuns'] = Math.max(0, steps - 1);
       summary['path'] = details.counterexamplePath;
       summary['shrunkScenarioFile'] = scenarioFile;
       summary['replay'] = input.replayCommand(scenarioFile);
-      summary['shrunkFindings'] = shrunk.findings;
+      summary['shrunkFindings'] = smallest.findings;
     }
+    if (harnessProblem) summary['harnessProblem'] = harnessProblem;
     return { runs, summary };
   } finally {
     await rm(scratch, { recursive: true, force: true });

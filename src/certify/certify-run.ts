@@ -3,15 +3,16 @@ import type { CertifyInput, Judged, RunEvidence } from './certify-types.ts';
 import { displayCommand, fillPlaceholders, type PlaceholderValues, redactSecrets } from './command-line.ts';
 import type { Expectation } from './expectations.ts';
 import { isolatedRun as sealedRun } from './isolated-env.ts';
-import { judgeRun, judgeState, type RunJudgement } from './judge-run.ts';
+import { judgeRun, judgeState, judgeStateEquals, type RunJudgement } from './judge-run.ts';
 import { type OpenScenario, openScenario, type ScenarioBase } from './open-scenario.ts';
 import type { StateName } from './plugin-output.ts';
 import type { PluginRun } from './run-plugin.ts';
 import { probeSandbox } from './sandbox.ts';
 import type { ScenarioAddresses } from './scenario-addresses.ts';
 import type { ScenarioSetup } from './scenario-catalog.ts';
+import { catalogReadings } from './served-catalog.ts';
 import { agentFigures, type Figures, jsonFigures, servedData } from './served-figures.ts';
-import { watchedState } from './watched-services.ts';
+import { localServices, watchedState } from './watched-services.ts';
 
 /**
  * The run stage of a certification: one run of the plug-in on a scenario's fresh simulator, with
@@ -65,14 +66,24 @@ export async function runOnScenario(
     const judgement = judgeRun(run, input.timeoutMs);
     const findings = [...judgement.findings];
     const judged = new Set(judgement.judged);
+    const watches = input.expectations?.watches ?? [];
     const watched =
-      served !== null && input.expectations?.watches.length
-        ? watchedState(served, input.expectations.watches)
+      served !== null && watches.length > 0
+        ? watchedState(
+            served,
+            watches.map((w) => w.pattern),
+          )
         : null;
     const state = judgeState(judgement, expectation, watched);
     if (state) {
       judged.add('PLUGIN-STATE-AGREES-WITH-PBX');
       findings.push(...state);
+    }
+    const exact = watches.filter((w) => w.agree === 'exact').map((w) => w.pattern);
+    const exactly = served !== null && exact.length > 0 ? watchedState(served, exact) : null;
+    if (exactly && !expectation && !run.timedOut) {
+      judged.add('PLUGIN-STATE-EQUALS-PBX');
+      findings.push(...judgeStateEquals(judgement.state, exactly));
     }
     const figures: Figures | null = servedData(served)
       ? new Map([...agentFigures(served as string), ...(json === null ? [] : jsonFigures(json))])
@@ -88,6 +99,22 @@ export async function runOnScenario(
       },
       judgement,
       tracked: run.timedOut ? null : { run: name, figures, values: numericValues(judgement) },
+      served: {
+        answer:
+          setup.kind === 'sections-missing'
+            ? 'sections-missing'
+            : served === null
+              ? 'refused'
+              : served.trim() === ''
+                ? 'empty'
+                : servedData(served)
+                  ? 'data'
+                  : 'error',
+        readings: catalogReadings(served, json),
+        matchedWatches: watched?.matched ?? [],
+        watchedServices: watched?.services.map((w) => w.name) ?? [],
+        services: served === null ? [] : localServices(served),
+      },
     };
   } finally {
     await opened.close();

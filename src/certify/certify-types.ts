@@ -6,6 +6,7 @@ import type { PluginClauseId } from './plugin-clauses.ts';
 import type { StateName } from './plugin-output.ts';
 import type { Sandbox, SandboxReport } from './sandbox.ts';
 import type { CatalogScenario } from './scenario-catalog.ts';
+import type { CatalogReadings } from './served-catalog.ts';
 
 /** The evidence of one plug-in run (secrets redacted). */
 export interface RunEvidence {
@@ -84,9 +85,33 @@ export interface CertifyInput {
   sandbox?: Sandbox;
 }
 
+/** What a certification proved: `form` (no file), `state` (watched services), `values` (every label declared). */
+export type CertificationLevel = 'form' | 'state' | 'values';
+
+export interface Coverage {
+  /** Labels certified against a declared figure (`measures`). */
+  declared: number;
+  /** Labels not declared but followed by figure tracking. */
+  tracked: number;
+  /** Labels neither declared nor traced. */
+  notTraced: number;
+  /** Distinct watched services matched in some run. */
+  watched: number;
+  /** Every perfdata label printed in some run. */
+  labels: number;
+}
+
 export interface CertifyResult {
   runs: RunRecord[];
   clauses: ClauseOutcome[];
+  level: CertificationLevel;
+  coverage: Coverage;
+  /** What was not certified, one plain sentence each ("values: 2 of 5 labels not declared (a, b)"). */
+  notCertified: string[];
+  /** Warnings that fail nothing (two labels that print the same served figure in every state). */
+  warnings: string[];
+  /** Usage errors found only by running (a `watches` pattern that matched no service in any run): exit 2. */
+  usageProblems: string[];
   /** Figure tracking per perfdata label (PLUGIN-FIGURES-FOLLOW-SERVED). */
   tracking: LabelTracking[];
   /** With `--runs`: seed, runs, and a shrunk failure's file and replay command. */
@@ -102,4 +127,19 @@ export interface Judged {
   record: RunRecord;
   judgement: RunJudgement | null;
   tracked: TrackedRun | null;
+  /** What the PBX served in a scenario run (absent for the extra runs). */
+  served?: ServedRun;
+}
+
+/** What the PBX served in one scenario run, as the judge of the figures needs it. */
+export interface ServedRun {
+  /** Data, or none: the port refused, closed without a byte, one `ERROR:` line, or every section left out. */
+  answer: 'data' | 'refused' | 'empty' | 'error' | 'sections-missing';
+  /** The served-figure collection (every catalog figure, unknowns marked); `null` without data. */
+  readings: CatalogReadings | null;
+  /** The `watches` patterns that matched a service, and the services they matched. */
+  matchedWatches: string[];
+  watchedServices: string[];
+  /** Every `<<<local>>>` service the PBX served. */
+  services: string[];
 }

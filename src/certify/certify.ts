@@ -9,7 +9,15 @@ import { ScenarioAddresses } from './scenario-addresses.ts';
 
 export { localeMadeTheDifference } from './certify-judge.ts';
 export { bareCommand, HELD_BACK_TIMEOUT_S, localeInstalled, TIMEOUT_PLACEHOLDER_S } from './certify-plan.ts';
-export type { CertifyInput, CertifyResult, ClauseOutcome, RunEvidence, RunRecord } from './certify-types.ts';
+export type {
+  CertificationLevel,
+  CertifyInput,
+  CertifyResult,
+  ClauseOutcome,
+  Coverage,
+  RunEvidence,
+  RunRecord,
+} from './certify-types.ts';
 
 /**
  * Certifies one plug-in, stage by stage: plan the runs (certify-plan.ts); run them
@@ -41,11 +49,8 @@ export async function certifyPlugin(given: CertifyInput): Promise<CertifyResult>
     all.push(...outcome.runs);
     generated = outcome.summary;
   }
-  const { runs, clauses, tracking } = judgeCertification(input.scenarios, plan, input.levels, all, extra);
   return {
-    runs,
-    clauses,
-    tracking,
+    ...judgeCertification(input, plan, all, extra),
     ...(generated ? { generated } : {}),
     sandbox: input.sandbox.report,
     startedAt,

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { PROJECT_ROOT } from '../core/project-paths.ts';
-import { joinProblems, strictValidator } from '../core/strict-schema.ts';
+import { closestKeys, joinProblems, strictValidator } from '../core/strict-schema.ts';
+import { FIGURES_BY_NAME } from './figure-catalog.ts';
 import { STATE_NAMES, type StateName } from './plugin-output.ts';
 
 export const EXPECTATIONS_SCHEMA_PATH = join(PROJECT_ROOT, 'schemas', 'plugin-expectations.schema.json');
@@ -14,18 +15,49 @@ export interface Expectation {
   perfdata: string[];
 }
 
+/**
+ * A watched local-check service (with `*`): `at-least` holds the plug-in's state at least as severe
+ * as the PBX's (PLUGIN-STATE-AGREES-WITH-PBX), `exact` equal to it (PLUGIN-STATE-EQUALS-PBX).
+ */
+export interface Watch {
+  pattern: string;
+  agree: 'at-least' | 'exact';
+}
+
+/**
+ * What a perfdata label measures (PLUGIN-FIGURES-AS-DECLARED): a figure of the figure catalog, or a
+ * plain ratio or percentage of two.
+ */
+export type Measure = { figure: string } | { ratio: [string, string] } | { percent: [string, string] };
+
 export interface Expectations {
   plugin?: string;
   timeoutSeconds?: number;
-  /** Local-check service names (with `*`) the plug-in watches (PLUGIN-STATE-AGREES-WITH-PBX). */
-  watches: string[];
+  /** Local-check service names (with `*`) the plug-in watches. */
+  watches: Watch[];
+  /** Per perfdata label, the served figure it measures. */
+  measures: Map<string, Measure>;
   scenarios: Map<string, Expectation>;
+}
+
+/** The figure names a measure is made of. */
+export function figuresOf(measure: Measure): string[] {
+  return 'figure' in measure ? [measure.figure] : 'ratio' in measure ? measure.ratio : measure.percent;
+}
+
+/** A measure as written in the file. */
+export function describeMeasure(measure: Measure): string {
+  if ('figure' in measure) return measure.figure;
+  return 'ratio' in measure
+    ? `ratio(${measure.ratio.join(' / ')})`
+    : `percent(${measure.percent.join(' / ')})`;
 }
 
 interface ExpectationsFile {
   plugin?: string;
   timeoutSeconds?: number;
-  watches?: string[];
+  watches?: (string | { service: string; agree?: 'at-least' | 'exact' })[];
+  measures?: Record<string, string | { ratio: [string, string] } | { percent: [string, string] }>;
   scenarios?: Record<
     string,
     { state: StateName | number | (StateName | number)[]; text?: string[]; perfdata?: string[] }
@@ -75,10 +107,27 @@ export async function parseExpectations(data: unknown, label: string): Promise<E
     });
     scenarios.set(name, { states, text, perfdata: entry.perfdata ?? [] });
   }
+  const measures = new Map<string, Measure>();
+  for (const [perfLabel, written] of Object.entries(file.measures ?? {})) {
+    const measure: Measure = typeof written === 'string' ? { figure: written } : written;
+    for (const name of figuresOf(measure)) {
+      if (FIGURES_BY_NAME.has(name)) continue;
+      const closest = closestKeys(name, [...FIGURES_BY_NAME.keys()], 3);
+      throw new Error(
+        `expectations file ${label}: /measures/${perfLabel}: no figure '${name}' in the figure catalog (closest: ${closest.join(', ')}; see certify-plugin --list-figures)`,
+      );
+    }
+    measures.set(perfLabel, measure);
+  }
   return {
     ...(file.plugin === undefined ? {} : { plugin: file.plugin }),
     ...(file.timeoutSeconds === undefined ? {} : { timeoutSeconds: file.timeoutSeconds }),
-    watches: file.watches ?? [],
+    watches: (file.watches ?? []).map((w) =>
+      typeof w === 'string'
+        ? { pattern: w, agree: 'at-least' }
+        : { pattern: w.service, agree: w.agree ?? 'at-least' },
+    ),
+    measures,
     scenarios,
   };
 }

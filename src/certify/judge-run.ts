@@ -8,6 +8,7 @@ import {
   stateOfExitCode,
 } from './plugin-output.ts';
 import type { PluginRun } from './run-plugin.ts';
+import { alerts, parseRange } from './threshold-range.ts';
 import { atLeastAsSevere, type WatchedState } from './watched-services.ts';
 
 /** A clause a run broke, and how. */
@@ -61,8 +62,40 @@ export function judgeRun(run: PluginRun, timeoutMs: number): RunJudgement {
   if (!run.timedOut && !crash && !run.signal) {
     for (const clause of OUTPUT_CLAUSES) judged.add(clause);
     findings.push(...parsed.problems);
+    if (state !== null) {
+      judged.add('PLUGIN-STATE-FOLLOWS-OWN-THRESHOLDS');
+      findings.push(...judgeOwnThresholds(parsed, state));
+    }
   }
   return { state, parsed, findings, judged };
+}
+
+/**
+ * PLUGIN-STATE-FOLLOWS-OWN-THRESHOLDS: a value outside its own printed crit range needs a state of
+ * at least CRITICAL (UNKNOWN aside), one outside its warn range a state other than OK (the full
+ * range grammar of threshold-range.ts).
+ */
+export function judgeOwnThresholds(parsed: ParsedOutput, state: StateName): Finding[] {
+  const findings: Finding[] = [];
+  const clause = 'PLUGIN-STATE-FOLLOWS-OWN-THRESHOLDS' as const;
+  for (const item of parsed.perfdata) {
+    if (item.value === 'U') continue;
+    const value = Number(item.value);
+    const crit = parseRange(item.crit);
+    const warn = parseRange(item.warn);
+    const shown = `'${item.label}'=${item.value}${item.uom}`;
+    if (crit && alerts(crit, value) && state !== 'CRITICAL' && state !== 'UNKNOWN')
+      findings.push({
+        clause,
+        message: `${shown} is outside its own crit range ${crit.text}, but the state is ${state}`,
+      });
+    else if (warn && alerts(warn, value) && state === 'OK')
+      findings.push({
+        clause,
+        message: `${shown} is outside its own warn range ${warn.text}, but the state is OK`,
+      });
+  }
+  return findings;
 }
 
 const OUTPUT_CLAUSES: readonly PluginClauseId[] = [
@@ -113,6 +146,22 @@ export function judgeState(
     {
       clause,
       message: `state ${state ?? 'none'}, but the PBX gives ${worst.join(', ')} ${watched.worst}`,
+    },
+  ];
+}
+
+/**
+ * PLUGIN-STATE-EQUALS-PBX on one scenario run: the plug-in's state equals the worst state the PBX
+ * gives the services watched with `agree: exact`, neither milder nor more severe.
+ */
+export function judgeStateEquals(state: StateName | null, watched: WatchedState): Finding[] {
+  if (state === watched.worst) return [];
+  const worst = watched.services.filter((s) => s.state === watched.worst).map((s) => `'${s.name}'`);
+  const how = state !== null && atLeastAsSevere(state, watched.worst) ? 'more severe than' : 'not';
+  return [
+    {
+      clause: 'PLUGIN-STATE-EQUALS-PBX',
+      message: `state ${state ?? 'none'}, ${how} the PBX's ${watched.worst} for ${worst.join(', ')} (agree: exact)`,
     },
   ];
 }

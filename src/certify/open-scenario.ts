@@ -7,6 +7,7 @@ import { AnswerProxy, fetchRaw } from './answer-proxy.ts';
 import type { PlaceholderValues } from './command-line.ts';
 import { applyAgentExtension } from './extension-overlay.ts';
 import type { ScenarioSetup } from './scenario-catalog.ts';
+import { dropSections, dropSectionsOfAnswer } from './sections-missing.ts';
 
 /** Where a scenario's listeners bind when no address of its own is given. */
 export const CERTIFY_HOST = '127.0.0.1';
@@ -97,6 +98,11 @@ export async function openScenario(
         address = await proxy.start();
         notes['proxy'] = `holds the answer back ${setup.delayMs} ms`;
         break;
+      case 'sections-missing':
+        proxy = new AnswerProxy({ upstream: endpoint, host, rewrite: dropSectionsOfAnswer });
+        address = await proxy.start();
+        notes['proxy'] = 'passes on the banner <<<monitor_agent>>> only: every other section left out';
+        break;
       case 'extension':
         await applyAgentExtension(handle.control);
         notes['extension'] = 'unknown sections and extra key value lines (agentExtensions)';
@@ -122,7 +128,8 @@ export async function openScenario(
     const source = refusing && address.port === refusing.port ? address : endpoint;
     const served = async () => {
       // Read from the endpoint itself (a slow proxy would only add its delay).
-      return fetchRaw(source);
+      const text = await fetchRaw(source);
+      return setup.kind === 'sections-missing' && text !== null ? dropSections(text) : text;
     };
     const opened = proxy;
     const held = refusing;

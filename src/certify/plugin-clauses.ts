@@ -39,6 +39,18 @@ export const PLUGIN_CLAUSES = {
   'PLUGIN-FIGURES-FOLLOW-SERVED': 'all runs',
   /** Every run's state against the PBX's own local checks of the watched services. */
   'PLUGIN-STATE-AGREES-WITH-PBX': 'every run, with `watches`',
+  /** The runs without data: refused, closed without a byte, an `ERROR:` line, the sections it reads missing. */
+  'PLUGIN-NOT-OK-WITHOUT-DATA': 'the runs without data',
+  /** Every run that reported: a value outside its own printed warn or crit range comes with a state to match. */
+  'PLUGIN-STATE-FOLLOWS-OWN-THRESHOLDS': 'every run',
+  /** Every run with data: no printed value is the `-1` sentinel, or computed from an unknown the PBX served. */
+  'PLUGIN-UNKNOWN-NOT-A-FIGURE': 'every run with data',
+  /** Every label with a UOM that follows (or is declared as) a served figure: in the figure's unit, converted. */
+  'PLUGIN-UOM-MATCHES-SERVED': 'all runs',
+  /** Every declared label (`measures`) against its figure, converted into the label's UOM. */
+  'PLUGIN-FIGURES-AS-DECLARED': 'every run, with `measures`',
+  /** Every run's state equal to the PBX's own judgement of the services watched with `agree: exact`. */
+  'PLUGIN-STATE-EQUALS-PBX': 'every run, with `agree: exact`',
 } as const;
 
 export type PluginClauseId = keyof typeof PLUGIN_CLAUSES;

@@ -8,6 +8,7 @@ export type ScenarioSetup =
   | { kind: 'slow-answer'; delayMs: number }
   | { kind: 'extension' }
   | { kind: 'render-error' }
+  | { kind: 'sections-missing' }
   | { kind: 'non-ascii-names' };
 
 export interface CatalogScenario {
@@ -29,6 +30,8 @@ const PURPOSES: Record<string, string> = {
   'all-phones-offline': 'no phone online: a phones plug-in must see it (the PBX itself says CRITICAL)',
   'backup-failed':
     "an older target's newest run failed, another target succeeded later: judge each target by its own newest run",
+  'backup-recovered':
+    'the newest run of a target succeeded after an older failure: the PBX says OK, a plug-in judging an older run is over-severe (PLUGIN-STATE-EQUALS-PBX)',
   'backup-failed-latest':
     'the newest run of all failed: a plug-in that looks only at the newest run passes this one but not backup-failed',
   large: 'a large installation (400 peers, 150 backup targets): no size limit, no slowness',
@@ -98,6 +101,14 @@ export function scenarioCatalog(): CatalogScenario[] {
         'an ERROR line instead of data: the plug-in must not invent figures (PLUGIN-FIGURES-FOLLOW-SERVED)',
       description: 'The renderer fails: the whole answer is one `ERROR: <text>` line (fault render-error).',
       setup: { kind: 'render-error' },
+    },
+    {
+      name: 'sections-missing',
+      purpose:
+        'an answer without the sections the plug-in reads: no data, so UNKNOWN (or CRITICAL), never OK (PLUGIN-NOT-OK-WITHOUT-DATA)',
+      description:
+        'The PBX answers with its banner <<<monitor_agent>>> only: every other section (the PBX sections, <<<local>>>, the Linux sections) is left out (a harness proxy drops them).',
+      setup: { kind: 'sections-missing' },
     },
     {
       name: 'non-ascii-names',

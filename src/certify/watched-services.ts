@@ -22,6 +22,8 @@ export interface WatchedState {
   worst: StateName;
   /** The watched services as the PBX judged them. */
   services: { name: string; state: StateName }[];
+  /** The `watches` patterns that matched a service in this answer. */
+  matched: string[];
 }
 
 /**
@@ -34,15 +36,19 @@ export function watchedState(agentText: string, watches: readonly string[]): Wat
   const patterns = watches.map(watchPattern);
   const lines = sectionLines(parseAgentText(agentText), 'local') ?? [];
   const services: { name: string; state: StateName }[] = [];
+  const matched = new Set<string>();
   for (const line of lines) {
     if (line.trim() === '') continue;
     const parsed = parseLocalLine(line);
-    if (!('name' in parsed) || !patterns.some((p) => p.test(parsed.name))) continue;
+    if (!('name' in parsed)) continue;
+    const hits = watches.filter((_, index) => patterns[index]?.test(parsed.name));
+    if (hits.length === 0) continue;
+    for (const hit of hits) matched.add(hit);
     services.push({ name: parsed.name, state: localState(parsed) });
   }
   if (services.length === 0) return null;
   const worst = services.reduce<StateName>((w, s) => (SEVERITY[s.state] > SEVERITY[w] ? s.state : w), 'OK');
-  return { worst, services };
+  return { worst, services, matched: [...matched] };
 }
 
 /** A local check's state; `P` is the worst state its metrics' levels give. */
@@ -57,4 +63,14 @@ function localState(line: LocalCheckLine): StateName {
     code = Math.max(code, crit ? 2 : warn ? 1 : 0);
   }
   return BY_CODE[code] as StateName;
+}
+
+/** The names of the `<<<local>>>` services of an agent text. */
+export function localServices(agentText: string): string[] {
+  const names: string[] = [];
+  for (const line of sectionLines(parseAgentText(agentText), 'local') ?? []) {
+    const parsed = parseLocalLine(line);
+    if ('name' in parsed) names.push(parsed.name);
+  }
+  return names;
 }

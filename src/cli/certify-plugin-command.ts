@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
-import type { CertifyResult } from '../certify/certify.ts';
+import type { CertificationLevel, CertifyResult } from '../certify/certify.ts';
 import { shellQuote, splitCommandLine, unknownPlaceholders } from '../certify/command-line.ts';
 import type { Expectations } from '../certify/expectations.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
@@ -26,6 +26,8 @@ export interface CertifyPluginOptions extends CertificateOutputOptions {
   reports?: string;
   name?: string;
   listScenarios?: boolean;
+  listFigures?: boolean;
+  requireLevel?: CertificationLevel;
   quiet?: boolean;
   mkp?: string;
   pluginDir?: string;
@@ -56,6 +58,14 @@ function parseSeed(value: string): number {
   if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
     throw new InvalidArgumentError('expected an integer');
   return Number(value) | 0;
+}
+
+const LEVELS: readonly CertificationLevel[] = ['form', 'state', 'values'];
+
+function parseLevel(value: string): CertificationLevel {
+  if (!(LEVELS as readonly string[]).includes(value))
+    throw new InvalidArgumentError('expected form, state or values');
+  return value as CertificationLevel;
 }
 
 function parseSeconds(value: string): number {
@@ -104,6 +114,15 @@ export function registerCertifyPlugin(program: Command, io: CliIo, done: (exitCo
     )
     .option('--name <name>', "the plug-in's name in the reports (default: the executable's file name)")
     .option('--list-scenarios', 'list the built-in scenarios and exit')
+    .option(
+      '--list-figures',
+      'list the figure catalog (the names `measures` may declare, their unit and where they are served) and exit',
+    )
+    .option(
+      '--require-level <level>',
+      'exit 1 when the certification proves less than this level: form (no file), state (watched services), values (every label declared)',
+      parseLevel,
+    )
     .option('--quiet', 'no progress output, only the summary')
     .option(
       '--mkp <file>',
@@ -140,6 +159,12 @@ export async function certifyPluginCommand(
   const catalog = scenarioCatalog();
   if (options.listScenarios) {
     for (const s of catalog) io.stdout.write(`${s.name.padEnd(22)} ${s.purpose}\n`);
+    return 0;
+  }
+  if (options.listFigures) {
+    const { FIGURE_CATALOG, whereServed } = await import('../certify/figure-catalog.ts');
+    for (const f of FIGURE_CATALOG)
+      io.stdout.write(`${f.name.padEnd(36)} ${f.unit.padEnd(6)} ${whereServed(f)}: ${f.description}\n`);
     return 0;
   }
   if (options.mkp !== undefined || options.pluginDir !== undefined) {
@@ -279,10 +304,14 @@ export async function certifyPluginCommand(
     servedFiles,
   });
   const paths = await writeReports(report, reportsDir);
-  io.stdout.write(formatSummary(plugin, result, shownPath(io.cwd, paths.json)));
+  io.stdout.write(formatSummary(plugin, result, shownPath(io.cwd, paths.json), options.requireLevel));
+  // A `watches` pattern no run matched is a usage error, found only by running (exit 2).
+  if (result.usageProblems.length > 0)
+    throw new HarnessError(`expectations file ${options.expectations}: ${result.usageProblems.join('; ')}`);
   const failed = result.clauses.some((c) => c.verdict === 'fail');
   const harness = result.runs.some((r) => r.harnessProblem);
-  const exitCode = failed ? 1 : harness ? 2 : 0;
+  const belowLevel = options.requireLevel !== undefined && !reachesLevel(result.level, options.requireLevel);
+  const exitCode = failed || belowLevel ? 1 : harness ? 2 : 0;
   if (certificate && subjectBefore) {
     const { commandCertificateFacts } = await import('./certify-certificate.ts');
     const { settleCertificate } = await import('./certificate-output.ts');
@@ -310,6 +339,11 @@ export async function certifyPluginCommand(
     io.stdout.write(`${lines.join('\n')}\n`);
   }
   return exitCode;
+}
+
+/** Whether a certification's level is at least the required one (form < state < values). */
+export function reachesLevel(level: CertificationLevel, required: CertificationLevel): boolean {
+  return LEVELS.indexOf(level) >= LEVELS.indexOf(required);
 }
 
 /** The script's file name when the command starts with an interpreter, else the executable's. */
@@ -366,8 +400,16 @@ async function writeServedTexts(result: CertifyResult, reportsDir: string): Prom
 
 const MARKS = { pass: 'pass', warn: 'WARNING', fail: 'FAIL', 'not-verifiable': 'not verifiable' } as const;
 
-/** One line per PLUGIN clause (its verdict and the worst run's reason), then one per run. */
-function formatSummary(plugin: string, result: CertifyResult, jsonPath: string): string {
+/**
+ * One line per PLUGIN clause (its verdict and the worst run's reason), then one per run, then what
+ * the certification proved: its level and coverage, and plainly what it did not certify.
+ */
+function formatSummary(
+  plugin: string,
+  result: CertifyResult,
+  jsonPath: string,
+  requireLevel?: CertificationLevel,
+): string {
   const clauses = result.clauses.map((c) => {
     const why =
       c.findings.length > 0
@@ -392,6 +434,16 @@ function formatSummary(plugin: string, result: CertifyResult, jsonPath: string):
   const passed = result.clauses.filter((c) => c.verdict === 'pass').length;
   const warned = result.clauses.filter((c) => c.verdict === 'warn').length;
   const replay = result.generated?.['replay'];
+  const c = result.coverage;
+  const level = [
+    `level: ${result.level} (coverage: ${c.declared} of ${c.labels} labels declared, ${c.tracked} tracked, ${c.notTraced} not traced; ${c.watched} watched services)${
+      requireLevel && !reachesLevel(result.level, requireLevel)
+        ? ` — below the required level ${requireLevel}`
+        : ''
+    }`,
+    ...result.notCertified.map((line) => `  not certified: ${line}`),
+    ...result.warnings.map((line) => `  warning: ${line}`),
+  ];
   return [
     `certify-plugin ${plugin}: ${passed}/${result.clauses.length} PLUGIN clauses passed${warned > 0 ? `, ${warned} warning(s)` : ''}`,
     ...clauses,
@@ -401,6 +453,7 @@ function formatSummary(plugin: string, result: CertifyResult, jsonPath: string):
     ...(replay ? [`  shrunk failure, replay with: ${String(replay)}`] : []),
     `  ${sandboxLine(result.sandbox)}`,
     `  reports: ${jsonPath} (+ compatibility.html, junit.xml, served/)`,
+    ...level,
     '',
   ].join('\n');
 }

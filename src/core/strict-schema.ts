@@ -113,6 +113,15 @@ export function nearestKey(key: string, candidates: readonly string[]): string |
   return bestDistance <= limit ? best : undefined;
 }
 
+/** The `count` candidates closest to `key` by edit distance (case-insensitive), closest first. */
+export function closestKeys(key: string, candidates: readonly string[], count: number): string[] {
+  return candidates
+    .map((candidate) => ({ candidate, distance: editDistance(key.toLowerCase(), candidate.toLowerCase()) }))
+    .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
+    .slice(0, count)
+    .map((c) => c.candidate);
+}
+
 /** Levenshtein distance with transpositions counted as one edit (optimal string alignment). */
 function editDistance(a: string, b: string): number {
   const rows = a.length + 1;

@@ -164,6 +164,18 @@ export interface UntracedScenario {
 }
 
 /**
+ * What a plug-in certification (`certify-plugin`) proved: its level (`form`: no declaration;
+ * `state`: watched services; `values`: every perfdata label declared), its coverage, and plainly
+ * what it did not certify. Only in certify-plugin's reports.
+ */
+export interface CertificationSummary {
+  level: 'form' | 'state' | 'values';
+  coverage: { declared: number; tracked: number; notTraced: number; watched: number; labels: number };
+  notCertified: string[];
+  warnings: string[];
+}
+
+/**
  * certify-plugin only: how sealed the plug-in's runs were (issue 28 §4, src/certify/sandbox.ts).
  * `sealed` only when every protection is present; a certificate repeats it.
  */
@@ -179,6 +191,7 @@ export interface SandboxSummary {
 
 export interface CompatibilityReport {
   reportVersion: 1;
+  certification?: CertificationSummary;
   metadata: RunMetadata;
   scenarios: ScenarioCounts;
   clauses: VerdictCounts;

@@ -109,6 +109,7 @@ export function renderHtml(report: CompatibilityReport): string {
 <body>
 <h1>${e(title)}</h1>
 ${renderOutcome(report)}
+${renderCertification(report)}
 ${renderSandbox(report)}
 <h2 id="scores">Scores</h2>
 ${renderScores(report.interfaces)}
@@ -165,6 +166,18 @@ function renderMetadata(report: CompatibilityReport): string {
     ],
   ];
   return `<table class="metadata">${rows.map(([k, v]) => `<tr><th>${e(k)}</th><td>${e(v)}</td></tr>`).join('')}</table>`;
+}
+
+/** certify-plugin's level and coverage, and plainly what was not certified. */
+function renderCertification(report: CompatibilityReport): string {
+  const c = report.certification;
+  if (!c) return '';
+  const v = c.coverage;
+  const lines = [
+    ...c.notCertified.map((line) => `<li>not certified: ${e(line)}</li>`),
+    ...c.warnings.map((line) => `<li>warning: ${e(line)}</li>`),
+  ];
+  return `<div class="certification"><p><strong>Level: ${e(c.level)}</strong> <span class="meta">${v.declared} of ${v.labels} labels declared, ${v.tracked} tracked, ${v.notTraced} not traced; ${v.watched} watched services</span></p>${lines.length > 0 ? `<ul>${lines.join('')}</ul>` : ''}</div>`;
 }
 
 /** `run-… shard 2/3`, or `run-… merged from shards 1, 2 of 3 (PARTIAL: shard 3/3 missing)`. */

@@ -58,29 +58,57 @@ function suiteNode(suite: InterfaceResult, report: CompatibilityReport): XmlNode
     '@_skipped': String(count(outcomes, 'skipped')),
     '@_time': seconds(time),
     '@_timestamp': report.metadata.startedAt.replace(/\.\d+Z$|Z$/, ''),
-    ...sandboxNodes(report),
+    ...suiteProperties(report),
     testcase: suite.clauses.map((clause, index) =>
       caseNode(clause, outcomes[index] ?? { kind: 'passed' }, report),
     ),
-    ...(report.sandbox ? { 'system-out': [{ '#text': clean(sandboxLine(report.sandbox)) }] } : {}),
+    ...suiteOutput(report),
   };
 }
 
-/** certify-plugin: the sandbox as suite properties (`sandbox.sealed`, one per protection). */
-function sandboxNodes(report: CompatibilityReport): XmlNode {
-  const sandbox = report.sandbox;
-  if (!sandbox) return {};
+/** certify-plugin: what the certification proved and how sealed its runs were, as suite output. */
+function suiteOutput(report: CompatibilityReport): XmlNode {
+  const c = report.certification;
+  const lines = [
+    ...(c
+      ? [
+          `level: ${c.level}`,
+          ...c.notCertified.map((line) => `not certified: ${line}`),
+          ...c.warnings.map((line) => `warning: ${line}`),
+        ]
+      : []),
+    ...(report.sandbox ? [sandboxLine(report.sandbox)] : []),
+  ];
+  return lines.length > 0 ? { 'system-out': [{ '#text': clean(lines.join('\n')) }] } : {};
+}
+
+/**
+ * certify-plugin: the level and coverage (`certification.level`, `certification.coverage.*`) and
+ * the sandbox (`sandbox.sealed`, one per protection) as suite properties.
+ */
+function suiteProperties(report: CompatibilityReport): XmlNode {
   const property = (name: string, value: string): XmlNode => ({ '@_name': name, '@_value': clean(value) });
-  return {
-    properties: {
-      property: [
-        property('sandbox.sealed', sandbox.sealed ? 'yes' : 'no'),
-        property('sandbox.tool', sandbox.tool ?? 'none'),
-        ...(sandbox.reason ? [property('sandbox.reason', sandbox.reason)] : []),
-        ...sandbox.protections.map((p) => property(`sandbox.${p.name}`, p.present ? 'present' : 'absent')),
-      ],
-    },
-  };
+  const c = report.certification;
+  const sandbox = report.sandbox;
+  const properties = [
+    ...(c
+      ? [
+          property('certification.level', c.level),
+          ...Object.entries(c.coverage).map(([key, value]) =>
+            property(`certification.coverage.${key}`, String(value)),
+          ),
+        ]
+      : []),
+    ...(sandbox
+      ? [
+          property('sandbox.sealed', sandbox.sealed ? 'yes' : 'no'),
+          property('sandbox.tool', sandbox.tool ?? 'none'),
+          ...(sandbox.reason ? [property('sandbox.reason', sandbox.reason)] : []),
+          ...sandbox.protections.map((p) => property(`sandbox.${p.name}`, p.present ? 'present' : 'absent')),
+        ]
+      : []),
+  ];
+  return properties.length > 0 ? { properties: { property: properties } } : {};
 }
 
 function caseNode(clause: ClauseResult, outcome: JunitOutcome, report: CompatibilityReport): XmlNode {

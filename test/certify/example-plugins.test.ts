@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { scenarioCatalog } from '../../src/certify/scenario-catalog.ts';
-import { certify, EXAMPLES, tempDir, verdictOf } from './support.ts';
+import { certify, clauseOf, EXAMPLES, tempDir, verdictOf } from './support.ts';
 
 /*
  * The project's own example plug-in and its two broken copies under certify-plugin
@@ -36,7 +36,19 @@ test('the example plug-in certifies on the whole catalog and the three reports a
   assert.equal(healthy.run?.details?.['state'], 'OK');
   // One verdict per PLUGIN clause of the catalog; every catalog scenario's run beneath them.
   assert.equal(report.interfaces[0]?.id, 'PLUGIN');
-  assert.equal(report.interfaces[0]?.clauses.length, 17);
+  assert.equal(report.interfaces[0]?.clauses.length, 23);
+  // Every label declared in `measures`: the certificate says `values`, and what it covered.
+  assert.equal(report.certification?.level, 'values');
+  assert.deepEqual(report.certification?.coverage, {
+    declared: 4,
+    tracked: 0,
+    notTraced: 0,
+    watched: report.certification?.coverage.watched,
+    labels: 4,
+  });
+  assert.ok((report.certification?.coverage.watched ?? 0) >= 2);
+  assert.deepEqual(report.certification?.notCertified, []);
+  assert.match(result.out, /^level: values \(coverage: 4 of 4 labels declared/m);
   assert.equal(report.metadata.command, 'certify-plugin');
   const runs = report.interfaces[0]?.clauses.find((c) => c.id === 'PLUGIN-EXIT-CODE')?.scenarios ?? [];
   assert.ok(runs.length >= scenarios, `${runs.length} runs for ${scenarios} scenarios`);
@@ -45,7 +57,9 @@ test('the example plug-in certifies on the whole catalog and the three reports a
     assert.ok(text.includes('PLUGIN-FIGURES-FOLLOW-SERVED'), name);
   }
   const junit = await readFile(join(dir, 'out', 'junit.xml'), 'utf8');
-  assert.match(junit, /tests="17"/);
+  assert.match(junit, /tests="23"/);
+  assert.match(junit, /<property name="certification.level" value="values"/);
+  assert.match(await readFile(join(dir, 'out', 'compatibility.html'), 'utf8'), /Level: values/);
   const down = verdictOf(report, 'endpoint-down');
   assert.equal(down.served?.response, '(connection refused)');
   assert.match(String(down.run?.response), /Connection refused/);
@@ -114,3 +128,41 @@ test('the copy that misses a failed backup fails certification with evidence', a
     /\[SMB\]192\.0\.2\.6:\/Backup \d+ de\.vendor\.backup\.mountfail/,
   );
 });
+
+for (const name of ['check_pbx_phones', 'check_pbx_channels']) {
+  test(`${name} with its thresholds option and full declaration reaches level values with no failure`, async (t) => {
+    const dir = await tempDir(t);
+    const result = await certify(dir, [
+      '--expectations',
+      join(EXAMPLES, `${name}.yaml`),
+      '--runs',
+      '4',
+      '--require-level',
+      'values',
+      '--reports',
+      'out',
+      '--',
+      join(EXAMPLES, `${name}.py`),
+      '-H',
+      '{host}',
+      '-p',
+      '{port}',
+      '-t',
+      '{timeout}',
+    ]);
+    const report = await result.report();
+    const failures = report.interfaces.flatMap((i) => i.clauses).filter((c) => c.verdict === 'fail');
+    assert.deepEqual(
+      failures.map((c) => `${c.id}: ${c.scenarios[0]?.failure?.message ?? c.reason}`),
+      [],
+    );
+    assert.equal(result.code, 0, result.out + result.err);
+    assert.equal(report.certification?.level, 'values');
+    // The own-thresholds rule had a subject: the ranges the plug-in prints and judges on.
+    const thresholds = clauseOf(report, 'PLUGIN-STATE-FOLLOWS-OWN-THRESHOLDS');
+    assert.equal(thresholds.verdict, 'pass');
+    const declared = clauseOf(report, 'PLUGIN-FIGURES-AS-DECLARED');
+    assert.equal(declared.verdict, 'pass');
+    assert.ok(declared.scenarios.some((s) => s.name === 'generated #4'));
+  });
+}

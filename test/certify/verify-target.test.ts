@@ -65,7 +65,7 @@ test('verify --target: the PLUGIN scenarios are not verifiable, with the reason,
     io,
   );
   assert.equal(code, 0, io.out() + io.err());
-  assert.match(io.out(), /^\s+PLUGIN\s+not run\s+0\s+2\s+15\s/m, io.out());
+  assert.match(io.out(), /^\s+PLUGIN\s+not run\s+0\s+2\s+21\s/m, io.out());
   const report = JSON.parse(
     await readFile(join(dir, 'out', 'compatibility.json'), 'utf8'),
   ) as CompatibilityReport;

@@ -49,6 +49,15 @@ export class LmdbJournal implements FleetJournal {
 
   /** Depth of `atomically` calls; inner ones join the outer transaction. */
   private depth = 0;
+  /**
+   * Inside a transaction, the last value written under each key (`null`: removed), written when
+   * the block is done and before the transaction commits (issue 31 §3): a batch of 500 events on
+   * one item and stream writes that item, that stream position and the counters once each, not
+   * 500 times. Nothing reads the journal while the controller runs (the state is in memory), and
+   * what commits is exactly what the last writes would have left.
+   */
+  private pending: Map<string, { table: TableName; key: string | number; value: () => unknown }> | null =
+    null;
 
   atomically<T>(fn: () => T): T {
     // An inner block runs in the outer transaction, not in an LMDB child transaction: no caller
@@ -57,18 +66,28 @@ export class LmdbJournal implements FleetJournal {
     if (this.depth > 0) return fn();
     this.depth++;
     try {
-      return this.root.transactionSync(fn);
+      return this.root.transactionSync(() => {
+        const pending: NonNullable<typeof this.pending> = new Map();
+        this.pending = pending;
+        try {
+          const result = fn();
+          for (const { table, key, value } of pending.values()) this.store(table, key, value());
+          return result;
+        } finally {
+          this.pending = null;
+        }
+      });
     } finally {
       this.depth--;
     }
   }
 
   partner(partner: PartnerAccess): void {
-    this.tables.partners.putSync(storeKey(partner.id), partner);
+    this.write('partners', storeKey(partner.id), partner);
   }
 
   site(site: Site): void {
-    this.tables.sites.putSync(storeKey(site.id), site);
+    this.write('sites', storeKey(site.id), site);
   }
 
   right(partnerId: string, siteId: string, right: SiteRight | null): void {
@@ -76,7 +95,7 @@ export class LmdbJournal implements FleetJournal {
   }
 
   account(account: Account): void {
-    this.tables.accounts.putSync(storeKey(account.id), account);
+    this.write('accounts', storeKey(account.id), account);
   }
 
   token(id: string, token: AccessTokenRecord | null): void {
@@ -92,11 +111,12 @@ export class LmdbJournal implements FleetJournal {
   }
 
   item(item: AttentionItem): void {
-    this.tables.items.putSync(item.id, toStoredItem(item));
+    // The item as it is when written: at the end of the block inside a transaction.
+    this.later('items', item.id, () => toStoredItem(item));
   }
 
   history(record: HistoryRecord): void {
-    this.tables.history.putSync(record.seq, record);
+    this.write('history', record.seq, record);
   }
 
   stream(id: string, seq: number | null): void {
@@ -104,17 +124,29 @@ export class LmdbJournal implements FleetJournal {
   }
 
   counters(counters: FleetCounters): void {
-    this.tables.meta.putSync('counters', counters);
+    this.write('meta', 'counters', counters);
   }
 
   clear(): void {
+    // Writes still waiting in the running block were made before the clear: it removes them too.
+    this.pending?.clear();
     this.root.transactionSync(() => {
       for (const name of TABLE_NAMES) this.tables[name].clearSync();
       this.tables.meta.putSync('format', STORE_FORMAT);
     });
   }
 
-  private write(table: TableName, key: string, value: unknown): void {
+  /** Writes `value` under `key` (`null` removes it): at once, or at the end of the running block. */
+  private write(table: TableName, key: string | number, value: unknown): void {
+    this.later(table, key, () => value);
+  }
+
+  private later(table: TableName, key: string | number, value: () => unknown): void {
+    if (this.pending) this.pending.set(`${table}\u0000${typeof key}\u0000${key}`, { table, key, value });
+    else this.store(table, key, value());
+  }
+
+  private store(table: TableName, key: string | number, value: unknown): void {
     if (value === null) this.tables[table].removeSync(key);
     else this.tables[table].putSync(key, value);
   }

@@ -12,9 +12,10 @@ import { LineReader, MAX_LINE_BYTES } from './ingest-protocol.ts';
  *
  * The connection's first line is {@link MUX_HELLO_LINE}. Every later line, either way, is a frame
  * `<channel>\t<line>`: `channel` a decimal number from 1 that the dialling side picks for each
- * session, `line` one line of the ingest protocol without its newline. A frame with an empty line
- * closes the channel, from either side; a channel the accepting side has not seen begins with
- * its first frame. A frame that is not of this form ends the whole connection. A PBX on its own
+ * session, rising, `line` one line of the ingest protocol without its newline. A frame with an
+ * empty line closes the channel in both directions, from either side; a channel above every one
+ * the accepting side has seen begins with its first frame, and frames still in flight for a
+ * closed one are dropped. A frame that is not of this form ends the whole connection. A PBX on its own
  * (single, fake or real) never sends the mux line and keeps its one connection per session.
  */
 export const MUX_HELLO_LINE = '{"type":"mux","version":1}';
@@ -35,12 +36,30 @@ export class MuxChannel extends Duplex implements LinkSocket {
   private remoteClosed = false;
   private idleMs = 0;
   private idleTimer: NodeJS.Timeout | undefined;
+  /** A dialled channel waiting for its turn to open (`MuxDialer`) is not idle: no timer runs yet. */
+  private opened: boolean;
+  /** Called once, at the first frame from the other side or when the channel goes. */
+  private onAnswer: (() => void) | undefined;
 
   constructor(
     readonly channel: number,
     private readonly carrier: MuxCarrier,
+    opened = true,
   ) {
     super({ allowHalfOpen: false });
+    this.opened = opened;
+  }
+
+  /** The dialling side opens the channel: `connect`, and the idle timer from now on. */
+  open(onAnswer: () => void): void {
+    if (this.destroyed) {
+      onAnswer();
+      return;
+    }
+    this.onAnswer = onAnswer;
+    this.opened = true;
+    if (this.idleMs > 0) this.setTimeout(this.idleMs);
+    this.emit('connect');
   }
 
   override _read(): void {}
@@ -63,11 +82,15 @@ export class MuxChannel extends Duplex implements LinkSocket {
 
   override _final(callback: (error?: Error | null) => void): void {
     this.sendClose();
+    // A close is for both directions: nothing more is read, and the channel goes.
+    if (!this.remoteClosed) this.push(null);
+    if (!this.readableFlowing) this.resume();
     callback();
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     this.disarm();
+    this.answered();
     this.sendClose();
     this.carrier.forget(this.channel);
     callback(error);
@@ -75,12 +98,14 @@ export class MuxChannel extends Duplex implements LinkSocket {
 
   /** A line for this session arrived on the carrier. */
   deliver(line: string): void {
+    this.answered();
     this.touch();
     this.push(`${line}\n`);
   }
 
   /** The other side closed the channel: no more data, and the channel goes. */
   closedByPeer(): void {
+    this.answered();
     this.remoteClosed = true;
     this.push(null);
     // An end nobody reads would otherwise keep the channel: read it out and go.
@@ -95,11 +120,17 @@ export class MuxChannel extends Duplex implements LinkSocket {
     if (callback) this.once('timeout', callback);
     this.idleMs = ms;
     this.disarm();
-    if (ms > 0 && !this.destroyed) {
+    if (ms > 0 && !this.destroyed && this.opened) {
       this.idleTimer = setTimeout(() => this.emit('timeout'), ms);
       this.idleTimer.unref();
     }
     return this;
+  }
+
+  private answered(): void {
+    const onAnswer = this.onAnswer;
+    this.onAnswer = undefined;
+    onAnswer?.();
   }
 
   private sendClose(): void {
@@ -125,6 +156,8 @@ export class MuxChannel extends Duplex implements LinkSocket {
  */
 export class MuxCarrier {
   private readonly channels = new Map<number, MuxChannel>();
+  /** The highest channel the other side opened: frames still in flight for a closed one are dropped. */
+  private highestOpened = 0;
   private out: string[] = [];
   private flushing = false;
 
@@ -146,11 +179,11 @@ export class MuxCarrier {
     return this.socket.destroyed;
   }
 
-  /** A channel opened by this (the dialling) side. */
-  open(channel: number): MuxChannel {
-    const opened = new MuxChannel(channel, this);
-    this.channels.set(channel, opened);
-    return opened;
+  /** A channel opened by this side (the dialling side: `opened` false until its turn comes). */
+  open(channel: number, opened = true): MuxChannel {
+    const opened_ = new MuxChannel(channel, this, opened);
+    this.channels.set(channel, opened_);
+    return opened_;
   }
 
   /** Handles one line of the connection after the mux line; a malformed frame ends the connection. */
@@ -164,7 +197,8 @@ export class MuxCarrier {
     const line = frame.slice(head[0].length);
     let channel = this.channels.get(id);
     if (!channel) {
-      if (line === '' || !this.accept) return;
+      if (line === '' || !this.accept || id <= this.highestOpened) return;
+      this.highestOpened = id;
       if (!this.accept.allows(this.channels.size)) {
         this.send(id, '');
         return;
@@ -196,17 +230,28 @@ export class MuxCarrier {
   }
 }
 
+/** Sessions of one connection that may wait for their first answer at once (`MuxDialer`). */
+export const MAX_OPENING = 256;
+
 /**
  * The dialling side for a shard (issue 31 §4): `dial()` opens a session on the shard's one
  * connection to the controller's ingest listener, opening that connection when there is none.
  * It fits `ControllerSettings.dial` of the PBX's controller link, which then speaks its whole
  * session over the channel as over its own socket: when the connection is lost, every channel
  * closes and each PBX's link reconnects on its own back-off, dialling a fresh connection.
+ *
+ * At most `MAX_OPENING` sessions wait for their first answer (`welcome` or `refused`) at a time;
+ * the others wait for their turn before their `connect`, and their idle timers (the link's hello
+ * timeout) start with it. So 10,000 PBXs starting at once send their hellos in waves the
+ * controller answers within the timeout, instead of all at once, timing out and dialling again
+ * while it is still busy with the first ones.
  */
 export class MuxDialer {
   private carrier: { mux: MuxCarrier; socket: Socket; connected: boolean } | undefined;
   private nextChannel = 1;
   private closed = false;
+  private waiting: MuxChannel[] = [];
+  private opening = 0;
 
   constructor(private readonly ingest: string) {
     const url = new URL(ingest);
@@ -225,9 +270,9 @@ export class MuxDialer {
       return dialling;
     }
     const carrier = this.current();
-    const channel = carrier.mux.open(this.nextChannel++);
-    if (carrier.connected) process.nextTick(() => channel.destroyed || channel.emit('connect'));
-    else carrier.socket.once('connect', () => channel.destroyed || channel.emit('connect'));
+    const channel = carrier.mux.open(this.nextChannel++, false);
+    this.waiting.push(channel);
+    process.nextTick(() => this.pump());
     return channel;
   };
 
@@ -235,6 +280,24 @@ export class MuxDialer {
     this.closed = true;
     this.carrier?.socket.destroy();
     this.carrier = undefined;
+  }
+
+  /** Opens waiting channels while fewer than `MAX_OPENING` wait for their first answer. */
+  private pump(): void {
+    const carrier = this.carrier;
+    if (!carrier?.connected || carrier.socket.destroyed) return;
+    while (this.opening < MAX_OPENING && this.waiting.length > 0) {
+      const channel = this.waiting.shift()!;
+      if (channel.destroyed) continue;
+      this.opening++;
+      let done = false;
+      channel.open(() => {
+        if (done) return;
+        done = true;
+        this.opening--;
+        this.pump();
+      });
+    }
   }
 
   private current(): { mux: MuxCarrier; socket: Socket; connected: boolean } {
@@ -245,13 +308,15 @@ export class MuxDialer {
     this.carrier = carrier;
     this.connectionsOpened++;
     this.nextChannel = 1;
+    // The channels of a lost connection are gone with it (destroyed: they answer their turn).
+    this.waiting = [];
+    this.opening = 0;
     socket.setNoDelay(true);
-    // Every channel dialled before the connection is up waits for its `connect`.
-    socket.setMaxListeners(0);
     // Written first, before any frame (a socket keeps what is written before it connects).
     socket.write(`${MUX_HELLO_LINE}\n`);
     socket.on('connect', () => {
       carrier.connected = true;
+      this.pump();
     });
     const reader = new LineReader(MAX_FRAME_BYTES);
     socket.on('data', (chunk: Buffer) => {

@@ -60,6 +60,8 @@ export type ControllerMessage =
   | { type: 'ack'; seq: number };
 
 export function encodeLine(message: PbxMessage | ControllerMessage): string {
+  // The most frequent line, one per event: the bytes JSON.stringify gives, without building them.
+  if (message.type === 'ack') return `{"type":"ack","seq":${message.seq}}\n`;
   return `${JSON.stringify(message)}\n`;
 }
 

@@ -1,13 +1,19 @@
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { start } from '../../../../simulators/fleet-controller/index.ts';
 import {
   type ControllerSettings,
   TcpControllerLink,
 } from '../../../../simulators/pbx/events/controller-link.ts';
-import { MUX_HELLO_LINE, MuxDialer } from '../../../../simulators/shared/wire/ingest-mux.ts';
-import type { PbxMessage, RefusalReason } from '../../../../simulators/shared/wire/ingest-protocol.ts';
+import { MAX_OPENING, MUX_HELLO_LINE, MuxDialer } from '../../../../simulators/shared/wire/ingest-mux.ts';
+import {
+  type ControllerMessage,
+  encodeLine,
+  type PbxMessage,
+  type RefusalReason,
+} from '../../../../simulators/shared/wire/ingest-protocol.ts';
 import { FAST_SCRYPT, T0 } from '../fleet-test-kit.ts';
 
 const SITES = ['site-hamburg', 'site-kiel', 'site-bremen'] as const;
@@ -133,7 +139,7 @@ test('EVENT-UNSPEC-TRANSPORT: the same event script yields the same ledger over 
   assert.equal(tcpConnections, 1, 'every session of the multiplexed run shared one TCP connection');
 });
 
-test('a multiplexed connection: each channel is a session of its own (a wrong key refuses and closes that channel alone), and a malformed frame ends the connection with its sessions', async (t) => {
+test('a multiplexed connection: each channel is a session of its own (a wrong key refuses and closes that channel alone), a closed channel stays closed, and a malformed frame ends the connection with its sessions', async (t) => {
   const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
   t.after(() => fleet.close());
   await fleet.control.registerPbx({ siteId: 'site-hamburg', key: 'the-key' });
@@ -163,7 +169,68 @@ test('a multiplexed connection: each channel is a session of its own (a wrong ke
     '9\t{"type":"refused","reason":"bad-key"}',
   ]);
   assert.equal(fleet.internals.ingest.connections('site-hamburg'), 1);
+  // A frame for a channel already closed (in flight when it closed) opens no session again.
+  const before = text;
+  socket.write(`9\t${hello('the-key')}\n11\t${hello('the-key')}\n`);
+  await until('the new channel welcomed', () => text.includes('11\t{"type":"welcome"'));
+  assert.equal(text.slice(before.length), '11\t{"type":"welcome","lastSeq":0}\n');
+  assert.equal(fleet.internals.ingest.connections('site-hamburg'), 2);
   socket.write('not a frame\n');
   await until('the connection closed', () => closed);
   await until('the session gone with it', () => fleet.internals.ingest.connections('site-hamburg') === 0);
+});
+
+test('EVENT-UNSPEC-TRANSPORT: an ack line is the bytes JSON.stringify gives for it', () => {
+  fc.assert(
+    fc.property(fc.maxSafeNat(), (seq) => {
+      const ack: ControllerMessage = { type: 'ack', seq };
+      assert.equal(encodeLine(ack), `${JSON.stringify(ack)}\n`);
+    }),
+  );
+});
+
+test('a shard opens at most MAX_OPENING sessions awaiting their first answer at once; each answer lets the next one open', async (t) => {
+  const frames: string[] = [];
+  let carrier: Socket | undefined;
+  const server = createServer((socket) => {
+    carrier = socket;
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const lines = text.split('\n');
+      text = lines.pop() ?? '';
+      frames.push(...lines);
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        carrier?.destroy();
+      }),
+  );
+  const dialer = new MuxDialer(`tcp://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  t.after(() => dialer.close());
+  const timedOut: number[] = [];
+  for (let i = 1; i <= MAX_OPENING + 50; i++) {
+    const channel = dialer.dial();
+    channel.setTimeout(1_000, () => timedOut.push(i));
+    channel.on('connect', () => channel.write(`hello ${i}\n`));
+    channel.on('error', () => {});
+  }
+  const hellos = () => frames.filter((frame) => frame.includes('\thello ')).length;
+  await until('the first wave', () => hellos() === MAX_OPENING);
+  assert.equal(frames[0], MUX_HELLO_LINE);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(hellos(), MAX_OPENING, 'no more hellos until one is answered');
+  carrier!.write('1\t{"type":"welcome","lastSeq":0}\n2\t\n');
+  await until('two more opened', () => hellos() === MAX_OPENING + 2);
+  // Waiting for a turn is not idle time: only the opened sessions' timers have run.
+  await until('the opened ones timed out', () => timedOut.length >= MAX_OPENING);
+  assert.ok(
+    timedOut.every((i) => i <= MAX_OPENING + 2),
+    `a session timed out before it opened: ${timedOut.filter((i) => i > MAX_OPENING + 2)}`,
+  );
 });
