@@ -41,7 +41,8 @@ const FORMAT_PATHS: Record<SnapshotFormat, string> = { checkmk: '/checkmk', xml:
  *   an HTTP request gets the recorded fetch with the same request line, else the recorded fetch
  *   of the format it selects (MON-QUERY-FORMAT, MON-UNKNOWN-PATH), HEAD its head only. Chunks
  *   keep their recorded delays (the raw answer's first one less the raw-mode grace the endpoint
- *   already waited), and a recorded reset is replayed as a reset.
+ *   already waited), and the connection ends as recorded, after the recorded gap: a reset as a
+ *   reset, an end as an end, and one the recorder gave up on is held open.
  * - The XML-RPC data queries answer with the recorded `data` members behind the real login check
  *   and the tile and licence rules (XMLRPC-AUTH-BEFORE-HANDLER, XMLRPC-GMD-TILE-OFF).
  * - What the recording lacks (OPTIONS, other methods, a format not fetched) and every injected
@@ -122,10 +123,14 @@ export function timed(
   alreadyWaitedMs: number,
   options: ReplayOptions,
 ): TimedAnswer {
+  // How the recorded connection ended: the server's reset or end, or the recorder giving up
+  // while the server kept it open (replayed as held open, so a client gives up alike).
   const close: TimedAnswer['close'] =
-    stream.close.by === 'server' && stream.close.how === 'reset' ? 'reset' : 'end';
+    stream.close.by === 'client' ? 'hold' : stream.close.how === 'reset' ? 'reset' : 'end';
+  const lastAt = stream.chunks.at(-1)?.atMs ?? 0;
+  const closeDelayMs = Math.max(0, stream.close.atMs - Math.max(lastAt, alreadyWaitedMs));
   if (options.timing === 'none' || stream.chunks.length === 0)
-    return { chunks: [{ delayMs: 0, bytes }], close };
+    return { chunks: [{ delayMs: 0, bytes }], close, ...(close === 'end' ? {} : { closeDelayMs }) };
   const chunks: TimedAnswer['chunks'] = [];
   let offset = 0;
   for (const [index, chunk] of stream.chunks.entries()) {
@@ -135,5 +140,5 @@ export function timed(
     chunks.push({ delayMs: Math.max(0, gap), bytes: bytes.subarray(offset, end) });
     offset = end;
   }
-  return { chunks, close };
+  return { chunks, close, closeDelayMs };
 }

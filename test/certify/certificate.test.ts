@@ -61,7 +61,10 @@ test('a passed certification writes a signed certificate and badge that certific
       `certificate: out/check_pbx_backups\\.cert\\.json \\(1 file\\(s\\), signed with Ed25519 key ${vendor.keyId.slice(0, 16)}…\\)`,
     ),
   );
-  assert.match(result.out, /badge: out\/badge\.svg \(PBX certified \| \d+\/\d+\)/);
+  assert.match(
+    result.out,
+    /badge: out\/badge\.svg \(PBX certified \| (?:(?:form|state|values) · )?\d+\/\d+\)/,
+  );
   const verified = await cli(
     dir,
     'certificate',
@@ -87,7 +90,7 @@ test('a passed certification writes a signed certificate and badge that certific
   assert.equal(statement.predicate.expectations.name, 'check_pbx_backups.yaml');
   assert.match(
     await readFile(join(dir, 'out/badge.svg'), 'utf8'),
-    /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" [^>]*aria-label="PBX certified: \d+\/\d+">/,
+    /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" [^>]*aria-label="PBX certified: (?:(?:form|state|values) · )?\d+\/\d+">/,
   );
 });
 

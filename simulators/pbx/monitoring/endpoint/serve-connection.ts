@@ -24,12 +24,15 @@ export interface ConnectionContext {
 }
 
 /**
- * An answer written chunk by chunk, each after its delay (real timers), then ended (`end`) or
- * reset (`reset`): how `simulate --recording` replays a recorded PBX's timing and close.
+ * An answer written chunk by chunk, each after its delay (real timers), then, `closeDelayMs` after
+ * the last chunk, ended (`end`), reset (`reset`) or held open until the client gives up (`hold`,
+ * bounded by the answer timeout): how `simulate --recording` replays a recorded PBX's timing and
+ * how its connection ended.
  */
 export interface TimedAnswer {
   chunks: { delayMs: number; bytes: Buffer }[];
-  close: 'end' | 'reset';
+  close: 'end' | 'reset' | 'hold';
+  closeDelayMs?: number;
 }
 
 /**
@@ -124,11 +127,25 @@ export function serveConnection(socket: Socket, context: ConnectionContext): Ser
         socket.write(chunk.bytes);
       }
       if (socket.destroyed) return;
-      if (answer.close === 'reset') socket.resetAndDestroy();
-      else {
-        socket.end();
-        after(answerTimeoutMs, () => socket.destroy());
+      const delayMs = answer.closeDelayMs ?? 0;
+      if (answer.close === 'hold') {
+        // Open until the client gives up (its end closes the connection), bounded.
+        socket.once('end', () => socket.destroy());
+        after(answerTimeoutMs + delayMs, () => socket.destroy());
       }
+      // A reset in the same turn as the last write reaches a node client as an orderly end, so
+      // it waits at least one turn for the bytes to leave.
+      else if (answer.close === 'reset')
+        after(delayMs, () => {
+          if (!socket.destroyed) socket.resetAndDestroy();
+        });
+      else if (delayMs > 0) after(delayMs, endThenDrop);
+      else endThenDrop();
+    };
+    const endThenDrop = () => {
+      if (socket.destroyed) return;
+      socket.end();
+      after(answerTimeoutMs, () => socket.destroy());
     };
     const first = answer.chunks[0];
     if (first && first.delayMs > 0) after(first.delayMs, () => from(0));
