@@ -28,7 +28,7 @@ type View = 'pbx' | 'fleet' | 'recording';
 
 function App() {
   const [config, setConfig] = useState<ConsoleConfig | null>(null);
-  const [needToken, setNeedToken] = useState(false);
+  const [needToken, setNeedToken] = useState(0);
   const [view, setView] = useState<View>(() =>
     location.hash === '#fleet' ? 'fleet' : location.hash === '#recording' ? 'recording' : 'pbx',
   );
@@ -38,13 +38,13 @@ function App() {
   const [error, setError] = useState<string | null>(null);
 
   const onError = (e: unknown) => {
-    if (e instanceof TokenNeeded) setNeedToken(true);
+    if (e instanceof TokenNeeded) setNeedToken((n) => n + 1);
     else setError(e instanceof CallError ? `${e.code}: ${e.message}` : String((e as Error).message ?? e));
   };
 
   const loadConfig = () =>
     call<ConsoleConfig>('GET', '/console/api/config').then((c) => {
-      setNeedToken(false);
+      setNeedToken(0);
       setConfig(c);
     }, onError);
   useEffect(() => {
@@ -74,7 +74,7 @@ function App() {
     history.replaceState(null, '', `#${view}`);
   }, [view]);
 
-  if (needToken) return <TokenForm onToken={loadConfig} again={hasToken()} />;
+  if (needToken > 0) return <TokenForm key={needToken} onToken={loadConfig} again={hasToken()} />;
   if (!config) return <p>Connecting to the control plane…</p>;
   const views: [View, string][] = [['pbx', 'PBX']];
   if (config.fleet) views.push(['fleet', 'Fleet']);

@@ -102,13 +102,16 @@ export function PbxView({
         tokens,
         resolver: { settings, providers, searchLog: searchLog.slice(-10), callerId },
       });
-      const shown = {} as Record<FaceKey, ShownLine[]>;
+      // A face marks what changed since the previous fetch that differed: a fetch that finds the
+      // same body (two notices for one change) keeps the marks.
+      const changed: Partial<Record<FaceKey, ShownLine[]>> = {};
       for (const key of Object.keys(FACE_NAMES) as FaceKey[]) {
         const body = faceText(served[key]);
-        shown[key] = markChanges(previous.current[key], body);
+        if (body === previous.current[key]) continue;
+        changed[key] = markChanges(previous.current[key], body);
         previous.current[key] = body;
       }
-      setFaces(shown);
+      setFaces((old) => ({ ...(old ?? { agentText: [], json: [], xml: [] }), ...changed }));
       setFaceMeta(served);
     } catch (error) {
       onError(error);

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { isLoopbackHost } from '../../simulators/shared/control-token.ts';
+import { isLoopbackHost } from '../../simulators/shared/index.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { MAKE_A_SECRET, MIN_SECRET_LENGTH, weakSecretReason } from '../core/secret-strength.ts';
 import { addressAt, DEFAULT_ADDRESS_POOL, parseAddressPool, slicePool } from '../fleet/address-pool.ts';

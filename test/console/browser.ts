@@ -84,9 +84,11 @@ export async function axeViolations(page: Page): Promise<string[]> {
 /** Where the screenshots go: test artifacts, never committed (reports/ is ignored). */
 export const SCREENSHOTS = join(process.cwd(), 'reports', 'console');
 
+/** The whole page as `<name>.png`, and what fits the window as `<name>-window.png`. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   await mkdir(SCREENSHOTS, { recursive: true });
   const path = join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}-window.png`) });
   return path;
 }

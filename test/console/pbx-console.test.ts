@@ -187,3 +187,61 @@ test('a forged cross-site POST is refused; the same request from curl works', { 
     await new Promise((resolve) => evil.close(resolve));
   }
 });
+
+test('beyond loopback: the page without the token changes nothing; given once, every call carries it', {
+  skip,
+}, async () => {
+  const token = 'console-test-token-0123456789';
+  const guarded = await start({
+    monitoringPort: 0,
+    controlToken: token,
+    controlMounts: [consoleMount({ tokenRequired: true })],
+  });
+  const other = await browser.newPage();
+  try {
+    const calls: { path: string; method: string; authorized: boolean }[] = [];
+    other.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname !== '/console' && !url.pathname.endsWith('.js') && !url.pathname.endsWith('.css'))
+        calls.push({
+          path: url.pathname,
+          method: r.method(),
+          authorized: r.headers()['authorization'] === `Bearer ${token}`,
+        });
+    });
+    await other.goto(`${guarded.urls.control}/console`);
+    await other.getByLabel('Control token').waitFor();
+    // Without the token the page shows nothing of the PBX and cannot change it.
+    assert.equal(await other.getByLabel('Scenario to load').count(), 0);
+    const unauthorized = await other.evaluate(async () => {
+      const answer = await fetch('/scenario', {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"raid-degraded"}',
+      });
+      return answer.status;
+    });
+    assert.equal(unauthorized, 401);
+    assert.equal(guarded.internals.store.read().raid, null, 'nothing changed');
+    await other.getByLabel('Control token').fill('not-the-token');
+    await other.getByRole('button', { name: 'Use this token' }).click();
+    await other.getByText('That token was refused.').waitFor();
+    await other.getByLabel('Control token').fill(token);
+    await other.getByRole('button', { name: 'Use this token' }).click();
+    await other.getByLabel('Scenario to load').selectOption('raid-degraded');
+    await other.getByRole('button', { name: 'Load scenario' }).click();
+    await other.getByText('load raid-degraded: done').waitFor();
+    assert.notEqual(guarded.internals.store.read().raid, null, 'the scenario was loaded');
+    const afterToken = calls.slice(calls.findIndex((c) => c.authorized));
+    assert.ok(afterToken.some((c) => c.method === 'PUT' && c.path === '/scenario'));
+    assert.deepEqual(
+      afterToken.filter((c) => !c.authorized),
+      [],
+      'every call after the token was given carries it',
+    );
+    assert.deepEqual(await axeViolations(other), []);
+  } finally {
+    await other.close();
+    await guarded.close();
+  }
+});

@@ -95,6 +95,9 @@ function assertFileList(files: readonly string[]): void {
   assert.ok(list.has('docs/simulator.md'));
   assert.ok(list.has('docs/reports.md'));
   assert.ok(!list.has('docs/design.md'));
+  // The console's bundled assets (issue 32): served from the package, built at pack time.
+  for (const asset of ['index.html', 'console.js', 'console.css'])
+    assert.ok(list.has(`dist/console-assets/${asset}`), `dist/console-assets/${asset} is packed`);
   for (const file of files) {
     assert.doesNotMatch(file, /(^|\/)(test|bench|node_modules|coverage|reports)\//, file);
     assert.doesNotMatch(file, /\.ts$|\.tsbuildinfo$|__pycache__|\.pyc$|register-tsx\.mjs$/, file);
