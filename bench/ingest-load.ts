@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { threadId } from 'node:worker_threads';
-import { encodeLine, LineReader, parseLine } from '../simulators/shared/wire/ingest-protocol.ts';
+import { encodeLine, LineReader, parseLine } from '../simulators/shared/index.ts';
 import type { LoadResult } from './load.ts';
 import { threadCpuMs } from './thread-cpu.ts';
 

@@ -8,7 +8,7 @@ import {
   SnapshotCache,
   start,
 } from '../simulators/pbx/index.ts';
-import { VirtualClock } from '../simulators/shared/clock.ts';
+import { VirtualClock } from '../simulators/shared/index.ts';
 import { openEmbeddedTarget } from '../steps/support/embedded-target.ts';
 import { fmt } from './load.ts';
 import { cpuPerRequestUs, LoadWorker, type WorkerLoadResult } from './load-worker.ts';

@@ -1,7 +1,7 @@
 import { ENDPOINT_CONTROL_DOCUMENT } from '../simulators/customer-endpoint/index.ts';
 import { FLEET_CONTROL_DOCUMENT } from '../simulators/fleet-controller/index.ts';
 import { PBX_CONTROL_DOCUMENT } from '../simulators/pbx/index.ts';
-import type { ControlDocumentHead } from '../simulators/shared/control/openapi-document.ts';
+import type { ControlDocumentHead } from '../simulators/shared/index.ts';
 
 /**
  * The control planes whose OpenAPI documents under `schemas/` are generated from their

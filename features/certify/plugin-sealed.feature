@@ -141,9 +141,9 @@ Feature: certify-plugin runs a plug-in sealed, so that it is judged on what it d
       """
       #!/bin/sh
       # Hostile: starts a child in a session of its own that would run on for five minutes, holding
-      # stdout open, then ends OK.
-      setsid sh -c 'sleep 300; :' "$PWD/left-behind" &
-      sleep 0.2
+      # stdout open, waits until it runs, then ends OK.
+      setsid sh -c 'touch "$TMPDIR/child-runs"; sleep 300; :' "$PWD/left-behind" &
+      until [ -e "$TMPDIR/child-runs" ]; do sleep 0.05; done
       echo "PBX OK - $1:$2 answers"
       """
     When certify-plugin runs "./check_daemon.sh {host} {port}" on the scenario "healthy"

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { CustomerEndpointHandle, EndpointConfig } from '../../simulators/customer-endpoint/index.ts';
-import { isLoopbackHost } from '../../simulators/shared/control-token.ts';
+import { isLoopbackHost } from '../../simulators/shared/index.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import type { CliIo } from './cli-io.ts';
 import { parsePort } from './parse-options.ts';

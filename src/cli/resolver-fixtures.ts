@@ -1,10 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createSelfSignedTls,
-  type SelfSignedTls as TlsPair,
-} from '../../simulators/shared/http/self-signed-tls.ts';
+import { createSelfSignedTls, type SelfSignedTls as TlsPair } from '../../simulators/shared/index.ts';
 
 /** The `resolver` section of a target file (schemas/target.schema.json, `$defs/resolver`). */
 export interface ResolverTargetFixture {

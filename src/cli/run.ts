@@ -87,6 +87,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       '--shard <i/N>',
       "run only shard i (1 to N) of the selected scenarios, by cucumber's own sharding; N alone takes i from JOB_COMPLETION_INDEX (join the shards' reports with report merge)",
     )
+    .addOption(
+      new Option(
+        '--evidence <form>',
+        'evidence of passing scenarios in the report: compact (exchange line, sizes, SHA-256, the first bytes) or full; failures and not-verifiable results are always full',
+      )
+        .choices(['compact', 'full'])
+        .default('compact'),
+    )
     .option(
       '--run-id <id>',
       'the id every shard of one run shares, so report merge joins only its shards (default: PBX_CONFORMANCE_RUN_ID, else derived from the target, --tags, the shard count, tool and catalog)',

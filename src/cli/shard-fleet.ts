@@ -1,7 +1,5 @@
 import type { PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
-import { startControlServer } from '../../simulators/shared/http/control-server.ts';
-import { SiteControlPlane } from '../../simulators/shared/http/site-control-plane.ts';
-import { MuxDialer } from '../../simulators/shared/wire/ingest-mux.ts';
+import { MuxDialer, SiteControlPlane, startControlServer } from '../../simulators/shared/index.ts';
 import { addressAt } from '../fleet/address-pool.ts';
 import { derivedIngestKey, type Shard, shardSlice } from '../fleet/shards.ts';
 import type { FleetPool } from './demo-fleet.ts';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { isLoopbackHost } from '../../simulators/shared/control-token.ts';
+import { isLoopbackHost } from '../../simulators/shared/index.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { MAKE_A_SECRET, MIN_SECRET_LENGTH, weakSecretReason } from '../core/secret-strength.ts';
 import { addressAt, DEFAULT_ADDRESS_POOL, parseAddressPool, slicePool } from '../fleet/address-pool.ts';
@@ -119,6 +119,7 @@ export async function simulateSharded(options: SimulateOptions, io: CliIo): Prom
       pool: slicePool(addresses, from, to - from),
       ports: [pool.dataPort, pool.webPort],
       descriptorsPerPbx: FDS_PER_SHARD_PBX,
+      shardOf: { index: shard.index + 1, total: shard.total, pbxCount: count },
     });
     if (reason) throw new HarnessError(reason);
   }

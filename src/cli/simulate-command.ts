@@ -4,7 +4,7 @@ import { access, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { EndpointStatus, PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
-import { generateControlToken, isLoopbackHost } from '../../simulators/shared/control-token.ts';
+import { generateControlToken, isLoopbackHost } from '../../simulators/shared/index.ts';
 import type { ReplayClock } from '../console/console-options.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';

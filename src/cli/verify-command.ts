@@ -10,6 +10,7 @@ import { TOOL_VERSION } from '../core/tool-version.ts';
 import { parseShard } from '../fleet/shards.ts';
 import { buildModel, matchesPrefix } from '../report/build-model.ts';
 import { catalogIdentity } from '../report/catalog-identity.ts';
+import type { EvidenceForm } from '../report/compact-evidence.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import {
   type ExpectedFailures,
@@ -24,6 +25,7 @@ import {
   checkCredentials,
   rejectedCredentialLines,
 } from '../runner/credential-preflight.ts';
+import { expectedCosts } from '../runner/expected-costs.ts';
 import { loadTarget } from '../runner/load-target.ts';
 import { preflight } from '../runner/preflight.ts';
 import { EMBEDDED_TARGET_NAME } from '../runner/read-target-name.ts';
@@ -58,6 +60,8 @@ export interface VerifyOptions {
   repeat?: number;
   /** `i/N` (or `N` with JOB_COMPLETION_INDEX): only shard i of the selected scenarios (cucumber's `shard`). */
   shard?: string;
+  /** How passing scenarios keep their evidence: compact (default) or full (`--evidence full`). */
+  evidence?: EvidenceForm;
   /** The id every shard of one run shares (`--run-id`); default PBX_CONFORMANCE_RUN_ID, else derived. */
   runId?: string;
 }
@@ -119,6 +123,7 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
     catalogFingerprint: catalogIdentity(options.catalogPath).catalogFingerprint,
   });
   const repeat = options.repeat ?? 1;
+  const expectedCostMs = options.quiet ? undefined : await expectedCosts(dir);
   const runs: SuiteRun[] = [];
   for (let round = 1; round <= repeat; round++) {
     if (repeat > 1 && !options.quiet) io.stdout.write(`run ${round} of ${repeat}\n`);
@@ -130,6 +135,7 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
           : { target: { file: targetFile, description: target } }),
         ...(options.tags === undefined ? {} : { tags: options.tags }),
         ...(shard === undefined ? {} : { shard }),
+        ...(expectedCostMs === undefined ? {} : { expectedCostMs }),
         stdout: io.stdout,
         stderr: io.stderr,
         env: io.env,
@@ -156,6 +162,7 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
     ...(runs.length > 1 ? { repeatedRuns: runs.map((run) => run.envelopes) } : {}),
     catalog,
     expectedFailures,
+    evidence: options.evidence ?? 'compact',
     ...(options.suite?.featurePaths ? {} : { provedInFeatures: await clausesInFeatures() }),
     metadata: {
       target: targetName,

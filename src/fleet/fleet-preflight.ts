@@ -92,6 +92,7 @@ export function openFileShortfall(
   limit: OpenFileLimit | null,
   perPbx = FDS_PER_PBX,
   what = 'PBXs',
+  shardOf?: ShardOfFleet,
 ): string | null {
   if (!limit) return null;
   const need = descriptorsNeeded(count, perPbx);
@@ -99,8 +100,24 @@ export function openFileShortfall(
   const each = `${perPbx} each: ${HELD[perPbx] ?? 'listeners and links'}`;
   if (limit.hard >= need)
     return `the open-file limit ${limit.soft} is below the ${need} descriptors ${count} ${what} need in one process (${each}); raise it with \`ulimit -n ${need}\` in the shell that runs simulate`;
+  const fit = largestFleetUnder(limit.hard, perPbx);
+  if (shardOf) {
+    // A shard is often a pod of an Indexed Job (deploy/shards.yaml), where no manifest field sets
+    // the limit: the node's container runtime does. The line says both ways out (issue 29, item 8).
+    const shards = fit > 0 ? Math.ceil(shardOf.pbxCount / fit) : shardOf.pbxCount;
+    return `the hard open-file limit ${limit.hard} is below the ${need} descriptors the ${count} ${what} of shard ${shardOf.index}/${shardOf.total} need (${each}; at most ${fit} fit); raise it to ${need} (a container: --ulimit nofile=${need}; a Kubernetes pod: the container runtime's limit on the node, e.g. LimitNOFILE of containerd), or run more, smaller shards: --shard i/${shards} or more for --pbx-count ${shardOf.pbxCount} (an Indexed Job: completions and parallelism ${shards})`;
+  }
   const split = SPLIT[perPbx] ? `, or ${SPLIT[perPbx]}` : '';
-  return `the hard open-file limit ${limit.hard} is below the ${need} descriptors ${count} ${what} need in one process (${each}; at most ${largestFleetUnder(limit.hard, perPbx)} fit); raise it as root with \`ulimit -n ${need}\` in the shell that runs simulate (a container: --ulimit nofile=${need})${split}`;
+  return `the hard open-file limit ${limit.hard} is below the ${need} descriptors ${count} ${what} need in one process (${each}; at most ${fit} fit); raise it as root with \`ulimit -n ${need}\` in the shell that runs simulate (a container: --ulimit nofile=${need})${split}`;
+}
+
+/** Which shard of which fleet a shard process is, for the line of {@link openFileShortfall}. */
+export interface ShardOfFleet {
+  /** 1-based. */
+  index: number;
+  total: number;
+  /** The whole fleet's `--pbx-count`. */
+  pbxCount: number;
 }
 
 /** Binds and closes `address:port`; the error code when that fails, else `null`. */
@@ -123,13 +140,15 @@ export async function preflightFleet(options: {
   ports: number[];
   /** Descriptors per PBX: `FDS_PER_PBX` beside the controller (default), `FDS_PER_SHARD_PBX` in a shard. */
   descriptorsPerPbx?: number;
+  /** Set by `simulate --shard`: the line then names more shards as the way out. */
+  shardOf?: ShardOfFleet;
 }): Promise<string | null> {
   const { count, pool, ports } = options;
   const perPbx = options.descriptorsPerPbx ?? FDS_PER_PBX;
   if (count > pool.size)
     return `the address pool ${pool.spec} holds ${pool.size} addresses, fewer than the ${count} PBXs; give a larger --address-pool`;
   const limit = raiseOpenFileLimit(descriptorsNeeded(count, perPbx));
-  const shortfall = openFileShortfall(count, limit, perPbx);
+  const shortfall = openFileShortfall(count, limit, perPbx, 'PBXs', options.shardOf);
   if (shortfall) return shortfall;
   const addresses = count === 1 ? [addressAt(pool, 0)] : [addressAt(pool, 0), addressAt(pool, count - 1)];
   for (const address of addresses) {

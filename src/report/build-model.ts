@@ -6,6 +6,7 @@ import {
   clausePrefix,
 } from '../catalog/catalog.ts';
 import { clauseVerdict } from './clause-verdict.ts';
+import { compactEvidence, type EvidenceForm } from './compact-evidence.ts';
 import { compareBaseline } from './compare-baseline.ts';
 import type { ExpectedFailures } from './expected-failures.ts';
 import {
@@ -40,6 +41,8 @@ export interface BuildReportInput {
   repeatedRuns?: ReadonlyArray<readonly TaggedScenarioResult[]>;
   /** Coverage gates of the run (`verify --require`, `--fail-under`, the interfaces the target names). */
   gates?: CoverageGates;
+  /** How passing scenarios keep their evidence (default compact; src/report/compact-evidence.ts). */
+  evidence?: EvidenceForm;
 }
 
 /** `verify`'s input: Cucumber's message streams instead of scenario results. */
@@ -87,7 +90,12 @@ export function buildReport(input: BuildReportInput): CompatibilityReport {
   const byClause = new Map<string, ScenarioResult[]>(catalog.clauses.map((clause) => [clause.id, []]));
   const untracedScenarios: UntracedScenario[] = [];
   const scenarioCounts: ScenarioCounts = { total: 0, passed: 0, failed: 0, skipped: 0, other: 0 };
-  for (const { tags, result } of scenarios) {
+  for (const { tags, result: asRun } of scenarios) {
+    // A pass keeps its evidence compact, everything else in full (issue 29, item 17).
+    const result =
+      asRun.status === 'passed' && input.evidence !== 'full'
+        ? { ...asRun, evidence: compactEvidence(asRun.evidence) }
+        : asRun;
     scenarioCounts.total += 1;
     if (result.status === 'passed') scenarioCounts.passed += 1;
     else if (result.status === 'failed') scenarioCounts.failed += 1;

@@ -1,6 +1,6 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeDirs } from '../../simulators/shared/make-dirs.ts';
+import { makeDirs } from '../../simulators/shared/index.ts';
 
 /**
  * Makes sure `dir` exists and a file can be written in it, creating missing folders one by one

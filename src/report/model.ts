@@ -1,5 +1,5 @@
 import type { CheckKind, ClauseLevel } from '../catalog/catalog.ts';
-import type { EvidenceAttachment } from './attachments.ts';
+import type { ReportEvidence } from './attachments.ts';
 import type { RunIdentity } from './run-identity.ts';
 
 /**
@@ -56,7 +56,8 @@ export interface ScenarioResult {
   status: ScenarioStatus;
   durationMs: number;
   failure?: ScenarioFailure;
-  evidence: EvidenceAttachment[];
+  /** Full for failures, not-verifiable and other results; compact for passes unless `--evidence full`. */
+  evidence: ReportEvidence[];
   /** Set when a step attached a not-verifiable reason (the scenario is then skipped). */
   notVerifiableReason?: string;
 }

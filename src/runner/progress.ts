@@ -16,11 +16,28 @@ export interface ProgressOptions {
   /** A terminal gets one status line redrawn in place; anything else gets a line every few seconds. */
   tty: boolean;
   now?: () => number;
+  /**
+   * What each scenario is expected to cost, in ms, by {@link scenarioCostKey} (from the last run's
+   * report: src/runner/expected-costs.ts). Without costs for most scenarios, no time left is shown.
+   */
+  expectedCostMs?: ReadonlyMap<string, number>;
 }
+
+/** The key of a scenario's expected cost: its feature file and name. */
+export function scenarioCostKey(uri: string, name: string): string {
+  return `${uri}\u0000${name}`;
+}
+
+/** Share of the selected scenarios whose cost must be known before an estimate is shown. */
+const KNOWN_COST_SHARE = 0.8;
 
 /**
  * Progress of a `verify` run, read from Cucumber's live message stream (no Cucumber formatter):
- * scenarios done / total, failures so far, elapsed time and an estimate of the time left. On a
+ * scenarios done / total, failures so far, elapsed time and, where the scenarios' expected costs are
+ * known (issue 29, item 14), an estimate of the time left: the expected cost of the scenarios not
+ * yet done, scaled by how this run compares with the expected cost of those done. Scenarios differ
+ * by orders of magnitude (a certify-plugin scenario runs a plug-in many times), so a rate of
+ * scenarios per second says nothing, and without costs nothing is estimated. On a
  * terminal one status line is redrawn in place; without one (CI), a line every
  * {@link CI_LINE_INTERVAL_MS}; both also while a long scenario runs (a timer, unref'd, looks at
  * the clock every second). Either way each failed clause is printed once, as its first scenario
@@ -34,6 +51,10 @@ export class Progress {
   private readonly caseToPickle = new Map<string, string>();
   private readonly startedCase = new Map<string, string>();
   private readonly firstFailure = new Map<string, TestStepResult>();
+  private readonly expectedCostMs: ReadonlyMap<string, number>;
+  /** Expected cost of every selected scenario (known or not), by test case id. */
+  private readonly caseCost = new Map<string, number | undefined>();
+  private expectedDoneMs = 0;
   private total = 0;
   private done = 0;
   private failures = 0;
@@ -48,6 +69,7 @@ export class Progress {
     this.out = options.out;
     this.tty = options.tty;
     this.now = options.now ?? Date.now;
+    this.expectedCostMs = options.expectedCostMs ?? new Map();
   }
 
   onEnvelope(envelope: Envelope): void {
@@ -55,6 +77,11 @@ export class Progress {
     else if (envelope.testCase) {
       this.total += 1;
       this.caseToPickle.set(envelope.testCase.id, envelope.testCase.pickleId);
+      const pickle = this.pickles.get(envelope.testCase.pickleId);
+      this.caseCost.set(
+        envelope.testCase.id,
+        pickle && this.expectedCostMs.get(scenarioCostKey(pickle.uri, pickle.name)),
+      );
     } else if (envelope.testRunStarted) {
       this.startedAt = this.now();
       this.lastLine = this.startedAt;
@@ -74,6 +101,9 @@ export class Progress {
       this.firstFailure.delete(id);
       if (envelope.testCaseFinished.willBeRetried) return;
       this.done += 1;
+      const caseId = this.startedCase.get(id) ?? '';
+      this.expectedDoneMs += this.caseCost.get(caseId) ?? 0;
+      this.caseCost.delete(caseId);
       if (failed && failed.exception?.type !== FIXTURE_ERROR_NAME) {
         this.failures += 1;
         this.printFailure(id, failed);
@@ -99,10 +129,25 @@ export class Progress {
       `${this.failures} failure${this.failures === 1 ? '' : 's'}`,
       `${formatSeconds(elapsedMs)} elapsed`,
     ];
-    if (this.done > 0 && this.done < this.total) {
-      parts.push(`about ${formatSeconds((elapsedMs / this.done) * (this.total - this.done))} left`);
-    }
+    const left = this.estimateLeftMs(elapsedMs);
+    if (left !== undefined) parts.push(`about ${formatSeconds(left)} left`);
     return parts.join(', ');
+  }
+
+  /**
+   * The expected cost of what is left, times elapsed / expected cost of what is done (this
+   * machine, this target, --parallel), once a second of expected work is done; `undefined` while
+   * fewer than {@link KNOWN_COST_SHARE} of the scenarios left have a known cost (one without
+   * gets the mean of those with).
+   */
+  private estimateLeftMs(elapsedMs: number): number | undefined {
+    if (this.done === 0 || this.done >= this.total) return undefined;
+    const costs = [...this.caseCost.values()];
+    const known = costs.filter((cost): cost is number => cost !== undefined);
+    if (known.length < KNOWN_COST_SHARE * costs.length || this.expectedDoneMs < 1_000) return undefined;
+    const unknownCost = known.length > 0 ? known.reduce((a, b) => a + b, 0) / known.length : 0;
+    const expectedLeftMs = costs.reduce<number>((sum, cost) => sum + (cost ?? unknownCost), 0);
+    return expectedLeftMs * (elapsedMs / this.expectedDoneMs);
   }
 
   private tick(final: boolean): void {

@@ -32,6 +32,8 @@ export interface RunSuiteOptions {
   parallel?: number;
   /** `i/N` (1-based): only shard i of the selected scenarios, by cucumber's own sharding. */
   shard?: string;
+  /** Each scenario's expected cost for the progress estimate (src/runner/expected-costs.ts). */
+  expectedCostMs?: ReadonlyMap<string, number>;
 }
 
 export interface SuiteRun {
@@ -67,7 +69,11 @@ export async function runSuite(options: RunSuiteOptions = {}): Promise<SuiteRun>
   const out = options.stdout ?? process.stdout;
   const progress = options.quiet
     ? undefined
-    : new Progress({ out, tty: (out as Writable & { isTTY?: boolean }).isTTY === true });
+    : new Progress({
+        out,
+        tty: (out as Writable & { isTTY?: boolean }).isTTY === true,
+        ...(options.expectedCostMs ? { expectedCostMs: options.expectedCostMs } : {}),
+      });
   const environment = {
     cwd,
     // Progress comes from the message stream below; Cucumber's own formatter prints nothing.

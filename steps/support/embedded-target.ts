@@ -1,5 +1,5 @@
 import { httpPbxControl, MAINTENANCE_BASE_PATH, type PbxHandle, start } from '../../simulators/pbx/index.ts';
-import { durationClock, type VirtualClock } from '../../simulators/shared/clock.ts';
+import { durationClock, type VirtualClock } from '../../simulators/shared/index.ts';
 import { loopbackEdgeClientAddresses } from '../../src/core/cidr-edges.ts';
 import { freePortBelowEphemeral } from './port-holder.ts';
 import type { MonitoringAddress, OpenedTarget } from './target.ts';

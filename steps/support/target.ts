@@ -1,5 +1,5 @@
 import type { PbxControl } from '../../simulators/pbx/index.ts';
-import type { VirtualClock } from '../../simulators/shared/clock.ts';
+import type { VirtualClock } from '../../simulators/shared/index.ts';
 
 /** Where XML-RPC lives on the PBX web server and whom it signs in as. */
 export interface XmlRpcSettings {

@@ -272,3 +272,80 @@ test('control routes are derived from declarations, never written by hand', () =
   }
   assert.deepEqual(byHand, []);
 });
+
+/**
+ * Issue 30 §7: simulators/shared/ has a front door like every simulator. The simulators stand on
+ * its files directly; the harness, benches and scripts import only simulators/shared/index.ts (the
+ * unit tests of shared code under test/simulators/shared/ excepted).
+ */
+function pastSharedFrontDoor(imports: Map<string, string[]>): string[] {
+  const trespasses: string[] = [];
+  for (const [from, targets] of imports) {
+    if (from.startsWith('simulators/') || from.startsWith('test/')) continue;
+    for (const to of targets)
+      if (to.startsWith('simulators/shared/') && to !== 'simulators/shared/index.ts')
+        trespasses.push(`${from} -> ${to}`);
+  }
+  return trespasses;
+}
+
+test('nothing outside simulators/ imports past simulators/shared/index.ts', () => {
+  assert.deepEqual(pastSharedFrontDoor(importGraph(ALL_DIRS)), []);
+});
+
+/**
+ * Issue 30 §7: HTTP requests go through undici (the derived control clients among them) and raw
+ * bytes through the one TCP exchanger (src/core/tcp-exchange.ts); nothing else sends with
+ * node:http or node:https. The senders listed here still do, each for a reason undici's API does
+ * not cover yet (the raw header pairs of a recording, a streamed body stopped at the answer, a
+ * relay); the list can only shrink: a file on it that no longer sends fails the test too.
+ */
+const NODE_HTTP_SENDERS_LEFT: Record<string, string> = {
+  'src/record/record-target.ts': 'keeps the raw header pairs (order and casing) of what it records',
+  'steps/maintenance/support/raw-body-request.ts': 'stops a streamed body once the answer has come',
+  'steps/fleet/support/bearer-relay.ts': 'relays a request to the controller as it came',
+};
+
+/** Files that use `request` or `get` of node:http or node:https (called or handed on). */
+function nodeHttpSenders(dirs: readonly string[]): string[] {
+  const senders = new Set<string>();
+  for (const path of dirs.flatMap((dir) => tsFiles(join(PROJECT_ROOT, dir)))) {
+    const file = relative(PROJECT_ROOT, path);
+    const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+    const names = new Set<string>();
+    const namespaces = new Set<string>();
+    for (const statement of source.statements) {
+      if (!ts.isImportDeclaration(statement)) continue;
+      if (!/^(node:)?https?$/.test((statement.moduleSpecifier as ts.StringLiteral).text)) continue;
+      const clause = statement.importClause;
+      const bindings = clause?.namedBindings;
+      if (bindings && ts.isNamedImports(bindings))
+        for (const element of bindings.elements)
+          if (/^(request|get)$/.test((element.propertyName ?? element.name).text))
+            names.add(element.name.text);
+      if (bindings && ts.isNamespaceImport(bindings)) namespaces.add(bindings.name.text);
+      if (clause?.name) namespaces.add(clause.name.text);
+    }
+    const visit = (node: ts.Node) => {
+      if (ts.isImportDeclaration(node)) return;
+      if (ts.isIdentifier(node) && names.has(node.text)) senders.add(file);
+      if (
+        ts.isPropertyAccessExpression(node) &&
+        ts.isIdentifier(node.expression) &&
+        namespaces.has(node.expression.text) &&
+        /^(request|get)$/.test(node.name.text)
+      )
+        senders.add(file);
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return [...senders].sort();
+}
+
+test('no node:http request outside the derived clients and the one TCP exchanger (the list of senders left can only shrink)', () => {
+  assert.deepEqual(
+    nodeHttpSenders([...PRODUCT_DIRS, 'bench', 'scripts']),
+    Object.keys(NODE_HTTP_SENDERS_LEFT).sort(),
+  );
+});

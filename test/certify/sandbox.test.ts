@@ -163,7 +163,7 @@ test('a sealed run leaves no child behind, not even one in a session of its own'
   const plugin = await throwawayPlugin(
     dir,
     'daemon.sh',
-    `#!/bin/sh\nsetsid sh -c 'sleep 120; :' ${marker} &\nsleep 0.3\necho "PBX OK - started a daemon"\nexit 0\n`,
+    `#!/bin/sh\nsetsid sh -c 'touch "$TMPDIR/ready"; sleep 120; :' ${marker} &\nuntil [ -e "$TMPDIR/ready" ]; do sleep 0.05; done\necho "PBX OK - started a daemon"\nexit 0\n`,
   );
   const started = performance.now();
   const out = await run(dir, [plugin], using);
@@ -180,7 +180,7 @@ test('unsealed, the same detached child survives (so the sealed test proves the 
   const plugin = await throwawayPlugin(
     dir,
     'daemon.sh',
-    `#!/bin/sh\nsetsid sh -c 'sleep 120; :' ${marker} &\nsleep 0.3\necho "PBX OK - started a daemon"\nexit 0\n`,
+    `#!/bin/sh\nsetsid sh -c 'touch "$TMPDIR/ready"; sleep 120; :' ${marker} &\nuntil [ -e "$TMPDIR/ready" ]; do sleep 0.05; done\necho "PBX OK - started a daemon"\nexit 0\n`,
   );
   const out = await run(dir, [plugin], unsealed);
   const left = processesWith(marker);

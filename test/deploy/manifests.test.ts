@@ -5,6 +5,7 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { Job } from 'kubernetes-models/batch/v1';
 import { Secret, Service } from 'kubernetes-models/v1';
 import { parse, parseAllDocuments } from 'yaml';
+import { descriptorsNeeded, FDS_PER_SHARD_PBX, openFileShortfall } from '../../src/fleet/fleet-preflight.ts';
 
 const DEPLOY = new URL('../../deploy/', import.meta.url);
 const read = (name: string) => readFileSync(new URL(name, DEPLOY), 'utf8');
@@ -83,14 +84,57 @@ test('the shards reach the controller through its Service, take their index from
   }
 });
 
-test('the container build file runs the published package of this version', () => {
+test('the container build file installs the tarball npm pack makes of this checkout, never the registry (issue 29, item 7)', () => {
   const containerfile = read('Containerfile');
-  const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    name: string;
     version: string;
+    files: string[];
   };
-  assert.match(containerfile, new RegExp(`ARG PBX_CONFORMANCE_VERSION=${version.replaceAll('.', '\\.')}\\n`));
-  assert.match(containerfile, /npm install --global .*"pbx-conformance@\$\{PBX_CONFORMANCE_VERSION\}"/);
+  const version = pkg.version.replaceAll('.', '\\.');
+  assert.match(containerfile, new RegExp(`ARG PBX_CONFORMANCE_VERSION=${version}\\n`));
+  // npm pack names its tarball <name>-<version>.tgz; the build context is deploy/.
+  assert.match(
+    containerfile,
+    /^COPY pbx-conformance-\$\{PBX_CONFORMANCE_VERSION\}\.tgz \/tmp\/pbx-conformance\.tgz$/m,
+  );
+  assert.match(containerfile, /npm install --global .* \/tmp\/pbx-conformance\.tgz/);
+  assert.doesNotMatch(containerfile, /pbx-conformance@/, 'nothing from the registry');
   assert.match(containerfile, /ENTRYPOINT \["pbx-conformance"\]/);
   for (const name of ['controller.yaml', 'shards.yaml'])
-    assert.match(read(name), new RegExp(`image: pbx-conformance:${version.replaceAll('.', '\\.')}`));
+    assert.match(read(name), new RegExp(`image: pbx-conformance:${version}`));
+  // The two commands, the same in the file and in the README, which says deploy/ is not in the package.
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  for (const command of [
+    'npm pack --pack-destination deploy/',
+    `build -t pbx-conformance:${pkg.version} -f deploy/Containerfile deploy/`,
+  ]) {
+    assert.ok(containerfile.includes(command), `Containerfile: ${command}`);
+    assert.ok(readme.includes(command), `README: ${command}`);
+  }
+  assert.match(readme, /`deploy\/` is in the source repository only, not in the npm package/);
+  assert.ok(!pkg.files.some((entry) => entry.startsWith('deploy')), 'deploy/ is not packed');
+});
+
+test('each shard pod says the open files it needs, and the docs show the line a pod prints when its limit is short (issue 29, item 8)', () => {
+  const [job] = docs('shards.yaml');
+  const template = job!.spec!['template'];
+  const shard = template.spec.containers[0];
+  const arg = (name: string) => shard.args.find((a: string) => a.startsWith(`--${name}=`))?.split('=')[1];
+  const pbxCount = Number(arg('pbx-count'));
+  const shards = Number(arg('shard'));
+  const perShard = Math.ceil(pbxCount / shards);
+  const need = descriptorsNeeded(perShard, FDS_PER_SHARD_PBX);
+  assert.equal(template.metadata.annotations['pbx-conformance/nofile'], String(need));
+  assert.match(read('shards.yaml'), new RegExp(`holds 2 per PBX plus 256, ${need.toLocaleString('en')}`));
+  // What a pod of this Job prints under a hard limit of 16,384, word for word in the docs.
+  const line = openFileShortfall(perShard, { soft: 1_024, hard: 16_384 }, FDS_PER_SHARD_PBX, 'PBXs', {
+    index: 1,
+    total: shards,
+    pbxCount,
+  });
+  assert.match(line ?? '', /or run more, smaller shards: --shard i\/13 or more for --pbx-count 100000/);
+  const fleetDoc = readFileSync(new URL('../../docs/fleet-controller.md', import.meta.url), 'utf8');
+  assert.ok(fleetDoc.includes(`\npbx-conformance: ${line}\n`), 'docs/fleet-controller.md shows the line');
+  assert.equal(openFileShortfall(perShard, { soft: need, hard: need }, FDS_PER_SHARD_PBX), null);
 });

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { serveOperations } from '../control/serve-operations.ts';
-import { SITE_OPERATIONS, siteEffects } from '../control/site-operations.ts';
 import { CONTROL_UNAUTHORIZED, controlTokenCheckFor } from '../control-token.ts';
 import {
   type ControlDialect,
@@ -73,9 +72,7 @@ export async function startControlServer(
   options: ControlServerOptions,
 ): Promise<ControlServer> {
   // A plane that serves PBXs at /pbx/{siteId} also answers which ones (`GET /pbx`).
-  const table = options.sites
-    ? [...routes, ...serveOperations(SITE_OPERATIONS, siteEffects(options.sites))]
-    : routes;
+  const table = options.sites ? [...routes, ...(await siteRoutes(options.sites))] : routes;
   const dispatch = createControlDispatcher(table, options.dialect);
   const maxBodyBytes = options.maxBodyBytes ?? MAX_CONTROL_BODY_BYTES;
   const tokenCheck = controlTokenCheckFor(options.host, options.token);
@@ -205,4 +202,10 @@ function openStream(
 
 function pathOf(url: string | undefined): string {
   return (url ?? '/').split('?')[0] ?? '/';
+}
+
+/** `GET /pbx` of a plane serving PBXs, loaded when a plane has sites (it keeps zod off the CLI's start-up). */
+async function siteRoutes(sites: SiteControlPlane): Promise<ControlRoute[]> {
+  const { SITE_OPERATIONS, siteEffects } = await import('../control/site-operations.ts');
+  return serveOperations(SITE_OPERATIONS, siteEffects(sites));
 }

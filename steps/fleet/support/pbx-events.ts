@@ -1,5 +1,5 @@
 import type { AttentionEvent, PbxControl } from '../../../simulators/pbx/index.ts';
-import { ControlError } from '../../../simulators/shared/control/control-error.ts';
+import { ControlError } from '../../../simulators/shared/index.ts';
 
 /** How long the harness waits for a PBX to deliver its attention events (real time). */
 export const DELIVERY_TIMEOUT_MS = 10_000;

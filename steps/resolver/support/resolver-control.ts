@@ -1,5 +1,5 @@
 import type { RESOLVER_OPERATIONS } from '../../../simulators/pbx/index.ts';
-import type { ControlClient } from '../../../simulators/shared/control/control-operation.ts';
+import type { ControlClient } from '../../../simulators/shared/index.ts';
 
 export type {
   AddressBookEntry,

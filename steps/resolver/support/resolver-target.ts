@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { httpPbxControl } from '../../../simulators/pbx/index.ts';
-import type { VirtualClock } from '../../../simulators/shared/clock.ts';
+import type { VirtualClock } from '../../../simulators/shared/index.ts';
 import type { WorldPort } from '../../support/world-port.ts';
 import type { ResolverControl } from './resolver-control.ts';
 

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
-import { CI_LINE_INTERVAL_MS, Progress } from '../../../src/runner/progress.ts';
+import { expectedCosts } from '../../../src/runner/expected-costs.ts';
+import { CI_LINE_INTERVAL_MS, Progress, scenarioCostKey } from '../../../src/runner/progress.ts';
+import { sampleReport } from '../report/sample-report.ts';
 import { syntheticEnvelopes } from '../report/synthetic-envelopes.ts';
 
 function capture(): { out: Writable; text: () => string } {
@@ -46,7 +51,7 @@ test('without a terminal: each failure as it happens, a line every few seconds, 
   assert.ok(progressLines.length >= 2 && progressLines.length < ENVELOPES.length, text());
 });
 
-test('the status has done/total, failures, elapsed and an estimate of the time left', () => {
+test('the status has done/total, failures and elapsed, and no guess of the time left without expected costs', () => {
   const { out } = capture();
   let clock = 0;
   const progress = new Progress({ out, tty: true, now: () => clock });
@@ -55,7 +60,61 @@ test('the status has done/total, failures, elapsed and an estimate of the time l
     progress.onEnvelope(envelope);
     if (envelope.testCaseFinished && progress.status().startsWith('2/4')) break;
   }
-  assert.equal(progress.status(), '2/4 scenarios, 1 failure, 20 s elapsed, about 20 s left');
+  assert.equal(progress.status(), '2/4 scenarios, 1 failure, 20 s elapsed');
+});
+
+test('the time left comes from the scenarios expected cost, not from a rate of scenarios (issue 29, item 14)', () => {
+  // Two slow scenarios first (a certify-plugin run), then two quick ones: a rate of scenarios
+  // would say "about 2 min 40 s left" after the first two; the expected costs say about 2 s.
+  const cost = (name: string) => scenarioCostKey('features/demo.feature', name);
+  const expectedCostMs = new Map([
+    [cost('ok'), 80_000],
+    [cost('bad'), 80_000],
+    [cost('fixture'), 1_000],
+    [cost('ok too'), 1_000],
+  ]);
+  const { out } = capture();
+  let clock = 0;
+  const progress = new Progress({ out, tty: true, now: () => clock, expectedCostMs });
+  const took = [88_000, 88_000, 1_100, 1_100];
+  let finished = 0;
+  for (const envelope of ENVELOPES) {
+    if (envelope.testCaseFinished) clock += took[finished++] ?? 0;
+    progress.onEnvelope(envelope);
+    if (envelope.testCaseFinished && finished === 2) break;
+  }
+  // 176 s for 160 s of expected work: the 2 s left take 2.2 s here.
+  assert.equal(progress.status(), '2/4 scenarios, 1 failure, 2 min 56 s elapsed, about 2 s left');
+
+  // Costs known for too few of the scenarios left: no estimate.
+  const partial = new Progress({
+    out,
+    tty: true,
+    now: () => clock,
+    expectedCostMs: new Map([[cost('ok'), 1_000]]),
+  });
+  for (const envelope of ENVELOPES) {
+    partial.onEnvelope(envelope);
+    if (envelope.testCaseFinished) break;
+  }
+  assert.doesNotMatch(partial.status(), /left/);
+});
+
+test('expected costs come from the last report in the reports folder, none without one', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'pbx-costs-'));
+  try {
+    assert.equal((await expectedCosts(dir)).size, 0);
+    const report = sampleReport();
+    await writeFile(join(dir, 'compatibility.json'), JSON.stringify(report));
+    const costs = await expectedCosts(dir);
+    const first = report.interfaces[0]?.clauses[0]?.scenarios[0];
+    assert.ok(first);
+    assert.equal(costs.get(scenarioCostKey(first.uri, first.name)), first.durationMs);
+    await writeFile(join(dir, 'compatibility.json'), 'not json');
+    assert.equal((await expectedCosts(dir)).size, 0);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('on a terminal the status line is redrawn in place and failures go above it', () => {

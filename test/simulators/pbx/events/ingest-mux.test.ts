@@ -14,7 +14,7 @@ import {
   type PbxMessage,
   type RefusalReason,
 } from '../../../../simulators/shared/wire/ingest-protocol.ts';
-import { FAST_SCRYPT, T0 } from '../fleet-test-kit.ts';
+import { FAST_SCRYPT, T0 } from '../../fleet-controller/fleet-test-kit.ts';
 
 const SITES = ['site-hamburg', 'site-kiel', 'site-bremen'] as const;
 const FAST = { retryMinMs: 5, retryMaxMs: 20, refusedRetryMs: 20, helloTimeoutMs: 2_000 };
