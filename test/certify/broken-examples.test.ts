@@ -23,19 +23,19 @@ const BROKEN: Broken[] = [
     file: 'check_pbx_phones_ok_when_down.py',
     scenarios: ['healthy', 'endpoint-down'],
     clause: 'PLUGIN-NOT-OK-WITHOUT-DATA',
-    because: /state OK/,
+    because: /state OK, but the connection was refused/,
   },
   {
     file: 'check_pbx_phones_drops_at.py',
     scenarios: ['healthy', 'all-phones-offline'],
     clause: 'PLUGIN-STATE-FOLLOWS-OWN-THRESHOLDS',
-    because: /range/,
+    because: /'phones_online_percent'=0.0% is outside its own crit range @0, but the state is WARNING/,
   },
   {
     file: 'check_pbx_channels_unknown_max.py',
     scenarios: ['healthy', 'values-unknown'],
     clause: 'PLUGIN-UNKNOWN-NOT-A-FIGURE',
-    because: /channels_max/,
+    because: /'channels_max'=-1 is the PBX's -1 sentinel/,
   },
   {
     file: 'check_pbx_backups_age_in_minutes.py',

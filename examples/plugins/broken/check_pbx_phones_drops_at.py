@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Broken on purpose: check_pbx_phones that drops the `@` of a threshold range, so that it alerts
-outside start..end where the range says inside: with the default critical range `@0` it reports
-CRITICAL while phones are online, a state its own printed thresholds do not give
-(PLUGIN-STATE-FOLLOWS-OWN-THRESHOLDS).
+outside start..end where the range says inside: with the default critical range `@0`, when no
+phone is online (0 %, inside `@0`) it reports WARNING, not the CRITICAL its own printed crit range
+gives (PLUGIN-STATE-FOLLOWS-OWN-THRESHOLDS).
 """
 
 import os
