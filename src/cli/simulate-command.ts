@@ -7,17 +7,18 @@ import {
   type AddressPool,
   addressAt,
   DEFAULT_ADDRESS_POOL,
-  type DemoFleet,
+  type Fleet,
+  type FleetPbx,
   type FleetPool,
+  FleetStartError,
   MAX_PBX_COUNT,
   MAX_POOLED_PBX_COUNT,
   parseAddressPool,
-  preflightFleet,
-  startDemoFleet,
+  startFleet,
 } from '../../simulators/fleet/index.ts';
 import type { EndpointStatus, PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
 import { generateControlToken, isLoopbackHost } from '../../simulators/shared/index.ts';
-import type { ReplayClock } from '../console/console-options.ts';
+import type { FleetForConsole, ReplayClock } from '../console/console-options.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { weakSecretReason } from '../core/secret-strength.ts';
@@ -123,14 +124,6 @@ export async function simulateCommand(
     );
   const pool = options.fleet === false ? null : fleetPoolOf(options);
   const pbxCount = options.pbxCount ?? DEFAULT_PBX_COUNT;
-  if (pool) {
-    const reason = await preflightFleet({
-      count: pbxCount,
-      pool: pool.addresses,
-      ports: [pool.dataPort, pool.webPort],
-    });
-    if (reason) throw new HarnessError(reason);
-  }
   const activity =
     options.activity === 'field'
       ? {
@@ -180,30 +173,20 @@ export async function simulateCommand(
   // Loaded on demand: `verify` against a remote target never needs the simulator.
   const { MAINTENANCE_BASE_PATH, start } = await import('../../simulators/pbx/index.ts');
   if (typeof scenario === 'string') await requireKnownScenario(scenario);
-  const fleet =
-    options.fleet === false
-      ? null
-      : await startDemoFleet({
-          host: options.host,
-          ...control,
-          clock: options.clock,
-          pbxCount,
-          ...(options.apiPort === undefined ? {} : { apiPort: options.apiPort }),
-          ...(options.ingestPort === undefined ? {} : { ingestPort: options.ingestPort }),
-          ...(pool ? { pool } : {}),
-          ...(activity ? { activity } : {}),
-          ...(options.data === undefined ? {} : { dataDir: resolve(io.cwd, options.data) }),
-        });
   let handle: PbxHandle;
+  let fleet: Fleet | null = null;
   let resolverFixtures: ResolverFixtures | null = null;
   try {
     // Only a target file can name the trusted certificates, so only --json makes them.
     resolverFixtures =
       options.json || targetFile !== undefined ? await prepareResolverFixtures(options.host) : null;
+  } catch (error) {
+    throw startError(error, pool ? 'the pool address' : options.host);
+  }
+  try {
     if (resolverFixtures?.trustedCa.length) startOptions.resolver = { trustedCa: resolverFixtures.trustedCa };
-    const primary = fleet?.registrations[0];
     // Issue 32: the console on the primary PBX's control plane (a pooled fleet's primary has none of its own).
-    const consoleOn = !fleet?.pool;
+    const consoleOn = !pool;
     const replayClock: { current?: ReplayClock } = {};
     const recordingShown = replayed && {
       recording: replayed.recording,
@@ -211,39 +194,61 @@ export async function simulateCommand(
       timing: options.timing ?? 'recorded',
       clock: replayClock,
     };
-    if (consoleOn) {
-      // Loaded on demand, like the simulator: `--help` loads commander alone.
-      const { consoleMount } = await import('../console/console-mount.ts');
-      const { consoleOptionsOf } = await import('../console/console-options.ts');
-      startOptions.controlMounts = [consoleMount(consoleOptionsOf(fleet, controlToken, recordingShown))];
-    }
-    handle = await start(
-      primary ? { ...startOptions, ...fleet?.pbxOptions(0), controller: primary } : startOptions,
-    );
-    const clock = handle.internals.clock;
-    replayClock.current = { startedAt: clock.now(), now: () => clock.now() };
-    fleet?.started(0, handle);
-  } catch (error) {
-    await resolverFixtures?.close();
-    await fleet?.close();
-    throw startError(error, pool ? 'the pool address' : options.host);
-  }
-  try {
-    if (fleet) {
-      try {
-        await fleet.startPeers({
+    // Loaded on demand, like the simulator: `--help` loads commander alone.
+    const console = consoleOn
+      ? {
+          ...(await import('../console/console-mount.ts')),
+          ...(await import('../console/console-options.ts')),
+        }
+      : null;
+    const withConsole = (shown: FleetForConsole | null): PbxStartOptions =>
+      console
+        ? {
+            ...startOptions,
+            controlMounts: [
+              console.consoleMount(console.consoleOptionsOf(shown, controlToken, recordingShown)),
+            ],
+          }
+        : startOptions;
+    const replayFrom = (pbx: PbxHandle) => {
+      const clock = pbx.internals.clock;
+      replayClock.current = { startedAt: clock.now(), now: () => clock.now() };
+    };
+    if (options.fleet === false) {
+      handle = await start(withConsole(null));
+      replayFrom(handle);
+    } else {
+      fleet = await startFleet({
+        host: options.host,
+        ...control,
+        clock: options.clock,
+        pbxCount,
+        ...(options.apiPort === undefined ? {} : { apiPort: options.apiPort }),
+        ...(options.ingestPort === undefined ? {} : { ingestPort: options.ingestPort }),
+        ...(pool ? { pool } : {}),
+        ...(activity ? { activity } : {}),
+        ...(options.data === undefined ? {} : { dataDir: resolve(io.cwd, options.data) }),
+        // The PBXs beside the first: every one trusts the target file's resolver fixtures, so the suite can take any of them.
+        pbx: {
           ...(scenario === undefined ? {} : { scenario }),
-          // Every PBX trusts the target file's resolver fixtures, so the suite can take any of them.
           ...(startOptions.resolver ? { resolver: startOptions.resolver } : {}),
           host: options.host,
           ...control,
           clock: { mode: options.clock },
           monitoringPort: 0,
-        });
-      } catch (error) {
-        throw startError(error, pool ? 'the pool address' : options.host);
-      }
+        },
+        primary: {
+          options: (controller, fixture) => withConsole({ controller, fixture }),
+          started: replayFrom,
+        },
+      });
+      handle = (fleet.pbxs[0] as FleetPbx).pbx;
     }
+  } catch (error) {
+    await resolverFixtures?.close();
+    throw fleetStartError(error, pool ? 'the pool address' : options.host);
+  }
+  try {
     // Listening for SIGINT/SIGTERM before the target line goes out: a caller may signal at once.
     const signalled = stopRequested(io.signal);
     const target = describe(handle, options.host, MAINTENANCE_BASE_PATH, fleet, controlToken);
@@ -325,14 +330,14 @@ function describe(
   handle: PbxHandle,
   bindHost: string,
   maintenanceBasePath: string,
-  fleet: DemoFleet | null,
+  fleet: Fleet | null,
   controlToken: string | undefined,
 ): TargetDescription {
   const state = handle.internals.store.read();
   const monitoring = parseTcpUrl(handle.urls.monitoring) ?? { host: bindHost, port: state.monitoring.port };
   const pbxControlUrls = fleet?.pool
-    ? fleet.registrations.slice(0, namedSiteCount(fleet)).map((reg) => SiteControlUrl(fleet, reg.siteId))
-    : [handle, ...(fleet?.peers.map((p) => p.pbx) ?? [])].map((pbx) => connectable(pbx.urls.control));
+    ? fleet.pbxs.slice(0, namedSiteCount(fleet)).map(({ siteId }) => SiteControlUrl(fleet, siteId))
+    : (fleet ? fleet.pbxs.map((p) => p.pbx) : [handle]).map((pbx) => connectable(pbx.urls.control));
   return describeSimulatorTarget({
     webUrl: connectable(handle.urls.web),
     controlUrl: connectable(handle.urls.control),
@@ -345,9 +350,9 @@ function describe(
     ...(fleet
       ? {
           fleet: {
-            apiUrl: connectable(fleet.controller.urls.api),
-            mcpUrl: `${connectable(fleet.controller.urls.api)}${new URL(fleet.controller.urls.mcp).pathname}`,
-            controlUrl: connectable(fleet.controller.urls.control),
+            apiUrl: connectable(fleet.urls.api),
+            mcpUrl: `${connectable(fleet.urls.api)}${new URL(fleet.urls.mcp).pathname}`,
+            controlUrl: connectable(fleet.urls.control),
             ...fleetTargetFixtures(fleet, pbxControlUrls),
             ...(fleet.pool ? { pool: poolSection(fleet, fleet.pool) } : {}),
           },
@@ -357,33 +362,33 @@ function describe(
 }
 
 /** Sites of the fixture a pooled fleet names one by one (the rest follow `site-demo-{n}`). */
-function namedSiteCount(fleet: DemoFleet): number {
-  const index = fleet.registrations.findIndex((reg) => reg.siteId.startsWith('site-demo-'));
-  return index === -1 ? fleet.registrations.length : index;
+function namedSiteCount(fleet: Fleet): number {
+  const index = fleet.pbxs.findIndex(({ siteId }) => siteId.startsWith('site-demo-'));
+  return index === -1 ? fleet.pbxs.length : index;
 }
 
-function SiteControlUrl(fleet: DemoFleet, siteId: string): string {
-  return `${connectable(fleet.controller.urls.control)}/pbx/${encodeURIComponent(siteId)}`;
+function SiteControlUrl(fleet: Fleet, siteId: string): string {
+  return `${connectable(fleet.urls.control)}/pbx/${encodeURIComponent(siteId)}`;
 }
 
 /** The compact description of a pooled fleet for the target file (schemas/target.schema.json, `fleet.pool`). */
-function poolSection(fleet: DemoFleet, pool: FleetPool): NonNullable<TargetDescription['fleet']>['pool'] {
-  const count = fleet.registrations.length;
+function poolSection(fleet: Fleet, pool: FleetPool): NonNullable<TargetDescription['fleet']>['pool'] {
+  const count = fleet.pbxs.length;
   return {
     count,
     addresses: `${addressAt(pool.addresses, 0)}-${addressAt(pool.addresses, count - 1)}`,
     ports: { data: pool.dataPort, web: pool.webPort },
-    namedSites: fleet.registrations.slice(0, namedSiteCount(fleet)).map((reg) => reg.siteId),
+    namedSites: fleet.pbxs.slice(0, namedSiteCount(fleet)).map(({ siteId }) => siteId),
     sitePattern: 'site-demo-{n}',
-    controlUrlPattern: `${connectable(fleet.controller.urls.control)}/pbx/{siteId}`,
+    controlUrlPattern: `${connectable(fleet.urls.control)}/pbx/{siteId}`,
   };
 }
 
 /** The banner of a pooled fleet: the pool, the ports and the per-site pattern, not one line per PBX. */
-function formatPooledFleet(fleet: DemoFleet, options: SimulateOptions): string {
+function formatPooledFleet(fleet: Fleet, options: SimulateOptions): string {
   const pool = fleet.pool as FleetPool;
   const section = poolSection(fleet, pool) as NonNullable<ReturnType<typeof poolSection>>;
-  const { urls } = fleet.controller;
+  const { urls } = fleet;
   const named = section.namedSites ?? [];
   const partners = new Map(fleet.fixture.partners.map((p) => [p.id, p.name]));
   return [
@@ -391,7 +396,7 @@ function formatPooledFleet(fleet: DemoFleet, options: SimulateOptions): string {
     `  REST:            ${connectable(urls.api)}/api/v1  (controller_url ${connectable(urls.api)})`,
     `  MCP:             ${connectable(urls.api)}${new URL(urls.mcp).pathname}  (Streamable HTTP, Bearer token)`,
     `  control plane:   ${connectable(urls.control)}  (PBX n: ${section.controlUrlPattern})`,
-    `  PBX ingest:      ${fleet.registrations[0]?.ingest ?? urls.ingest}  (these PBXs link in-process; shards and other PBXs over TCP)`,
+    `  PBX ingest:      ${connectableTcp(urls.ingest) ?? urls.ingest}  (these PBXs link in-process; shards and other PBXs over TCP)`,
     `  PBX addresses:   ${section.addresses}  (pool ${pool.addresses.spec}; PBX n on its n-th address)`,
     `  PBX ports:       data endpoint ${pool.dataPort}, web ${pool.webPort} (XML-RPC at /xml-rpc) on every address`,
     `  PBX sites:       ${named.map((id, i) => `${i + 1} ${id}`).join(', ')}${section.count > named.length ? `; n > ${named.length}: ${section.sitePattern}` : ''}`,
@@ -407,19 +412,19 @@ function formatPooledFleet(fleet: DemoFleet, options: SimulateOptions): string {
 }
 
 /** The fleet part of the banner: controller URLs, the PBXs and their sites, the demo accounts. */
-function formatFleet(fleet: DemoFleet, options: SimulateOptions): string {
-  const { urls } = fleet.controller;
-  const [primary] = fleet.registrations;
+function formatFleet(fleet: Fleet, options: SimulateOptions): string {
+  const { urls } = fleet;
+  const [primary, ...peers] = fleet.pbxs;
   const partners = new Map(fleet.fixture.partners.map((p) => [p.id, p.name]));
   const lines = [
-    `Fleet controller (${fleet.registrations.length} PBXs; state ${options.data === undefined ? 'in memory' : `kept in ${options.data}`})`,
+    `Fleet controller (${fleet.pbxs.length} PBXs; state ${options.data === undefined ? 'in memory' : `kept in ${options.data}`})`,
     `  REST:            ${connectable(urls.api)}/api/v1  (controller_url ${connectable(urls.api)})`,
     `  MCP:             ${connectable(urls.api)}${new URL(urls.mcp).pathname}  (Streamable HTTP, Bearer token)`,
     `  control plane:   ${connectable(urls.control)}`,
-    `  PBX ingest:      ${primary?.ingest ?? urls.ingest}`,
+    `  PBX ingest:      ${connectableTcp(urls.ingest) ?? urls.ingest}`,
     '  PBXs (site, web, control plane, data endpoint):',
     `    ${(primary?.siteId ?? '?').padEnd(16)} the PBX above`,
-    ...fleet.peers.map(
+    ...peers.map(
       ({ siteId, pbx }) =>
         `    ${siteId.padEnd(16)} ${connectable(pbx.urls.web)}  ${connectable(pbx.urls.control)}  ${connectableTcp(pbx.urls.monitoring) ?? 'inactive'}`,
     ),
@@ -439,18 +444,18 @@ function formatFleet(fleet: DemoFleet, options: SimulateOptions): string {
  * The addresses the listeners are actually bound to (the URLs above are where to connect: a
  * wildcard bind shows as 127.0.0.1 there).
  */
-function formatBound(handle: PbxHandle, fleet: DemoFleet | null): string {
+function formatBound(handle: PbxHandle, fleet: Fleet | null): string {
   const hostPort = (url: string | null) => (url === null ? 'not listening' : url.replace(/^\w+:\/\//, ''));
   const lines = [
     'bound addresses',
     `  PBX web ${hostPort(handle.urls.web)}, data endpoint ${hostPort(handle.urls.monitoring)}, control plane ${hostPort(handle.urls.control)}`,
   ];
   if (fleet) {
-    const { urls } = fleet.controller;
+    const { urls } = fleet;
     lines.push(
       `  fleet REST+MCP ${hostPort(urls.api)}, ingest ${hostPort(urls.ingest)}, control plane ${hostPort(urls.control)}`,
     );
-    for (const { siteId, pbx } of fleet.peers) {
+    for (const { siteId, pbx } of fleet.pbxs.slice(1)) {
       lines.push(
         `  ${siteId}: web ${hostPort(pbx.urls.web)}, data endpoint ${hostPort(pbx.urls.monitoring)}, control plane ${hostPort(pbx.urls.control)}`,
       );
@@ -511,6 +516,16 @@ function hasUser(handle: PbxHandle, login: string, password: string): boolean {
   return handle.internals.store
     .read()
     .users.some((user) => user.login === login && user.passwordSha512 === hash);
+}
+
+/**
+ * What `simulate` says when its PBXs and fleet did not start: the preflight's line as it is, the
+ * controller's failure with its cause, a PBX's like the one PBX's ({@link startError}).
+ */
+function fleetStartError(error: unknown, host: string): HarnessError {
+  if (!(error instanceof FleetStartError)) return startError(error, host);
+  if (error.part === 'pbx') return startError(error.cause, host);
+  return new HarnessError(oneLineMessage(error));
 }
 
 function startError(error: unknown, host: string): HarnessError {
