@@ -3,6 +3,7 @@ import { listen } from '../../shared/http/listen.ts';
 import { inProcessPipe, type LinkSocket } from '../../shared/wire/in-process-pipe.ts';
 import { MAX_FRAME_BYTES, MUX_HELLO_LINE, MuxCarrier, MuxChannel } from '../../shared/wire/ingest-mux.ts';
 import { type ControllerMessage, encodeLine, LineReader } from '../../shared/wire/ingest-protocol.ts';
+import { onLines } from '../../shared/wire/on-lines.ts';
 import type { RequestLogger } from '../api/api-core.ts';
 import type { FleetState } from '../model/fleet-state.ts';
 import { sha256Hex } from '../model/sha256-hex.ts';
@@ -199,22 +200,13 @@ export async function startIngestServer(
     /** Set once the first line was the mux line: the rest are frames (a TCP connection only). */
     let frames: ((line: string) => void) | undefined;
     let first = !(socket instanceof MuxChannel);
-    socket.on('data', (chunk: Buffer) => {
-      let lines: string[];
-      try {
-        lines = reader.push(chunk);
-      } catch {
-        socket.destroy();
-        return;
-      }
-      for (const line of lines) {
-        if (frames) frames(line);
-        else if (first && line === MUX_HELLO_LINE) {
-          connections.delete(connection);
-          frames = carry(socket, reader, peer);
-        } else if (line.trim() !== '') batch.add({ connection, line }, line.length);
-        first = false;
-      }
+    onLines(socket, reader, (line) => {
+      if (frames) frames(line);
+      else if (first && line === MUX_HELLO_LINE) {
+        connections.delete(connection);
+        frames = carry(socket, reader, peer);
+      } else if (line.trim() !== '') batch.add({ connection, line }, line.length);
+      first = false;
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {

@@ -9,6 +9,7 @@ import {
   parseLine,
   type RefusalReason,
 } from '../../shared/wire/ingest-protocol.ts';
+import { onLines } from '../../shared/wire/on-lines.ts';
 
 /** Where the PBX's management module reaches its controller (EVENT-UNSPEC-TRANSPORT). */
 export interface ControllerSettings {
@@ -174,16 +175,7 @@ export class TcpControllerLink extends EventEmitter<ChannelEvents> implements Co
         }),
       );
     });
-    socket.on('data', (chunk: Buffer) => {
-      let lines: string[];
-      try {
-        lines = reader.push(chunk);
-      } catch {
-        socket.destroy();
-        return;
-      }
-      for (const line of lines) this.onLine(socket, line);
-    });
+    onLines(socket, reader, (line) => this.onLine(socket, line));
     socket.on('error', () => socket.destroy());
     socket.on('close', () => this.onClose(socket));
   }

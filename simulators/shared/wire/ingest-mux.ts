@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import { inProcessPipe, type LinkSocket } from './in-process-pipe.ts';
 import { LineReader, MAX_LINE_BYTES } from './ingest-protocol.ts';
+import { onLines } from './on-lines.ts';
 
 /**
  * Many ingest sessions over one TCP connection (issue 31 §4): a shard of 10,000 PBXs opens one
@@ -326,16 +327,7 @@ export class MuxDialer {
       this.pump();
     });
     const reader = new LineReader(MAX_FRAME_BYTES);
-    socket.on('data', (chunk: Buffer) => {
-      let lines: string[];
-      try {
-        lines = reader.push(chunk);
-      } catch {
-        socket.destroy();
-        return;
-      }
-      for (const line of lines) carrier.mux.receive(line);
-    });
+    onLines(socket, reader, (line) => carrier.mux.receive(line));
     socket.on('error', (error: NodeJS.ErrnoException) => {
       this.onUnreachable?.(error.code ?? error.message);
       socket.destroy();
