@@ -115,7 +115,7 @@ export async function fuzzCommand(options: FuzzOptions, io: CliIo): Promise<numb
   const catalog = await loadCatalog().catch((error: unknown) => {
     throw new HarnessError(`the clause catalog cannot be read: ${oneLineMessage(error)}`);
   });
-  const dir = options.reports === undefined ? DEFAULT_REPORTS_DIR : resolve(io.cwd, options.reports);
+  const dir = resolve(io.cwd, options.reports ?? DEFAULT_REPORTS_DIR);
   await ensureWritableDir(dir).catch((error: unknown) => {
     throw new HarnessError(oneLineMessage(error));
   });
