@@ -1,14 +1,23 @@
 import { resolve } from 'node:path';
+import {
+  addressAt,
+  DEFAULT_ADDRESS_POOL,
+  derivedIngestKey,
+  FDS_PER_SHARD_PBX,
+  FLEET_SECRET_ENV,
+  parseAddressPool,
+  parseShard,
+  preflightFleet,
+  shardSlice,
+  slicePool,
+  startDemoFleet,
+  startShard,
+} from '../../simulators/fleet/index.ts';
 import { isLoopbackHost } from '../../simulators/shared/index.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { MAKE_A_SECRET, MIN_SECRET_LENGTH, weakSecretReason } from '../core/secret-strength.ts';
-import { addressAt, DEFAULT_ADDRESS_POOL, parseAddressPool, slicePool } from '../fleet/address-pool.ts';
-import { FDS_PER_SHARD_PBX, preflightFleet } from '../fleet/fleet-preflight.ts';
-import { derivedIngestKey, FLEET_SECRET_ENV, parseShard, shardSlice } from '../fleet/shards.ts';
 import type { CliIo } from './cli-io.ts';
-import { startDemoFleet } from './demo-fleet.ts';
 import { resolveScenarioOption } from './resolve-scenario-option.ts';
-import { startShard } from './shard-fleet.ts';
 import {
   DEFAULT_PBX_COUNT,
   DEFAULT_POOL_DATA_PORT,

@@ -1,9 +1,9 @@
-import type { PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
-import { MuxDialer, SiteControlPlane, startControlServer } from '../../simulators/shared/index.ts';
-import { addressAt } from '../fleet/address-pool.ts';
-import { derivedIngestKey, type Shard, shardSlice } from '../fleet/shards.ts';
+import type { PbxHandle, PbxStartOptions } from '../pbx/index.ts';
+import { MuxDialer, SiteControlPlane, startControlServer } from '../shared/index.ts';
+import { addressAt } from './address-pool.ts';
 import type { FleetPool } from './demo-fleet.ts';
 import { demoFixture } from './demo-fleet.ts';
+import { derivedIngestKey, type Shard, shardSlice } from './shards.ts';
 
 /** PBXs a shard starts at the same time. */
 const START_CONCURRENCY = 64;
@@ -45,8 +45,8 @@ export interface RunningShard {
  * events, acknowledgements and cuts, but no descriptor of its own on either side.
  */
 export async function startShard(options: ShardOptions): Promise<RunningShard> {
-  const { defaultFixture } = await import('../../simulators/fleet-controller/index.ts');
-  const { start, resolveScenario } = await import('../../simulators/pbx/index.ts');
+  const { defaultFixture } = await import('../fleet-controller/index.ts');
+  const { start, resolveScenario } = await import('../pbx/index.ts');
   // Every PBX of the shard starts from one state, resolved once; each gets its own copy.
   const scenario =
     typeof options.pbx.scenario === 'object'
