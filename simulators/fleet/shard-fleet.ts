@@ -1,5 +1,5 @@
 import type { FieldActivityOptions, PbxHandle, PbxStartOptions } from '../pbx/index.ts';
-import { MuxDialer, SiteControlPlane, startControlServer } from '../shared/index.ts';
+import { MuxDialer, type RefusalReason, SiteControlPlane, startControlServer } from '../shared/index.ts';
 import { addressAt, type FleetPool, slicePool } from './address-pool.ts';
 import { demoFixture } from './demo-fixture.ts';
 import { FDS_PER_SHARD_PBX, preflightFleet } from './fleet-preflight.ts';
@@ -25,6 +25,10 @@ export interface ShardOptions {
   controlPort: number;
   controlToken?: string;
   activity?: FieldActivityOptions;
+  /** Hears each refusal of a PBX's link by the controller (issue 29 item 5). */
+  onRefused?: (siteId: string, reason: RefusalReason) => void;
+  /** Hears each failure to reach the controller at all (the links retry with back-off). */
+  onUnreachable?: (why: string) => void;
 }
 
 /** A running shard: its slice of the fleet's PBXs (indexes `[from, to)` of the whole fleet). */
@@ -90,7 +94,8 @@ export async function startShard(options: ShardOptions): Promise<FleetShard> {
     throw new FleetStartError('controller', "the shard's control plane did not start", { cause: error });
   }
   const pbxs: PbxHandle[] = [];
-  const dialer = new MuxDialer(options.controller);
+  const { onRefused } = options;
+  const dialer = new MuxDialer(options.controller, options.onUnreachable);
   const close = async () => {
     await Promise.all(pbxs.splice(0).map((pbx) => pbx.close()));
     dialer.close();
@@ -116,6 +121,7 @@ export async function startShard(options: ShardOptions): Promise<FleetShard> {
               siteId,
               key: derivedIngestKey(options.secret, siteId),
               dial: dialer.dial,
+              ...(onRefused ? { onRefused: (reason: RefusalReason) => onRefused(siteId, reason) } : {}),
             },
           });
           pbxs.push(pbx);

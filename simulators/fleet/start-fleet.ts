@@ -35,6 +35,8 @@ interface ControllerOptions {
   apiPort?: number;
   ingestPort?: number;
   controlPort?: number;
+  /** The controller's warnings for its operator (a refused PBX link, issue 29 item 5). */
+  warn?: (line: string) => void;
 }
 
 /** The controller and every PBX in this process (`simulate --pbx-count N`). */
@@ -136,6 +138,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet | FleetSh
       ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
       clock: { mode: options.clock },
       ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+      ...(options.warn === undefined ? {} : { warn: options.warn }),
     });
   } catch (error) {
     throw new FleetStartError('controller', 'the fleet controller did not start', { cause: error });
