@@ -4,7 +4,6 @@ import * as z from 'zod/v4';
 import { SEVERITIES } from '../../shared/wire/severity.ts';
 import { MESSAGES } from '../api/error-body.ts';
 import { commitAcknowledge, resolveItem } from '../model/acknowledge.ts';
-import { siteList } from '../model/caller-view.ts';
 import type { FleetState } from '../model/fleet-state.ts';
 import { COMMENT_MAX_CHARS, charCount } from '../model/text-limits.ts';
 
@@ -95,18 +94,16 @@ export function createFleetMcpServer(state: FleetState, caller: McpCaller): McpS
       const account = state.access.accounts.get(caller.accountId);
       if (!account || !state.access.tokens.has(caller.tokenId))
         return failure('forbidden', MESSAGES.levelForbidden);
-      const sites = siteList(state, account.partnerId)
-        .filter((s) => s.attention.length > 0)
-        .map((s) => ({
-          siteId: s.id,
-          displayName: s.displayName,
-          attention: s.attention,
-          events: s.attentionEvents.map(({ id, description, ...rest }) => ({
-            attentionId: id,
-            ...rest,
-            description: description ?? null,
-          })),
-        }));
+      const sites = state.sitesNeedingAttention(account.partnerId).map((s) => ({
+        siteId: s.id,
+        displayName: s.displayName,
+        attention: s.attention,
+        events: s.attentionEvents.map(({ id, description, ...rest }) => ({
+          attentionId: id,
+          ...rest,
+          description: description ?? null,
+        })),
+      }));
       return success({ sites });
     },
   );

@@ -53,7 +53,10 @@ export function visibleSites(state: FleetState, partnerId: string): { site: Site
 
 /** FLEET-UNSPEC-ORDERING: the site list is ordered by display name (German collation), then id. */
 const collator = new Intl.Collator('de');
-function compareSites(a: { site: Site }, b: { site: Site }): number {
+export function compareSites(
+  a: { site: Pick<Site, 'id' | 'displayName'> },
+  b: { site: Pick<Site, 'id' | 'displayName'> },
+): number {
   return (
     collator.compare(a.site.displayName, b.site.displayName) ||
     (a.site.id < b.site.id ? -1 : a.site.id > b.site.id ? 1 : 0)

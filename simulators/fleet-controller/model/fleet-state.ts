@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { Clock } from '../../shared/clock.ts';
+import { AttentionIndex } from './attention-index.ts';
 import { AttentionLedger } from './attention-ledger.ts';
+import type { SiteView } from './caller-view.ts';
 import { FleetAccess } from './fleet-access.ts';
 import type { FleetChanges } from './fleet-changes.ts';
 import { accountOf, type FleetFixture } from './fleet-fixture.ts';
@@ -37,6 +39,8 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
   readonly attention: AttentionLedger;
   /** What each partner's site list depends on, touched by every change that can alter it. */
   private readonly views = new ViewRevisions();
+  /** The sites needing attention, kept as they change (`fleet_attention`). */
+  private readonly attentionIndex = new AttentionIndex(this);
 
   constructor(
     readonly clock: Clock,
@@ -49,8 +53,12 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
       clock,
       touchSite: (siteId) => {
         for (const partnerId of this.access.partnersOf(siteId)) this.views.touchPartner(partnerId);
+        this.attentionIndex.touchSite(siteId);
       },
-      touchPartner: (partnerId) => this.views.touchPartner(partnerId),
+      touchPartner: (partnerId) => {
+        this.views.touchPartner(partnerId);
+        this.attentionIndex.touchPartner(partnerId);
+      },
       changed: () => this.emit('change'),
       counters: () => this.counters(),
     };
@@ -118,6 +126,14 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     return this.views.of(partnerId);
   }
 
+  /**
+   * The sites visible to `partnerId` whose `attention` is not empty, in site-list order, each as
+   * its site-list entry shows it (MCP-ATTENTION-SITES), from an index kept as the fleet changes.
+   */
+  sitesNeedingAttention(partnerId: string): SiteView[] {
+    return this.attentionIndex.sitesNeedingAttention(partnerId);
+  }
+
   /** What keeps ids unique across a restart (FLEET-ITEM-ID-STABLE). */
   counters(): FleetCounters {
     return {
@@ -142,5 +158,6 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     this.ingest.clear();
     // Everything rendered before is outdated; what `load` and `restore` add touches on top.
     this.views.touchAll();
+    this.attentionIndex.touchAll();
   }
 }

@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import { inProcessPipe, type LinkSocket } from './in-process-pipe.ts';
 import { LineReader, MAX_LINE_BYTES } from './ingest-protocol.ts';
+import { onLines } from './on-lines.ts';
 
 /**
  * Many ingest sessions over one TCP connection (issue 31 §4): a shard of 10,000 PBXs opens one
@@ -253,7 +254,14 @@ export class MuxDialer {
   private waiting: MuxChannel[] = [];
   private opening = 0;
 
-  constructor(private readonly ingest: string) {
+  /**
+   * `onUnreachable` hears why a connection to the controller failed (refused, unreachable, reset),
+   * each time; the sessions on it close and their links retry on their own back-off.
+   */
+  constructor(
+    private readonly ingest: string,
+    private readonly onUnreachable?: (why: string) => void,
+  ) {
     const url = new URL(ingest);
     if (url.protocol !== 'tcp:' || !url.hostname || !url.port)
       throw new TypeError('ingest must be tcp://host:port');
@@ -319,17 +327,11 @@ export class MuxDialer {
       this.pump();
     });
     const reader = new LineReader(MAX_FRAME_BYTES);
-    socket.on('data', (chunk: Buffer) => {
-      let lines: string[];
-      try {
-        lines = reader.push(chunk);
-      } catch {
-        socket.destroy();
-        return;
-      }
-      for (const line of lines) carrier.mux.receive(line);
+    onLines(socket, reader, (line) => carrier.mux.receive(line));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      this.onUnreachable?.(error.code ?? error.message);
+      socket.destroy();
     });
-    socket.on('error', () => socket.destroy());
     return carrier;
   }
 }

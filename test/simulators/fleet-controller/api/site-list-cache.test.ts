@@ -8,10 +8,12 @@ import {
 import { inProcessFleetControlPlane } from '../../../../simulators/fleet-controller/control/fleet-control-plane.ts';
 import { fleetEffects } from '../../../../simulators/fleet-controller/control/fleet-effects.ts';
 import { commitAcknowledge } from '../../../../simulators/fleet-controller/model/acknowledge.ts';
+import { siteList } from '../../../../simulators/fleet-controller/model/caller-view.ts';
 import {
   defaultFixture,
   type FleetFixture,
 } from '../../../../simulators/fleet-controller/model/fleet-fixture.ts';
+import type { FleetState } from '../../../../simulators/fleet-controller/model/fleet-state.ts';
 import type { PbxInventory } from '../../../../simulators/shared/wire/pbx-inventory.ts';
 import { SEVERITIES } from '../../../../simulators/shared/wire/severity.ts';
 import { ANNA, fleetCore, report, SAM, T0, TOM, VERA } from '../fleet-test-kit.ts';
@@ -105,7 +107,11 @@ const operation = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'reset' as const }) },
 );
 
-test('FLEET-UNSPEC-ETAG, FLEET-SITES-NOT-MODIFIED: after any interleaving of events, acknowledgements, PBX changes and reads, the cached list and ETag equal a fresh render', async () => {
+/** What `fleet_attention` lists, rendered afresh: every visible site with a non-empty `attention`. */
+const attentionAfresh = (state: FleetState, partnerId: string) =>
+  siteList(state, partnerId).filter((s) => s.attention.length > 0);
+
+test('FLEET-UNSPEC-ETAG, FLEET-SITES-NOT-MODIFIED, MCP-ATTENTION-SITES: after any interleaving of events, acknowledgements, PBX changes and reads, the cached list and ETag, and the kept attention index, equal a fresh render', async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.subarray([...SITES]),
@@ -226,6 +232,8 @@ test('FLEET-UNSPEC-ETAG, FLEET-SITES-NOT-MODIFIED: after any interleaving of eve
               if (before !== undefined) assert.equal(seen === fresh.etag, before === fresh.body);
               lastBody.set(caller.email, fresh.body);
               lastSeen.set(caller.email, fresh.etag);
+              const partnerId = state.access.requireAccount(caller.id).partnerId;
+              assert.deepEqual(state.sitesNeedingAttention(partnerId), attentionAfresh(state, partnerId));
               break;
             }
           }
@@ -237,6 +245,8 @@ test('FLEET-UNSPEC-ETAG, FLEET-SITES-NOT-MODIFIED: after any interleaving of eve
           assert.equal(res.body, fresh.body);
           assert.equal(res.headers['etag'], fresh.etag);
         }
+        for (const partnerId of PARTNERS)
+          assert.deepEqual(state.sitesNeedingAttention(partnerId), attentionAfresh(state, partnerId));
       },
     ),
     { numRuns: 200 },
