@@ -49,6 +49,8 @@ export interface DemoFleetOptions {
   controlPort?: number;
   /** Seed and rate of `--activity field`; absent: the PBXs change only when told to. */
   activity?: FieldActivityOptions;
+  /** The controller's warnings for its operator (a refused PBX link, issue 29 item 5). */
+  warn?: (line: string) => void;
 }
 
 /** A running controller and the PBX registrations for the fleet's sites, primary first. */
@@ -103,6 +105,7 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
       ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
       clock: { mode: options.clock },
       ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+      ...(options.warn === undefined ? {} : { warn: options.warn }),
     });
   } catch (error) {
     throw new Error('the fleet controller did not start', { cause: error });
