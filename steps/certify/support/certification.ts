@@ -10,7 +10,6 @@ import { splitCommandLine } from '../../../src/certify/command-line.ts';
 import { parseExpectations } from '../../../src/certify/expectations.ts';
 import { BWRAP_VARIABLE, probeSandbox, type Sandbox } from '../../../src/certify/sandbox.ts';
 import { scenarioCatalog } from '../../../src/certify/scenario-catalog.ts';
-import { TOOL_VERSION } from '../../../src/core/tool-version.ts';
 import type { CompatibilityReport } from '../../../src/report/model.ts';
 import { FixtureError } from '../../support/fixture-error.ts';
 
@@ -203,7 +202,6 @@ async function certify(spec: CertificationSpec): Promise<CertificationDone> {
     expectationsFile: null,
     command: spec.command,
     rerunOptions: [],
-    toolVersion: TOOL_VERSION,
     servedFiles: new Map(),
   });
   return { dir, result, report };
