@@ -4,7 +4,8 @@ import { connect } from 'node:net';
 import { test } from 'node:test';
 import { request } from 'undici';
 import { addressAt, type Fleet, startFleet } from '../../../simulators/fleet/index.ts';
-import { httpPbxControl, type PbxControl } from '../../../simulators/pbx/index.ts';
+import { ingestConnections, linkedSites } from '../../../simulators/fleet-controller/index.ts';
+import { forwarderStatus, httpPbxControl, type PbxControl } from '../../../simulators/pbx/index.ts';
 import { eventually } from '../../../steps/support/eventually.ts';
 import { randomPool } from './random-pool.ts';
 
@@ -201,19 +202,14 @@ test('a pooled fleet holds two descriptors per PBX, its two listeners: each inge
   });
   t.after(() => fleet.close());
   await eventually(
-    () => fleet.pbxs.every(({ pbx }) => pbx.internals.events.status().link === 'up'),
+    () => fleet.pbxs.every(({ pbx }) => forwarderStatus(pbx).link === 'up'),
     'every ingest link up',
   );
-  const { links } = fleet.controller.internals.state.ingest;
-  assert.equal([...links.values()].filter((link) => link.connected === 1).length, count);
+  assert.equal(linkedSites(fleet.controller), count);
   // The controller's three listeners (REST and MCP, ingest, control plane), then two per PBX.
   const held = openDescriptors()! - before - CONTROLLER_LISTENERS;
   // Exactly two per PBX, give or take a descriptor the runtime opens or closes meanwhile.
   assert.ok(Math.abs(held - 2 * count) <= 3, `${count} PBXs hold ${held} descriptors, not ${2 * count}`);
-  const sockets = await new Promise<number>((resolve, reject) =>
-    fleet.controller.internals.ingest.server.getConnections((error, n) =>
-      error ? reject(error) : resolve(n),
-    ),
-  );
+  const sockets = await ingestConnections(fleet.controller);
   assert.equal(sockets, 0, 'no PBX links over TCP');
 });
