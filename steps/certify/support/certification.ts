@@ -8,7 +8,6 @@ import { certifyReport } from '../../../src/certify/certify-report.ts';
 import { splitCommandLine } from '../../../src/certify/command-line.ts';
 import type { Expectations } from '../../../src/certify/expectations.ts';
 import { scenarioCatalog } from '../../../src/certify/scenario-catalog.ts';
-import { TOOL_VERSION } from '../../../src/core/tool-version.ts';
 import type { CompatibilityReport } from '../../../src/report/model.ts';
 import { FixtureError } from '../../support/fixture-error.ts';
 
@@ -109,7 +108,6 @@ export class Certification {
       expectationsFile: null,
       command,
       rerunOptions: [],
-      toolVersion: TOOL_VERSION,
       servedFiles: new Map(),
     });
   }
