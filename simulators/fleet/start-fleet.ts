@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { FleetControl, FleetFixture, FleetHandle, FleetUrls } from '../fleet-controller/index.ts';
-import type { ControllerSettings, FieldActivityOptions, PbxHandle, PbxStartOptions } from '../pbx/index.ts';
+import type {
+  ControllerSettings,
+  FieldActivityOptions,
+  PbxHandle,
+  PbxStartOptions,
+  RawMount,
+} from '../pbx/index.ts';
 import { addressAt, type FleetPool } from './address-pool.ts';
 import { demoFixture } from './demo-fixture.ts';
 import { preflightFleet } from './fleet-preflight.ts';
@@ -35,6 +41,8 @@ interface ControllerOptions {
   apiPort?: number;
   ingestPort?: number;
   controlPort?: number;
+  /** Handlers the controller's control listener serves beside its operations (the console, issue 32). */
+  controlMounts?: readonly RawMount[];
   /** The controller's warnings for its operator (a refused PBX link, issue 29 item 5). */
   warn?: (line: string) => void;
 }
@@ -133,6 +141,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet | FleetSh
       ...(options.apiPort === undefined ? {} : { apiPort: options.apiPort }),
       ...(options.ingestPort === undefined ? {} : { ingestPort: options.ingestPort }),
       ...(options.controlPort === undefined ? {} : { controlPort: options.controlPort }),
+      ...(options.controlMounts === undefined ? {} : { controlMounts: options.controlMounts }),
       host: options.host,
       ...(options.controlHost === undefined ? {} : { controlHost: options.controlHost }),
       ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),

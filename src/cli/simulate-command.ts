@@ -18,6 +18,7 @@ import {
 } from '../../simulators/fleet/index.ts';
 import type { EndpointStatus, PbxHandle, PbxStartOptions, PbxState } from '../../simulators/pbx/index.ts';
 import { generateControlToken, isLoopbackHost } from '../../simulators/shared/index.ts';
+import type { ConsoleOptions } from '../console/console-mount.ts';
 import type { FleetForConsole, ReplayClock } from '../console/console-options.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
@@ -173,6 +174,12 @@ export async function simulateCommand(
   // Loaded on demand: `verify` against a remote target never needs the simulator.
   const { MAINTENANCE_BASE_PATH, pbxNow, pbxState, start } = await import('../../simulators/pbx/index.ts');
   if (typeof scenario === 'string') await requireKnownScenario(scenario);
+  // Issue 32: a pooled fleet's primary PBX has no control listener of its own, so the console is
+  // on the controller's control plane (beside the PBX at /pbx/{siteId}); it learns the fleet once
+  // the fleet has started. Loaded on demand, like the simulator: `--help` loads commander alone.
+  const { consoleMount } = await import('../console/console-mount.ts');
+  const { consoleOptionsOf } = await import('../console/console-options.ts');
+  const pooledConsole: ConsoleOptions | null = pool ? { tokenRequired: controlToken !== undefined } : null;
   let handle: PbxHandle;
   let fleet: Fleet | null = null;
   let resolverFixtures: ResolverFixtures | null = null;
@@ -185,8 +192,6 @@ export async function simulateCommand(
   }
   try {
     if (resolverFixtures?.trustedCa.length) startOptions.resolver = { trustedCa: resolverFixtures.trustedCa };
-    // Issue 32: the console on the primary PBX's control plane (a pooled fleet's primary has none of its own).
-    const consoleOn = !pool;
     const replayClock: { current?: ReplayClock } = {};
     const recordingShown = replayed && {
       recording: replayed.recording,
@@ -194,22 +199,14 @@ export async function simulateCommand(
       timing: options.timing ?? 'recorded',
       clock: replayClock,
     };
-    // Loaded on demand, like the simulator: `--help` loads commander alone.
-    const console = consoleOn
-      ? {
-          ...(await import('../console/console-mount.ts')),
-          ...(await import('../console/console-options.ts')),
-        }
-      : null;
-    const withConsole = (shown: FleetForConsole | null): PbxStartOptions =>
-      console
-        ? {
-            ...startOptions,
-            controlMounts: [
-              console.consoleMount(console.consoleOptionsOf(shown, controlToken, recordingShown)),
-            ],
-          }
-        : startOptions;
+    /** PBX 1's options with the console: on its own control plane, or (pooled) told to the controller's. */
+    const withConsole = (shown: FleetForConsole | null, siteId?: string): PbxStartOptions => {
+      const consoleOptions = consoleOptionsOf(shown, controlToken, recordingShown);
+      if (!pooledConsole || siteId === undefined)
+        return { ...startOptions, controlMounts: [consoleMount(consoleOptions)] };
+      Object.assign(pooledConsole, consoleOptions, { pbxBase: `/pbx/${encodeURIComponent(siteId)}` });
+      return startOptions;
+    };
     const replayFrom = (pbx: PbxHandle) => {
       replayClock.current = { startedAt: pbxNow(pbx), now: () => pbxNow(pbx) };
     };
@@ -225,6 +222,7 @@ export async function simulateCommand(
         ...(options.apiPort === undefined ? {} : { apiPort: options.apiPort }),
         ...(options.ingestPort === undefined ? {} : { ingestPort: options.ingestPort }),
         ...(pool ? { pool } : {}),
+        ...(pooledConsole ? { controlMounts: [consoleMount(pooledConsole)] } : {}),
         ...(activity ? { activity } : {}),
         ...(options.data === undefined ? {} : { dataDir: resolve(io.cwd, options.data) }),
         // The PBXs beside the first: every one trusts the target file's resolver fixtures, so the suite can take any of them.
@@ -237,7 +235,7 @@ export async function simulateCommand(
           monitoringPort: 0,
         },
         primary: {
-          options: (controller, fixture) => withConsole({ controller, fixture }),
+          options: (controller, fixture) => withConsole({ controller, fixture }, fixture.pbxs?.[0]?.siteId),
           started: replayFrom,
         },
       });
@@ -266,7 +264,8 @@ export async function simulateCommand(
     const info = options.json || command.length > 0 ? io.stderr : io.stdout;
     if (options.json) io.stdout.write(`${JSON.stringify(target)}\n`);
     if (targetFile !== undefined) await writeAtomically(targetFile, `${JSON.stringify(target, null, 2)}\n`);
-    info.write(formatBanner(target, options, endpointStatus, !fleet?.pool));
+    const consoleUrl = `${fleet?.pool ? connectable(fleet.urls.control) : target.pbx.controlUrl}/console`;
+    info.write(formatBanner(target, options, endpointStatus, consoleUrl));
     if (fleet) info.write(fleet.pool ? formatPooledFleet(fleet, options) : formatFleet(fleet, options));
     info.write(formatBound(handle, fleet?.pool ? null : fleet));
     if (generatedToken) {
@@ -499,7 +498,7 @@ function formatBanner(
   target: TargetDescription,
   options: SimulateOptions,
   status: EndpointStatus,
-  consoleAt: boolean,
+  consoleUrl: string,
 ): string {
   const { pbx } = target;
   const endpoint =
@@ -515,7 +514,7 @@ function formatBanner(
     `  XML-RPC login:   ${pbx.xmlrpc.login} / ${pbx.xmlrpc.password}  (URL parameter ${pbx.xmlrpc.authParam})`,
     `  data endpoint:   ${endpoint}`,
     `  control plane:   ${pbx.controlUrl}`,
-    ...(consoleAt ? [`  console:         ${pbx.controlUrl}/console  (open it in a browser)`] : []),
+    `  console:         ${consoleUrl}  (open it in a browser)`,
     '',
   ].join('\n');
 }
