@@ -16,11 +16,18 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, connect as netConnect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { request } from 'undici';
+import {
+  addressAt,
+  type DemoFleet,
+  derivedIngestKey,
+  FLEET_SECRET_ENV,
+  parseAddressPool,
+  parseShard,
+  type RunningShard,
+  startDemoFleet,
+  startShard,
+} from '../simulators/fleet/index.ts';
 import type { PbxHandle } from '../simulators/pbx/index.ts';
-import { type DemoFleet, startDemoFleet } from '../src/cli/demo-fleet.ts';
-import { type RunningShard, startShard } from '../src/cli/shard-fleet.ts';
-import { addressAt, parseAddressPool } from '../src/fleet/address-pool.ts';
-import { derivedIngestKey, FLEET_SECRET_ENV, parseShard } from '../src/fleet/shards.ts';
 
 const mode = process.argv[2] as 'whole' | 'controller' | 'shard';
 const args = process.argv.slice(mode === 'shard' ? 4 : 3);

@@ -5,15 +5,16 @@ import { createInterface, type Interface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { request } from 'undici';
-import { addressAt, parseAddressPool } from '../src/fleet/address-pool.ts';
 import {
+  addressAt,
   descriptorsNeeded,
   FDS_PER_SHARD_PBX,
+  FLEET_SECRET_ENV,
   largestFleetUnder,
+  parseAddressPool,
   probeBind,
   readOpenFileLimit,
-} from '../src/fleet/fleet-preflight.ts';
-import { FLEET_SECRET_ENV } from '../src/fleet/shards.ts';
+} from '../simulators/fleet/index.ts';
 import { fmt } from './load.ts';
 
 /** `npm run bench -- fleet-scale --pbx-count N`: that one size alone (issue 31 §4: 100,000). */

@@ -1,5 +1,5 @@
-import { formatFuzzSummary } from '../src/cli/fuzz-command.ts';
 import { failureText } from '../src/fuzz/fuzz-report.ts';
+import { formatFuzzSummary } from '../src/fuzz/fuzz-summary.ts';
 import { startEmbeddedTarget } from '../src/fuzz/fuzz-target.ts';
 import { runFuzz } from '../src/fuzz/run-fuzz.ts';
 import { FACES } from '../src/fuzz/types.ts';

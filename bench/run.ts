@@ -1,3 +1,4 @@
+import { benchCertify } from './certify.bench.ts';
 import { benchFleet } from './fleet.bench.ts';
 import { benchFleetScale } from './fleet-scale.bench.ts';
 import { benchFuzz } from './fuzz.bench.ts';
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<void>> = {
   'fleet-scale': benchFleetScale,
   resolver: benchResolver,
   sandbox: benchSandbox,
+  certify: benchCertify,
   startup: benchStartup,
   suite: benchSuite,
   'xmlrpc-load': benchXmlRpcLoad,

@@ -15,7 +15,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type PooledTarget, pbxOfPool } from '../src/fleet/pool-target.ts';
+import { type PooledTarget, pbxOfPool } from '../simulators/fleet/index.ts';
 
 const argv = process.argv.slice(2);
 /** Takes `--name value` out of argv. */

@@ -112,7 +112,9 @@ function App() {
         {view === 'fleet' && config.fleet ? (
           <FleetView fleet={config.fleet} revision={fleetRevision} onError={onError} />
         ) : null}
-        {view === 'recording' && config.recording ? <RecordingView recording={config.recording} /> : null}
+        {view === 'recording' && config.recording ? (
+          <RecordingView recording={config.recording} revision={pbxRevision} onError={onError} />
+        ) : null}
       </main>
     </>
   );

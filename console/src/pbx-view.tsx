@@ -28,6 +28,12 @@ interface LogEntry {
   message: string;
 }
 type FaceKey = 'agentText' | 'json' | 'xml';
+/** `GET /clock`, and when the page read it (real time), so a running clock moves on the page. */
+interface ClockReading {
+  now: number;
+  mode: 'frozen' | 'running';
+  readAt: number;
+}
 const FACE_NAMES: Record<FaceKey, string> = { agentText: 'Agent text', json: 'JSON', xml: 'XML' };
 
 interface PbxData {
@@ -37,7 +43,7 @@ interface PbxData {
   };
   scenarios: ScenarioInfo[];
   faults: { active: string[]; known: string[] };
-  now: number;
+  clock: ClockReading;
   log: LogEntry[];
   tokens: Record<string, unknown>[];
   resolver: {
@@ -84,7 +90,7 @@ export function PbxView({
           call<PbxData['state']>('GET', `${base}/state`),
           call<ScenarioInfo[]>('GET', `${base}/scenarios`),
           call<PbxData['faults']>('GET', `${base}/faults`),
-          call<{ now: number }>('GET', `${base}/clock`),
+          call<Omit<ClockReading, 'readAt'>>('GET', `${base}/clock`),
           call<LogEntry[]>('GET', `${base}/module-log`),
           call<Record<string, unknown>[]>('GET', `${base}/maintenance/tokens/stored`),
           call('GET', `${base}/resolver/settings`),
@@ -97,7 +103,7 @@ export function PbxView({
         state,
         scenarios,
         faults,
-        now: clock.now,
+        clock: { ...clock, readAt: Date.now() },
         log: log.slice(-40),
         tokens,
         resolver: { settings, providers, searchLog: searchLog.slice(-10), callerId },
@@ -209,9 +215,7 @@ export function PbxView({
 
       <section aria-labelledby="clock-h" class="card">
         <h2 id="clock-h">Clock</h2>
-        <p>
-          Virtual time: <time id="clock-now">{new Date(data.now).toISOString()}</time>
-        </p>
+        <ClockShown clock={data.clock} />
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -347,6 +351,35 @@ export function PbxView({
         />
       </section>
     </div>
+  );
+}
+
+/**
+ * The virtual clock: frozen (it stands still until advanced) or running (it moves on the page
+ * each second from the time read, as it does in the simulator). An advance made anywhere reaches
+ * the page as a `clock` change notice, and the page reads the clock again.
+ */
+function ClockShown({ clock }: { clock: ClockReading }) {
+  const [tick, setTick] = useState(() => Date.now());
+  useEffect(() => {
+    if (clock.mode !== 'running') return;
+    setTick(Date.now());
+    const timer = setInterval(() => setTick(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [clock]);
+  const now = clock.mode === 'running' ? clock.now + Math.max(0, tick - clock.readAt) : clock.now;
+  const shown = new Date(now).toISOString();
+  return (
+    <dl>
+      <dt>Clock</dt>
+      <dd id="clock-mode">{clock.mode}</dd>
+      <dt>Virtual time</dt>
+      <dd>
+        <time id="clock-now" dateTime={shown}>
+          {shown}
+        </time>
+      </dd>
+    </dl>
   );
 }
 

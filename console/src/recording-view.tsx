@@ -1,7 +1,30 @@
+import { useEffect, useState } from 'preact/hooks';
+import { call } from './api.ts';
 import type { ConsoleConfig } from './main.tsx';
 
-/** A replayed recording: its samples and their timing; the one being served now is marked. */
-export function RecordingView({ recording }: { recording: NonNullable<ConsoleConfig['recording']> }) {
+type Recording = NonNullable<ConsoleConfig['recording']>;
+
+/**
+ * A replayed recording: its samples and their timing; the one being served now is marked. Each
+ * change notice of the PBX (`revision`: a clock advance among them) reads which sample that is again.
+ */
+export function RecordingView({
+  recording,
+  revision,
+  onError,
+}: {
+  recording: Recording;
+  revision: number;
+  onError: (e: unknown) => void;
+}) {
+  const [current, setCurrent] = useState(recording.current);
+  useEffect(() => {
+    if (revision === 0) return;
+    call<ConsoleConfig>('GET', '/console/api/config').then(
+      (config) => setCurrent(config.recording?.current ?? null),
+      onError,
+    );
+  }, [revision]);
   return (
     <section class="card wide" aria-labelledby="recording-h">
       <h2 id="recording-h">Recording {recording.file}</h2>
@@ -19,7 +42,7 @@ export function RecordingView({ recording }: { recording: NonNullable<ConsoleCon
         </thead>
         <tbody>
           {recording.samples.map((s) => (
-            <tr key={s.index} aria-current={recording.current === s.index ? 'true' : undefined}>
+            <tr key={s.index} aria-current={current === s.index ? 'true' : undefined}>
               <td>{s.index}</td>
               <td>{s.at}</td>
               <td>{(s.offsetMs / 1000).toFixed(1)} s</td>

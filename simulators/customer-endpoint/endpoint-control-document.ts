@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ControlDocumentHead } from '../shared/control/openapi-document.ts';
+import { LISTENER_ERROR_CODES } from '../shared/http/control-server.ts';
 import { ENDPOINT_CONTROL_OPERATIONS } from './endpoint-operations.ts';
 
 /** What it says beside its operations: the document schemas/customer-endpoint-control.openapi.yaml is generated from. */
@@ -25,7 +26,9 @@ export const ENDPOINT_CONTROL_DOCUMENT: ControlDocumentHead = {
   ],
   tags: [{ name: 'endpoint', description: 'The answers of the endpoint and what it recorded.' }],
   errorBody: z.strictObject({
-    error: z.string().meta({ examples: ['invalid_request', 'not_found', 'timeout'] }),
+    error: z
+      .string()
+      .meta({ examples: ['invalid_request', 'not_found', 'timeout', ...LISTENER_ERROR_CODES] }),
     message: z.string(),
   }),
   responses: { InvalidRequest: { description: 'The body or a parameter does not fit the schema.' } },

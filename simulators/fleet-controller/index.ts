@@ -54,6 +54,11 @@ export interface FleetStartOptions {
   /** Receives one entry per request; never credentials (issue 4, section 5). */
   log?: RequestLogger;
   /**
+   * Receives the controller's warnings for its operator, one line each: a refused PBX link, once
+   * per peer and reason, with the reason and never the key (issue 29 item 5). Default: none.
+   */
+  warn?: (line: string) => void;
+  /**
    * Keep the state in an embedded LMDB database in this directory (created if needed) instead of
    * in memory only: a new directory gets `fixture`, an existing one is restored as it was and
    * `fixture` only serves the control plane's reset (docs/fleet-controller.md, "Persistence").
@@ -122,7 +127,12 @@ export async function start(options: FleetStartOptions = {}): Promise<FleetHandl
     boundSlowClients(apiServer);
     servers.push(apiServer);
     const { port: apiPort } = await listen(apiServer, { port: options.apiPort ?? 0, host });
-    const ingestServer = await startIngestServer(state, { host, port: options.ingestPort ?? 0, log });
+    const ingestServer = await startIngestServer(state, {
+      host,
+      port: options.ingestPort ?? 0,
+      log,
+      ...(options.warn === undefined ? {} : { warn: options.warn }),
+    });
     ingest = ingestServer;
     const controlServer = await startControlPlane(
       FLEET_CONTROL_OPERATIONS,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ControlDocumentHead } from '../shared/control/openapi-document.ts';
+import { LISTENER_ERROR_CODES } from '../shared/http/control-server.ts';
 import { PBX_CONTROL_OPERATIONS } from './pbx-control.ts';
 
 /** What it says beside its operations: the document schemas/pbx-control.openapi.yaml is generated from. */
@@ -12,7 +13,7 @@ export const PBX_CONTROL_DOCUMENT: ControlDocumentHead = {
     description: [
       'The control plane of the pbx-conformance PBX simulator. Conformance scenarios and plug-in vendors use it to put the simulated telephone system into the state a test needs (scenario, tile, licence, monitoring hosts, users, instance name, faults, virtual clock, resolver, API tokens, attention events, field activity) and to observe what the spec does not put on the wire (module log, UI warnings, endpoint state, search log, completion events).',
       '',
-      'It is not part of the simulated product: it listens on its own port, has no authentication beyond loopback (a bearer token when told to listen further) and is meant for loopback use only. JSON in and out (UTF-8); request bodies are limited to 1 MiB. Operations that change something answer `204 No Content` unless stated otherwise. Every error is `{ "error": <code>, "message": <one line> }`.',
+      'It is not part of the simulated product: it listens on its own port, has no authentication beyond loopback (a bearer token when told to listen further) and is meant for loopback use only. JSON in and out (UTF-8); request bodies are limited to 1 MiB. Operations that change something answer `204 No Content` unless stated otherwise. Every error is `{ "error": <code>, "message": <one line> }`; the listener itself answers 401 `unauthorized` (beyond loopback, without the token) and 403 `cross_site_request` (a state-changing request a browser sends for another site: CSRF).',
       '',
       'Each operation is declared once, in the folder of the face it acts on (simulators/pbx/*/…-operations.ts, combined in simulators/pbx/pbx-control.ts); this document is generated from those declarations. The TypeScript form of the same operations is `PbxControl`, the client derived from them, in process (`start().control`) or over HTTP (`httpPbxControl`); each `operationId` is the name of its method. A guide with curl and Python examples is docs/control-plane.md.',
     ].join('\n'),
@@ -67,6 +68,7 @@ export const PBX_CONTROL_DOCUMENT: ControlDocumentHead = {
           'timeout',
           'payload_too_large',
           'internal_error',
+          ...LISTENER_ERROR_CODES,
         ])
         .describe('A stable code.'),
       message: z.string().describe('One line for people; never holds a secret.'),

@@ -29,6 +29,6 @@ export { makeDirs } from './make-dirs.ts';
 /** One connection carrying many PBXs' ingest sessions (a shard's link to the controller). */
 export { MuxDialer } from './wire/ingest-mux.ts';
 /** The line protocol of the PBX → controller ingest link. */
-export { encodeLine, LineReader, parseLine } from './wire/ingest-protocol.ts';
+export { encodeLine, LineReader, parseLine, type RefusalReason } from './wire/ingest-protocol.ts';
 /** What a PBX reports about itself to its controller. */
 export type { PbxInventory } from './wire/pbx-inventory.ts';

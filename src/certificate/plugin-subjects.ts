@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { basename, delimiter, isAbsolute, join, relative, resolve } from 'node:path';
+import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
+import { interpretedScript } from '../certify/command-line.ts';
 import type { Subject } from './statement.ts';
-
-/** Interpreters a plug-in command may start with; the certified file is then the script after it. */
-export const INTERPRETER = /^(python[0-9.]*|perl|ruby|node|bash|sh|php|pwsh|java)$/;
 
 /** The lowercase hex SHA-256 of `bytes` (an in-toto DigestSet's `sha256`). */
 export function sha256Hex(bytes: Uint8Array): string {
@@ -23,10 +21,10 @@ export async function fileSubject(path: string, name: string): Promise<Subject> 
  * command is run (a name without `/` in PATH). `null` when it names no file.
  */
 export function pluginFile(argv: string[], cwd: string, env: NodeJS.ProcessEnv): string | null {
-  const [first, second] = argv;
+  const [first] = argv;
   if (first === undefined) return null;
-  if (INTERPRETER.test(basename(first)) && second !== undefined && !second.startsWith('-'))
-    return isFile(resolve(cwd, second)) ? resolve(cwd, second) : null;
+  const script = interpretedScript(argv);
+  if (script !== null) return isFile(resolve(cwd, script)) ? resolve(cwd, script) : null;
   if (first.includes('/')) return isFile(resolve(cwd, first)) ? resolve(cwd, first) : null;
   const dirs = (env['PATH'] ?? '').split(delimiter).filter(Boolean);
   return dirs.map((dir) => join(isAbsolute(dir) ? dir : resolve(cwd, dir), first)).find(isFile) ?? null;

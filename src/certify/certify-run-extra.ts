@@ -10,60 +10,67 @@ import {
   TIMEOUT_PLACEHOLDER_S,
 } from './certify-plan.ts';
 import { evidenceOf, isolatedRun, noPbxValues } from './certify-run.ts';
-import type { CertifyInput, Judged } from './certify-types.ts';
+import { addStage, type CertifyInput, type Judged } from './certify-types.ts';
 import { fillPlaceholders, redactSecrets } from './command-line.ts';
 import { judgeRun } from './judge-run.ts';
 import { openScenario } from './open-scenario.ts';
 import type { PluginClauseId } from './plugin-clauses.ts';
+import type { RunSlots } from './run-slots.ts';
 import type { ScenarioAddresses } from './scenario-addresses.ts';
 
 /**
  * The run stage's extra runs, made as the plan says: `--help` and `--version`
  * (PLUGIN-HELP-VERSION), `healthy` under a German locale (PLUGIN-LOCALE-INDEPENDENT), and an
- * answer held back past `{timeout}` (PLUGIN-OWN-TIMEOUT).
+ * answer held back past `{timeout}` (PLUGIN-OWN-TIMEOUT). The held-back run waits on purpose and
+ * takes no slot: it starts at once and overlaps the others; each other run takes its turn for a
+ * slot. In that order in the result, whatever order they end in.
  */
 export async function runExtra(
   input: CertifyInput,
   plan: CertifyPlan,
   addresses: ScenarioAddresses,
+  slots: RunSlots,
 ): Promise<Judged[]> {
-  const extra: Judged[] = [];
+  if (plan.extra.heldBack) input.progress?.(`answer held back past {timeout} = ${HELD_BACK_TIMEOUT_S} s …`);
+  const heldBack = plan.extra.heldBack ? heldBackRun(input, addresses) : undefined;
+  const runs: Promise<Judged>[] = [];
   if (plan.extra.helpAndVersion) {
     input.progress?.('--help and --version …');
-    extra.push(...(await helpAndVersion(input)));
+    for (const option of ['--help', '--version'] as const)
+      runs.push(slots.run(() => helpOrVersion(input, option)));
+  }
+  if (plan.extra.locale) {
     input.progress?.(`healthy under LC_ALL=C and LC_ALL=${GERMAN_LOCALE} …`);
+    runs.push(slots.run(() => localeRun(input, addresses)));
   }
-  if (plan.extra.locale) extra.push(await localeRun(input, addresses));
-  if (plan.extra.heldBack) {
-    input.progress?.(`answer held back past {timeout} = ${HELD_BACK_TIMEOUT_S} s …`);
-    extra.push(await heldBackRun(input, addresses));
-  }
-  return extra;
+  if (heldBack) runs.push(heldBack);
+  const settled = await Promise.allSettled(runs);
+  for (const s of settled) if (s.status === 'rejected') throw s.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<Judged>).value);
 }
 
 /** PLUGIN-HELP-VERSION: `--help` and `--version` each print text and exit 3. */
-async function helpAndVersion(input: CertifyInput): Promise<Judged[]> {
-  const out: Judged[] = [];
-  for (const option of ['--help', '--version']) {
-    const argv = [...bareCommand(input.argv), option];
-    const values = noPbxValues();
-    const { run, notes } = await isolatedRun(input, argv, Math.min(input.timeoutMs, 10_000));
-    const judgement = judgeRun(run, Math.min(input.timeoutMs, 10_000));
-    const judged = new Set<PluginClauseId>(['PLUGIN-HELP-VERSION', 'PLUGIN-NO-CRASH', 'PLUGIN-OUTPUT-SIZE']);
-    out.push({
-      record: {
-        run: option,
-        description: `The plug-in asked for its ${option.slice(2)} text: it prints it and exits 3.`,
-        expected: false,
-        evidence: evidenceOf(argv, values, run, judgement.state, notes),
-        judged,
-        findings: judgeHelpVersion(run, judgement),
-      },
-      judgement,
-      tracked: null,
-    });
-  }
-  return out;
+async function helpOrVersion(input: CertifyInput, option: '--help' | '--version'): Promise<Judged> {
+  const argv = [...bareCommand(input.argv), option];
+  const values = noPbxValues();
+  const { run, notes } = await isolatedRun(input, argv, Math.min(input.timeoutMs, 10_000));
+  const started = performance.now();
+  const judgement = judgeRun(run, Math.min(input.timeoutMs, 10_000));
+  const judged = new Set<PluginClauseId>(['PLUGIN-HELP-VERSION', 'PLUGIN-NO-CRASH', 'PLUGIN-OUTPUT-SIZE']);
+  const findings = judgeHelpVersion(run, judgement);
+  addStage(input.stages, 'judgingMs', started);
+  return {
+    record: {
+      run: option,
+      description: `The plug-in asked for its ${option.slice(2)} text: it prints it and exits 3.`,
+      expected: false,
+      evidence: evidenceOf(argv, values, run, judgement.state, notes),
+      judged,
+      findings,
+    },
+    judgement,
+    tracked: null,
+  };
 }
 
 /**
@@ -71,11 +78,10 @@ async function helpAndVersion(input: CertifyInput): Promise<Judged[]> {
  * `LC_ALL=de_DE.UTF-8` (the plan makes this run only where the locale is installed).
  */
 async function localeRun(input: CertifyInput, addresses: ScenarioAddresses): Promise<Judged> {
-  const opened = await openScenario(
-    { kind: 'named', scenario: 'healthy' },
-    undefined,
-    await addresses.take(),
-  );
+  const address = await addresses.take();
+  const started = performance.now();
+  const opened = await openScenario({ kind: 'named', scenario: 'healthy' }, undefined, address);
+  addStage(input.stages, 'pbxStartMs', started);
   try {
     const values = { ...opened.values, timeout: String(TIMEOUT_PLACEHOLDER_S) };
     const argv = fillPlaceholders(input.argv, values);
@@ -113,6 +119,7 @@ async function localeRun(input: CertifyInput, addresses: ScenarioAddresses): Pro
  */
 async function heldBackRun(input: CertifyInput, addresses: ScenarioAddresses): Promise<Judged> {
   const host = await addresses.take();
+  const started = performance.now();
   const opened = await openScenario({ kind: 'named', scenario: 'healthy' }, undefined, host);
   const proxy = new AnswerProxy({
     upstream: { host: opened.values.host, port: Number(opened.values.port) },
@@ -121,6 +128,7 @@ async function heldBackRun(input: CertifyInput, addresses: ScenarioAddresses): P
   });
   try {
     const address = await proxy.start();
+    addStage(input.stages, 'pbxStartMs', started);
     const values = { ...opened.values, port: String(address.port), timeout: String(HELD_BACK_TIMEOUT_S) };
     const limit = HELD_BACK_TIMEOUT_S * 1000 + HELD_BACK_GRACE_MS;
     const { run, notes } = await isolatedRun(input, fillPlaceholders(input.argv, values), limit);

@@ -7,6 +7,7 @@ import { oneLine, runOnScenario } from './certify-run.ts';
 import type { CertifyInput, Judged } from './certify-types.ts';
 import type { Finding } from './judge-run.ts';
 import type { PluginClauseId } from './plugin-clauses.ts';
+import type { RunSlots } from './run-slots.ts';
 import type { ScenarioAddresses } from './scenario-addresses.ts';
 import { type GeneratedScenarioFile, generatedScenarioArbitrary } from './state-arbitrary.ts';
 
@@ -35,6 +36,7 @@ const SHRINK_FOR: ReadonlySet<PluginClauseId> = new Set([
 export async function runGenerated(
   input: CertifyInput,
   addresses: ScenarioAddresses,
+  slots: RunSlots,
 ): Promise<{ runs: Judged[]; summary: Record<string, unknown> }> {
   const scratch = await mkdtemp(join(tmpdir(), 'pbx-certify-'));
   const generatedDir = join(input.reportsDir, 'generated');
@@ -66,28 +68,37 @@ export async function runGenerated(
   const brokenIn = (judged: Judged) => judged.record.findings.filter((f) => SHRINK_FOR.has(f.clause));
   try {
     // N independent draws: the property never fails, so fast-check neither stops nor shrinks.
+    // They are drawn first and then run, each as a slot comes free; the first broken one in draw
+    // order is the one shrunk, whichever run ended first.
     const drawn: GeneratedScenarioFile[] = [];
-    let first: { index: number; findings: Finding[] } | null = null;
     const draws = await fc.check(
       fc.asyncProperty(generatedScenarioArbitrary, async (file) => {
-        const index = drawn.length;
         drawn.push(file);
-        if (harnessProblem) return true;
-        const path = join(generatedDir, `state-${index + 1}.json`);
-        const judged = await runState(
-          { ...file, name: `generated-${index + 1}` },
-          `generated #${index + 1}`,
-          path,
-        );
-        if (!judged) return true;
-        judged.record.scenarioFile = path;
-        runs.push(judged);
-        const broken = brokenIn(judged);
-        if (broken.length > 0 && !first) first = { index, findings: broken };
         return true;
       }),
       { numRuns: input.runs, ...(input.seed === undefined ? {} : { seed: input.seed }) },
     );
+    const results = await Promise.all(
+      drawn.map((file, index) =>
+        slots.run(async () => {
+          const path = join(generatedDir, `state-${index + 1}.json`);
+          const judged = await runState(
+            { ...file, name: `generated-${index + 1}` },
+            `generated #${index + 1}`,
+            path,
+          );
+          if (judged) judged.record.scenarioFile = path;
+          return judged;
+        }),
+      ),
+    );
+    let first: { index: number; findings: Finding[] } | null = null;
+    for (const [index, judged] of results.entries()) {
+      if (!judged) continue;
+      runs.push(judged);
+      const broken = brokenIn(judged);
+      if (broken.length > 0 && !first) first = { index, findings: broken };
+    }
     const summary: Record<string, unknown> = { runs: drawn.length, seed: draws.seed, files: 'generated/' };
     const found = first as { index: number; findings: Finding[] } | null;
     if (found && !harnessProblem) {
@@ -104,7 +115,9 @@ export async function runGenerated(
             return false;
           }
           steps += 1;
-          const judged = await runState(file, `shrink step ${steps}`, join(scratch, `state-${steps}.json`));
+          const judged = await slots.run(() =>
+            runState(file, `shrink step ${steps}`, join(scratch, `state-${steps}.json`)),
+          );
           if (!judged) return true;
           const broken = brokenIn(judged);
           if (broken.length === 0) return true;

@@ -1,5 +1,5 @@
 import { TIMEOUT_PLACEHOLDER_S } from './certify-plan.ts';
-import type { CertifyInput, Judged, RunEvidence } from './certify-types.ts';
+import { addStage, type CertifyInput, type Judged, type RunEvidence } from './certify-types.ts';
 import { displayCommand, fillPlaceholders, type PlaceholderValues, redactSecrets } from './command-line.ts';
 import type { Expectation } from './expectations.ts';
 import { isolatedRun as sealedRun } from './isolated-env.ts';
@@ -57,10 +57,13 @@ export async function runOnScenario(
   base: ScenarioBase | undefined,
   expectation: Expectation | undefined,
 ): Promise<Judged> {
+  let started = performance.now();
   const opened: OpenScenario = await openScenario(setup, base, host);
+  addStage(input.stages, 'pbxStartMs', started);
   try {
     const values = { ...opened.values, timeout: String(TIMEOUT_PLACEHOLDER_S) };
     const { run, notes } = await isolatedRun(input, fillPlaceholders(input.argv, values), input.timeoutMs);
+    started = performance.now();
     const served = await opened.servedText();
     const json = servedData(served) ? await opened.servedJson() : null;
     const judgement = judgeRun(run, input.timeoutMs);
@@ -88,6 +91,7 @@ export async function runOnScenario(
     const figures: Figures | null = servedData(served)
       ? new Map([...agentFigures(served as string), ...(json === null ? [] : jsonFigures(json))])
       : null;
+    addStage(input.stages, 'judgingMs', started);
     return {
       record: {
         run: name,
@@ -132,13 +136,13 @@ export async function isolatedRun(
   timeoutMs: number,
   extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<{ run: PluginRun; notes: Record<string, unknown> }> {
-  return sealedRun({
-    argv,
-    cwd: input.cwd,
-    env: { ...input.env, ...extraEnv },
-    timeoutMs,
-    sandbox: input.sandbox ?? (await probeSandbox(input.env)),
-  });
+  const sandbox = input.sandbox ?? (await probeSandbox(input.env));
+  const started = performance.now();
+  try {
+    return await sealedRun({ argv, cwd: input.cwd, env: { ...input.env, ...extraEnv }, timeoutMs, sandbox });
+  } finally {
+    addStage(input.stages, 'pluginRunMs', started);
+  }
 }
 
 function numericValues(judgement: RunJudgement): Map<string, string> {

@@ -4,6 +4,7 @@ import type { LabelTracking, TrackedRun } from './figure-tracking.ts';
 import type { Finding, RunJudgement } from './judge-run.ts';
 import type { PluginClauseId } from './plugin-clauses.ts';
 import type { StateName } from './plugin-output.ts';
+import type { RunSlots } from './run-slots.ts';
 import type { Sandbox, SandboxReport } from './sandbox.ts';
 import type { CatalogScenario } from './scenario-catalog.ts';
 import type { CatalogReadings } from './served-catalog.ts';
@@ -83,6 +84,26 @@ export interface CertifyInput {
    * certification); absent: certifyPlugin probes it with `env`.
    */
   sandbox?: Sandbox;
+  /** The slots the plug-in runs take turns for (run-slots.ts); absent: the process's shared ones. */
+  slots?: RunSlots;
+  /** Filled in as the runs go, when given: where the time went (`npm run bench -- certify`). */
+  stages?: StageTimes;
+}
+
+/**
+ * Time spent per stage of a certification, summed over its runs (runs overlap, so the sum may
+ * exceed the wall time): starting each run's PBX (and its proxy), the plug-in's own runs, and
+ * judging (reading what was served, the per-run and the whole-certification clauses).
+ */
+export interface StageTimes {
+  pbxStartMs: number;
+  pluginRunMs: number;
+  judgingMs: number;
+}
+
+/** Adds the time since `startedMs` (a `performance.now()`) to one stage, when stages are kept. */
+export function addStage(stages: StageTimes | undefined, stage: keyof StageTimes, startedMs: number): void {
+  if (stages) stages[stage] += performance.now() - startedMs;
 }
 
 /** What a certification proved: `form` (no file), `state` (watched services), `values` (every label declared). */

@@ -1,3 +1,5 @@
+import { basename } from 'node:path';
+
 /**
  * The plug-in's command line: split without a shell, placeholders filled per scenario, and the
  * secret-derived `{auth}` value kept out of everything that is shown.
@@ -10,6 +12,20 @@ export type PlaceholderValues = Record<Placeholder, string>;
 
 /** Placeholders whose values are secrets (secret-derived credentials): shown only as their name. */
 const SECRET_PLACEHOLDERS: readonly Placeholder[] = ['auth'];
+
+/** Interpreters a plug-in command may start with; the plug-in is then the script after it. */
+const INTERPRETER = /^(python[0-9.]*|perl|ruby|node|bash|sh|php|pwsh|java)$/;
+
+/**
+ * The script of a plug-in command that starts with an interpreter (`python3 check.py -H {host}` →
+ * `check.py`): the vendor's file, not the interpreter. `null` when the command starts with the
+ * plug-in itself. One rule for the plug-in's default name and the file its certificate names.
+ */
+export function interpretedScript(argv: readonly string[]): string | null {
+  const [first, second] = argv;
+  if (first === undefined || second === undefined || second.startsWith('-')) return null;
+  return INTERPRETER.test(basename(first)) ? second : null;
+}
 
 /**
  * Splits a command line into argv the way a POSIX shell splits words, without running a shell and

@@ -1,10 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import {
-  CERTIFICATE_LEVELS,
-  type CertificateLevel,
-  type Stated,
-} from '../certificate/certification-predicate.ts';
+import type { CertificateLevel, Stated } from '../certificate/certification-predicate.ts';
 import { commandRuns, mkpRuns, type PlannedRuns } from '../certificate/certification-runs.ts';
 import { fileSubject, folderSubjects, pluginFile, sha256Hex } from '../certificate/plugin-subjects.ts';
 import type { Subject } from '../certificate/statement.ts';
@@ -20,22 +16,17 @@ import type { CliIo } from './cli-io.ts';
 const NOT_GRADED = (what: string): Stated<never> => ({ absent: `this certification does not ${what}` });
 
 /**
- * The level the certification reached (issue 28 §3: `form`, `state`, `values`), as its outcome
- * states it; absent, with the reason, where the outcome states none.
+ * The level the certification reached (issue 28 §3: `form`, `state`, `values`), from the
+ * result's typed field.
  */
-export function statedLevel(outcome: object): Stated<CertificateLevel> {
-  const level = (outcome as { level?: unknown }).level;
-  return typeof level === 'string' && (CERTIFICATE_LEVELS as readonly string[]).includes(level)
-    ? { value: level as CertificateLevel }
-    : NOT_GRADED('grade a level');
+export function statedLevel(result: Pick<CertifyResult, 'level'>): Stated<CertificateLevel> {
+  return { value: result.level };
 }
 
-/** The coverage the certification's outcome states (counts of labels and watched services). */
-export function statedCoverage(outcome: object): Stated<Record<string, unknown>> {
-  const coverage = (outcome as { coverage?: unknown }).coverage;
-  return typeof coverage === 'object' && coverage !== null && !Array.isArray(coverage)
-    ? { value: { ...coverage } }
-    : NOT_GRADED('state a coverage');
+/** The coverage the certification states (counts of labels and watched services), from the result's typed field. */
+export function statedCoverage(result: Pick<CertifyResult, 'coverage'>): Stated<Record<string, unknown>> {
+  const { declared, tracked, notTraced, watched, labels } = result.coverage;
+  return { value: { declared, tracked, notTraced, watched, labels } };
 }
 
 /** How sealed the plug-in's runs were, as the report states it (issue 28 §4; src/certify/sandbox.ts). */

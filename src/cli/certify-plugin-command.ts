@@ -2,8 +2,14 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
+import { CERTIFICATE_LEVELS } from '../certificate/certification-predicate.ts';
 import type { CertificationLevel, CertifyResult } from '../certify/certify.ts';
-import { shellQuote, splitCommandLine, unknownPlaceholders } from '../certify/command-line.ts';
+import {
+  interpretedScript,
+  shellQuote,
+  splitCommandLine,
+  unknownPlaceholders,
+} from '../certify/command-line.ts';
 import type { Expectations } from '../certify/expectations.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
@@ -60,7 +66,7 @@ function parseSeed(value: string): number {
   return Number(value) | 0;
 }
 
-const LEVELS: readonly CertificationLevel[] = ['form', 'state', 'values'];
+const LEVELS: readonly CertificationLevel[] = CERTIFICATE_LEVELS;
 
 function parseLevel(value: string): CertificationLevel {
   if (!(LEVELS as readonly string[]).includes(value))
@@ -240,7 +246,7 @@ export async function certifyPluginCommand(
   for (const s of catalog) if (wanted.has(s.name) && s.twin) wanted.add(s.twin);
   const scenarios = catalog.filter((s) => wanted.has(s.name));
 
-  const reportsDir = options.reports === undefined ? DEFAULT_REPORTS_DIR : resolve(io.cwd, options.reports);
+  const reportsDir = resolve(io.cwd, options.reports ?? DEFAULT_REPORTS_DIR);
   // Before any plug-in run: an unwritable folder is a harness error at once (issue 20, item 13).
   await ensureWritableDir(reportsDir).catch((error: unknown) => {
     throw new HarnessError(oneLineMessage(error));
@@ -348,9 +354,7 @@ export function reachesLevel(level: CertificationLevel, required: CertificationL
 
 /** The script's file name when the command starts with an interpreter, else the executable's. */
 function defaultPluginName(argv: string[]): string {
-  const [first = 'plugin', second] = argv;
-  const interpreter = /^(python[0-9.]*|perl|ruby|node|bash|sh|php|pwsh|java)$/.test(basename(first));
-  return interpreter && second !== undefined && !second.startsWith('-') ? basename(second) : basename(first);
+  return basename(interpretedScript(argv) ?? argv[0] ?? 'plugin');
 }
 
 function commandArgv(words: string[]): string[] {

@@ -4,8 +4,9 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
 import { TOOL_VERSION } from '../core/tool-version.ts';
+import { formatFuzzSummary } from '../fuzz/fuzz-summary.ts';
 import type { FuzzTarget } from '../fuzz/fuzz-target.ts';
-import type { FuzzResult, GeneratorOutcome } from '../fuzz/run-fuzz.ts';
+import type { FuzzResult } from '../fuzz/run-fuzz.ts';
 import { FACES, type FaceName } from '../fuzz/types.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import type { CliIo } from './cli-io.ts';
@@ -115,7 +116,7 @@ export async function fuzzCommand(options: FuzzOptions, io: CliIo): Promise<numb
   const catalog = await loadCatalog().catch((error: unknown) => {
     throw new HarnessError(`the clause catalog cannot be read: ${oneLineMessage(error)}`);
   });
-  const dir = options.reports === undefined ? DEFAULT_REPORTS_DIR : resolve(io.cwd, options.reports);
+  const dir = resolve(io.cwd, options.reports ?? DEFAULT_REPORTS_DIR);
   await ensureWritableDir(dir).catch((error: unknown) => {
     throw new HarnessError(oneLineMessage(error));
   });
@@ -172,36 +173,4 @@ export async function fuzzCommand(options: FuzzOptions, io: CliIo): Promise<numb
 function splitPath(value: string): { generator: string; path: string } {
   const slash = value.indexOf('/');
   return { generator: value.slice(0, slash), path: value.slice(slash + 1) };
-}
-
-const MB = 1024 * 1024;
-
-/** The totals per face, the memory figures and every failure with its replay lines. */
-export function formatFuzzSummary(
-  result: FuzzResult,
-  failureText: (generator: GeneratorOutcome) => string,
-): string {
-  const lines = ['', 'face          inputs  crashes  hangs  5xx  mismatches'];
-  for (const t of result.totals) {
-    lines.push(
-      `${t.face.padEnd(12)} ${String(t.inputs).padStart(7)}  ${String(t.crashes).padStart(7)}  ${String(t.hangs).padStart(5)}  ${String(t.fiveXx).padStart(3)}  ${String(t.mismatches).padStart(10)}`,
-    );
-  }
-  const { start, peak, after } = result.rss;
-  if (start !== null && peak !== null && after !== null) {
-    lines.push(
-      `server RSS: start ${(start / MB).toFixed(0)} MB, peak ${(peak / MB).toFixed(0)} MB, after ${(after / MB).toFixed(0)} MB (${after - start >= 0 ? '+' : ''}${((after - start) / MB).toFixed(0)} MB)`,
-    );
-  }
-  for (const g of result.generators) {
-    if (g.status === 'not-verifiable') lines.push(`not verifiable: ${g.id}: ${g.reason ?? ''}`);
-  }
-  for (const g of result.generators) {
-    if (g.status !== 'failed') continue;
-    lines.push(`FAILED ${g.id} [${g.clauses.join(', ') || 'no clause'}]`);
-    for (const line of failureText(g).split('\n')) lines.push(`  ${line}`);
-  }
-  const failed = result.generators.filter((g) => g.status === 'failed').length;
-  lines.push(failed === 0 ? 'PASSED' : `FAILED (${failed} generator(s))`);
-  return `${lines.join('\n')}\n`;
 }

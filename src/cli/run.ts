@@ -1,8 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
+import { DEFAULT_ADDRESS_POOL } from '../../simulators/fleet/index.ts';
 import { EXIT_CODES_HELP, EXIT_HARNESS_ERROR } from '../core/exit-codes.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { versionText } from '../core/tool-version.ts';
-import { DEFAULT_ADDRESS_POOL } from '../fleet/address-pool.ts';
 import { registerCertificate } from './certificate-command.ts';
 import { registerCertifyPlugin } from './certify-plugin-command.ts';
 import type { CliIo } from './cli-io.ts';

@@ -1,14 +1,23 @@
 import { resolve } from 'node:path';
-import { isLoopbackHost } from '../../simulators/shared/index.ts';
+import {
+  addressAt,
+  DEFAULT_ADDRESS_POOL,
+  derivedIngestKey,
+  FDS_PER_SHARD_PBX,
+  FLEET_SECRET_ENV,
+  parseAddressPool,
+  parseShard,
+  preflightFleet,
+  shardSlice,
+  slicePool,
+  startDemoFleet,
+  startShard,
+} from '../../simulators/fleet/index.ts';
+import { isLoopbackHost, type RefusalReason } from '../../simulators/shared/index.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { MAKE_A_SECRET, MIN_SECRET_LENGTH, weakSecretReason } from '../core/secret-strength.ts';
-import { addressAt, DEFAULT_ADDRESS_POOL, parseAddressPool, slicePool } from '../fleet/address-pool.ts';
-import { FDS_PER_SHARD_PBX, preflightFleet } from '../fleet/fleet-preflight.ts';
-import { derivedIngestKey, FLEET_SECRET_ENV, parseShard, shardSlice } from '../fleet/shards.ts';
 import type { CliIo } from './cli-io.ts';
-import { startDemoFleet } from './demo-fleet.ts';
 import { resolveScenarioOption } from './resolve-scenario-option.ts';
-import { startShard } from './shard-fleet.ts';
 import {
   DEFAULT_PBX_COUNT,
   DEFAULT_POOL_DATA_PORT,
@@ -30,6 +39,55 @@ function fleetSecret(io: CliIo): string {
   const weak = weakSecretReason(FLEET_SECRET_ENV, secret);
   if (weak) throw new HarnessError(weak);
   return secret;
+}
+
+/**
+ * What a shard says of its links' refusals (issue 29 item 5). The first refusal for authentication
+ * (`bad-key`: the shard's fleet secret is not the controller's) settles `authentication` with the
+ * one line the shard exits 2 with; every PBX of the shard derives its key from the same secret, so
+ * no other link would fare better. Any other refusal (`unknown-site`, `bad-hello`, `link-cut`) and
+ * an unreachable controller are written once each as a warning while the links retry with
+ * back-off (controller-link.ts).
+ */
+class ShardRefusals {
+  private readonly reported = new Set<string>();
+  private settle: ((line: string) => void) | undefined;
+  /** The line of the authentication refusal, once there was one. */
+  failure: string | undefined;
+  readonly authentication = new Promise<string>((resolve) => {
+    this.settle = resolve;
+  });
+
+  constructor(
+    private readonly controller: string,
+    private readonly stderr: CliIo['stderr'],
+  ) {}
+
+  readonly refused = (siteId: string, reason: RefusalReason): void => {
+    if (reason === 'bad-key') {
+      if (this.failure !== undefined) return;
+      this.failure = `the controller ${this.controller} refused the link of site ${siteId} for authentication (bad-key): the key this shard derives from ${FLEET_SECRET_ENV} is not the controller's; give the controller and every shard the same secret`;
+      this.settle?.(this.failure);
+      return;
+    }
+    this.once(
+      reason,
+      `the controller ${this.controller} refused the link of site ${siteId} (${reason}${reason === 'unknown-site' ? ": is --pbx-count the controller's?" : ''}); retrying with back-off, reported once`,
+    );
+  };
+
+  readonly unreachable = (why: string): void => {
+    this.once(
+      'unreachable',
+      `cannot reach the controller ${this.controller} (${why}); retrying with back-off, reported once`,
+    );
+  };
+
+  private once(key: string, line: string): void {
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    this.stderr.write(`warning: ${line}\n`);
+  }
 }
 
 /**
@@ -62,6 +120,7 @@ export async function simulateSharded(options: SimulateOptions, io: CliIo): Prom
       ...(options.ingestPort === undefined ? {} : { ingestPort: options.ingestPort }),
       ...(options.controlPort === undefined ? {} : { controlPort: options.controlPort }),
       ...(options.data === undefined ? {} : { dataDir: resolve(io.cwd, options.data) }),
+      warn: (line) => io.stderr.write(`warning: ${line}\n`),
     });
     try {
       const stop = stopRequested(io.signal);
@@ -124,6 +183,7 @@ export async function simulateSharded(options: SimulateOptions, io: CliIo): Prom
     if (reason) throw new HarnessError(reason);
   }
   const scenario = await resolveScenarioOption(options.scenario, io.cwd);
+  const refusals = new ShardRefusals(options.controller, io.stderr);
   let running: Awaited<ReturnType<typeof startShard>>;
   try {
     running = await startShard({
@@ -132,6 +192,8 @@ export async function simulateSharded(options: SimulateOptions, io: CliIo): Prom
       controller: options.controller,
       secret,
       pool,
+      onRefused: refusals.refused,
+      onUnreachable: refusals.unreachable,
       pbx: { ...(scenario === undefined ? {} : { scenario }), clock: { mode: options.clock } },
       controlHost: options.controlHost ?? '127.0.0.1',
       controlPort: options.controlPort ?? 0,
@@ -150,6 +212,7 @@ export async function simulateSharded(options: SimulateOptions, io: CliIo): Prom
   }
   try {
     const stop = stopRequested(io.signal);
+    if (refusals.failure !== undefined) throw new HarnessError(refusals.failure);
     const range = to > from ? `${addressAt(addresses, from)}-${addressAt(addresses, to - 1)}` : 'none';
     info.write(
       [
@@ -163,7 +226,8 @@ export async function simulateSharded(options: SimulateOptions, io: CliIo): Prom
         '',
       ].join('\n'),
     );
-    await stop;
+    const refusedForAuth = await Promise.race([stop.then(() => undefined), refusals.authentication]);
+    if (refusedForAuth !== undefined) throw new HarnessError(refusedForAuth);
     info.write('stopping the shard\n');
   } finally {
     await running.close();

@@ -3,29 +3,27 @@ import { constants } from 'node:fs';
 import { access, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
+import {
+  type AddressPool,
+  addressAt,
+  DEFAULT_ADDRESS_POOL,
+  type DemoFleet,
+  type FleetPool,
+  MAX_PBX_COUNT,
+  MAX_POOLED_PBX_COUNT,
+  parseAddressPool,
+  preflightFleet,
+  startDemoFleet,
+} from '../../simulators/fleet/index.ts';
 import type { EndpointStatus, PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
 import { generateControlToken, isLoopbackHost } from '../../simulators/shared/index.ts';
 import type { ReplayClock } from '../console/console-options.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { weakSecretReason } from '../core/secret-strength.ts';
-import {
-  type AddressPool,
-  addressAt,
-  DEFAULT_ADDRESS_POOL,
-  parseAddressPool,
-} from '../fleet/address-pool.ts';
-import { preflightFleet } from '../fleet/fleet-preflight.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import type { CliIo } from './cli-io.ts';
-import {
-  type DemoFleet,
-  type FleetPool,
-  fleetTargetFixtures,
-  MAX_PBX_COUNT,
-  MAX_POOLED_PBX_COUNT,
-  startDemoFleet,
-} from './demo-fleet.ts';
+import { fleetTargetFixtures } from './fleet-target-fixtures.ts';
 import { resolveScenarioOption } from './resolve-scenario-option.ts';
 import { prepareResolverFixtures, type ResolverFixtures } from './resolver-fixtures.ts';
 import {

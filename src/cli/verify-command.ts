@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
+import { parseShard } from '../../simulators/fleet/index.ts';
 import { type Catalog, catalogPrefixes } from '../catalog/catalog.ts';
 import { loadCatalog } from '../catalog/load-catalog.ts';
 import { scanFeatureTags } from '../catalog/scan-feature-tags.ts';
@@ -7,7 +8,6 @@ import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR, EXPECTED_FAILURES_DIR, FEATURES_DIR } from '../core/project-paths.ts';
 import type { TargetFile } from '../core/target-file.ts';
 import { TOOL_VERSION } from '../core/tool-version.ts';
-import { parseShard } from '../fleet/shards.ts';
 import { buildModel, matchesPrefix } from '../report/build-model.ts';
 import { catalogIdentity } from '../report/catalog-identity.ts';
 import type { EvidenceForm } from '../report/compact-evidence.ts';

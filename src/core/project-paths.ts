@@ -51,5 +51,5 @@ export const EXPECTED_FAILURES_DIR = fileURLToPath(
   new URL('../../features/expected-failures', import.meta.url),
 );
 
-/** Where `verify` writes its reports unless told otherwise, relative to the working directory. */
+/** Where every command writes its reports unless told otherwise, relative to its working directory (`io.cwd`). */
 export const DEFAULT_REPORTS_DIR = 'reports';

@@ -7,6 +7,7 @@ import {
   emptyVerdictCounts,
   type InterfaceResult,
   type RunMetadata,
+  type SandboxSummary,
   type ScenarioCounts,
   type ScenarioResult,
   type UntracedScenario,
@@ -210,5 +211,42 @@ export function mergeReports(
       listedNotRun: comparison.listedNotRun,
     },
     outcome: { passed: reasons.length === 0, reasons },
+    ...sandboxOf(reports, options.names ?? []),
+  };
+}
+
+/**
+ * The sandbox of the merged run (issue 28 §4): the weakest of its shards. Sealed only when every
+ * shard was; a protection is present only when every shard had it; an unsealed shard's reason is
+ * kept under its name, and so is a shard that states no sandbox while another does. None when no
+ * shard states one.
+ */
+function sandboxOf(
+  reports: readonly CompatibilityReport[],
+  names: readonly string[],
+): { sandbox?: SandboxSummary } {
+  if (reports.every((r) => r.sandbox === undefined)) return {};
+  const name = (i: number) => names[i] ?? `report ${i + 1}`;
+  const reasons: string[] = [];
+  const boxes: SandboxSummary[] = [];
+  for (const [i, { sandbox }] of reports.entries()) {
+    if (sandbox === undefined) reasons.push(`${name(i)} states no sandbox`);
+    else if (!sandbox.sealed) reasons.push(`${name(i)}: ${sandbox.reason ?? 'not sealed'}`);
+    if (sandbox !== undefined) boxes.push(sandbox);
+  }
+  const tools = new Set(boxes.flatMap((b) => (b.tool === null ? [] : [b.tool])));
+  const protections = new Map<string, SandboxSummary['protections'][number]>();
+  for (const p of boxes.flatMap((b) => b.protections)) {
+    const present = boxes.every((b) => b.protections.some((q) => q.name === p.name && q.present));
+    if (!protections.has(p.name)) protections.set(p.name, { ...p, present });
+  }
+  const sealed = reasons.length === 0;
+  return {
+    sandbox: {
+      sealed,
+      tool: tools.size === 0 ? null : [...tools].join(', '),
+      ...(sealed ? {} : { reason: reasons.join('; ') }),
+      protections: [...protections.values()],
+    },
   };
 }

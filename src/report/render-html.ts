@@ -335,10 +335,11 @@ function renderScenario(s: ScenarioResult, detail: 'full' | 'trimmed', clauseRea
   if (s.notVerifiableReason && !clauseReason?.includes(s.notVerifiableReason))
     parts.push(`<p class="note">Not verifiable: ${md(s.notVerifiableReason)}</p>`);
   if (s.failure) {
-    // A failure keeps its evidence in full, open, wherever it is shown.
+    // A failure keeps its evidence in full wherever it is shown: the failed step and message
+    // open, the exchanges on the wire collapsed under one summary (a native <details>: Enter or
+    // Space opens it, no script needed).
     parts.push(`<p class="note">Failed at <code>${e(s.failure.step)}</code></p>
-<pre>${e(s.failure.message)}</pre>
-${s.evidence.map(renderWire).join('\n')}`);
+<pre>${e(s.failure.message)}</pre>${renderEvidence(s.evidence)}`);
   } else if (s.evidence.length > 0) {
     const named = s.evidence.slice(0, detail === 'full' ? s.evidence.length : PASS_EXCHANGES_SHOWN);
     const more = s.evidence.length - named.length;
@@ -347,6 +348,17 @@ ${s.evidence.map(renderWire).join('\n')}`);
     );
   }
   return `<li>${head}${parts.join('')}</li>`;
+}
+
+/** A failure's exchanges, collapsed: the summary names them, the bytes expand. */
+function renderEvidence(evidence: readonly EvidenceAttachment[]): string {
+  if (evidence.length === 0) return '';
+  const count = `${evidence.length} exchange${evidence.length === 1 ? '' : 's'}`;
+  const names = evidence.map((x) => e(x.exchange)).join(', ');
+  return `
+<details class="evidence"><summary>Evidence: ${count} (${names})</summary>
+${evidence.map(renderWire).join('\n')}
+</details>`;
 }
 
 /** One exchange of a failure: the bytes as sent and received (escaped) beside the decoded text. */

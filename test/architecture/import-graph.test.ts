@@ -41,18 +41,39 @@ function simulatorOf(path: string): string | null {
   return match?.[1] ?? null;
 }
 
-test('no simulator imports another simulator; shared plumbing lives in simulators/shared/', () => {
+/**
+ * The one simulator that stands on others (issue 30 §3): the fleet engine starts PBXs and a fleet
+ * controller, through their front doors only. No other simulator imports it.
+ */
+const ASSEMBLY = 'fleet';
+
+/** Every import from one simulator into another but the shared floor (the fleet engine's front-door imports excepted). */
+function simulatorCrossings(imports: Map<string, string[]>): string[] {
   const crossings: string[] = [];
-  for (const [from, targets] of graph) {
+  for (const [from, targets] of imports) {
     const own = simulatorOf(from);
     if (own === null) continue;
     for (const to of targets) {
       const other = simulatorOf(to);
-      if (other !== null && other !== own && other !== 'shared') crossings.push(`${from} -> ${to}`);
-      if (own === 'shared' && other !== null && other !== 'shared') crossings.push(`${from} -> ${to}`);
+      if (other === null || other === own || other === 'shared') continue;
+      if (own === ASSEMBLY && to === `simulators/${other}/index.ts` && other !== 'shared') continue;
+      crossings.push(`${from} -> ${to}`);
     }
   }
-  assert.deepEqual(crossings, []);
+  return crossings;
+}
+
+test('no simulator imports another simulator (the fleet engine only their front doors); shared plumbing lives in simulators/shared/', () => {
+  assert.deepEqual(simulatorCrossings(graph), []);
+});
+
+test('simulators stand below the harness: nothing in simulators/ imports src/', () => {
+  const upward = [...graph].flatMap(([from, targets]) =>
+    from.startsWith('simulators/')
+      ? targets.filter((to) => to.startsWith('src/')).map((to) => `${from} -> ${to}`)
+      : [],
+  );
+  assert.deepEqual(upward, []);
 });
 
 /**
@@ -133,6 +154,26 @@ test('nothing in src/ but the entry point (src/cli/) imports cli/', () => {
       : [],
   );
   assert.deepEqual(upward, []);
+});
+
+/**
+ * Issue 30 §3: the CLI is a thin skin over engines. Outside src/cli/, nothing imports it but its
+ * door, `src/cli/run.ts` (`run(argv, io)`, the command line as a user runs it, in-process); bench,
+ * tests and scripts import the engines (a fleet: simulators/fleet/index.ts). The CLI's own unit
+ * tests, which mirror it under test/src/cli/, may import what they test.
+ */
+function intoCli(imports: Map<string, string[]>): string[] {
+  const trespasses: string[] = [];
+  for (const [from, targets] of imports) {
+    if (from.startsWith('src/cli/') || from.startsWith('test/src/cli/')) continue;
+    for (const to of targets)
+      if (to.startsWith('src/cli/') && to !== 'src/cli/run.ts') trespasses.push(`${from} -> ${to}`);
+  }
+  return trespasses;
+}
+
+test("nothing outside src/cli/ imports src/cli/ but its door run.ts (the CLI's own unit tests excepted)", () => {
+  assert.deepEqual(intoCli(importGraph(ALL_DIRS)), []);
 });
 
 test('src/core/ is the floor of src/: it imports no other folder of src/', () => {

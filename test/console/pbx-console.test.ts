@@ -144,6 +144,49 @@ test('the clock advances by a duration typed on the page, with the keyboard alon
   await page.getByText(/a duration such as/).waitFor();
 });
 
+test('the clock shows frozen or running; a move made with curl shows on the page within one second', {
+  skip,
+}, async () => {
+  await openConsole();
+  await page.locator('#clock-mode', { hasText: /^frozen$/ }).waitFor({ timeout: 1000 });
+  const shownTime = async () => Date.parse((await page.locator('#clock-now').getAttribute('datetime')) ?? '');
+  const before = await shownTime();
+  assert.equal(before, (await control('GET', '/clock')).body.now, 'the page shows the virtual time');
+  await new Promise((resolve) => setTimeout(resolve, 1200));
+  assert.equal(await shownTime(), before, 'a frozen clock stands still on the page');
+  const moved = await control('POST', '/clock/advance', { ms: 86_400_000 });
+  const movedAt = Date.now();
+  await page
+    .locator('#clock-now', { hasText: new Date(moved.body.now).toISOString() })
+    .waitFor({ timeout: 1000 });
+  assert.ok(Date.now() - movedAt < 1000);
+
+  const running = await start({
+    monitoringPort: 0,
+    clock: { mode: 'running' },
+    controlMounts: [consoleMount({ tokenRequired: false })],
+  });
+  const other = await browser.newPage();
+  try {
+    await other.goto(`${running.urls.control}/console`);
+    await other.locator('#clock-mode', { hasText: /^running$/ }).waitFor({ timeout: 2000 });
+    const first = Date.parse((await other.locator('#clock-now').getAttribute('datetime')) ?? '');
+    // A running clock moves on the page by itself, without a notice from the simulator.
+    const shownThere = async () =>
+      Date.parse((await other.locator('#clock-now').getAttribute('datetime')) ?? '');
+    let later = first;
+    for (const deadline = Date.now() + 3000; later < first + 1000 && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      later = await shownThere();
+    }
+    assert.ok(later >= first + 1000, `the running clock moved ${later - first} ms on the page`);
+    assert.deepEqual(await axeViolations(other), []);
+  } finally {
+    await other.close();
+    await running.close();
+  }
+});
+
 test('the tile switch stops the data endpoint, shown on the page and on the wire', { skip }, async () => {
   await openConsole();
   await page.getByLabel('Monitoring tile on').uncheck();

@@ -25,7 +25,7 @@ after(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-test('the compatibility report renders, its filter works, a failure shows its evidence', {
+test("the compatibility report renders, its filter works, a failure's evidence is collapsed and expands by keyboard", {
   skip,
 }, async () => {
   const file = join(dir, 'compatibility.html');
@@ -45,9 +45,19 @@ test('the compatibility report renders, its filter works, a failure shows its ev
   await page.locator('#f-count', { hasText: '1 shown' }).waitFor();
   const failure = page.locator('#MON-B');
   assert.equal(await failure.isVisible(), true);
-  // The evidence of the failure: the failed step, the exchange on the wire, escaped, not executed.
+  // The evidence of the failure: the failed step shows; the exchange on the wire is collapsed
+  // and expands with the keyboard alone, escaped, not executed.
   await failure.getByText('Failed at').waitFor();
-  await failure.locator('.wire pre', { hasText: 'GET /xml HTTP/1.0' }).first().waitFor();
+  const evidence = failure.locator('details.evidence');
+  assert.equal(await evidence.count(), 1);
+  assert.equal(await evidence.evaluate((d) => (d as { open: boolean }).open), false, 'collapsed at first');
+  assert.equal(await failure.locator('.wire pre').first().isVisible(), false);
+  const summary = evidence.locator('summary');
+  assert.match((await summary.textContent()) ?? '', /^Evidence: 1 exchange \(HTTP GET \/xml\)/);
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  await failure.locator('.wire pre', { hasText: 'GET /xml HTTP/1.0' }).first().waitFor({ state: 'visible' });
+  assert.equal(await evidence.evaluate((d) => (d as { open: boolean }).open), true);
   assert.match((await failure.locator('.wire').nth(1).textContent()) ?? '', /<script>alert\("x"\)<\/script>/);
   assert.equal(await page.locator('.wire script').count(), 0);
   assert.deepEqual(await axeViolations(page), []);

@@ -5,7 +5,7 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { Job } from 'kubernetes-models/batch/v1';
 import { Secret, Service } from 'kubernetes-models/v1';
 import { parse, parseAllDocuments } from 'yaml';
-import { descriptorsNeeded, FDS_PER_SHARD_PBX, openFileShortfall } from '../../src/fleet/fleet-preflight.ts';
+import { descriptorsNeeded, FDS_PER_SHARD_PBX, openFileShortfall } from '../../simulators/fleet/index.ts';
 
 const DEPLOY = new URL('../../deploy/', import.meta.url);
 const read = (name: string) => readFileSync(new URL(name, DEPLOY), 'utf8');

@@ -8,6 +8,7 @@ import type { RequestLogger } from '../api/api-core.ts';
 import type { FleetState } from '../model/fleet-state.ts';
 import { sha256Hex } from '../model/sha256-hex.ts';
 import { type IngestPort, IngestSession } from './ingest-session.ts';
+import { peerOf, RefusalLog } from './refusal-log.ts';
 import { TurnBatch } from './turn-batch.ts';
 
 /** A PBX that sends nothing after connecting is dropped after this long (real time). */
@@ -26,6 +27,8 @@ interface Connection {
   outbox: string;
   /** Close the connection once the outbox is written (a refusal). */
   ending: boolean;
+  /** The remote address (of the carrier, for a channel), `in-process` without one. */
+  peer: string;
 }
 
 export interface IngestServer {
@@ -58,11 +61,18 @@ export interface IngestServer {
  */
 export async function startIngestServer(
   state: FleetState,
-  options: { host: string; port: number; log?: RequestLogger },
+  options: {
+    host: string;
+    port: number;
+    log?: RequestLogger;
+    /** Receives one line per peer and reason of a refused link (issue 29 item 5). */
+    warn?: (line: string) => void;
+  },
 ): Promise<IngestServer> {
   const connections = new Set<Connection>();
   const port = ingestPortOf(state);
   const log = options.log ?? (() => {});
+  const refusals = new RefusalLog(options.warn ?? (() => {}));
 
   /** The connections that said hello for each site: counts and cuts look at a site's alone, not at all N. */
   const bySite = new Map<string, Set<Connection>>();
@@ -107,6 +117,7 @@ export async function startIngestServer(
     if (messages.length === 0) return;
     for (const message of messages) connection.outbox += encodeLine(message);
     const { session } = connection;
+    if (session.refusal && !connection.ending) refusals.note(connection.peer, session.refusal);
     if (session.closed) connection.ending = true;
     else if (session.siteId !== null) connection.socket.setTimeout(0);
     if (siteBefore === null && session.siteId !== null) index(connection);
@@ -156,7 +167,7 @@ export async function startIngestServer(
    * here like a connection of its own (issue 31 §4). Channels count against the connection limit;
    * a carrier without channels is dropped after the hello timeout, as a silent connection is.
    */
-  const carry = (socket: LinkSocket, reader: LineReader): ((line: string) => void) => {
+  const carry = (socket: LinkSocket, reader: LineReader, peer: string): ((line: string) => void) => {
     carriers.add(socket);
     reader.allow(MAX_FRAME_BYTES);
     const idle = () => {
@@ -167,19 +178,20 @@ export async function startIngestServer(
       channel: (channel) => {
         socket.setTimeout(0);
         channel.once('close', idle);
-        accept(channel);
+        accept(channel, peer);
       },
     });
     socket.once('close', () => carriers.delete(socket));
     return (line) => mux.receive(line);
   };
 
-  const accept = (socket: LinkSocket) => {
+  const accept = (socket: LinkSocket, peer: string) => {
     const connection: Connection = {
       socket,
       session: new IngestSession(port, log),
       outbox: '',
       ending: false,
+      peer,
     };
     connections.add(connection);
     const reader = new LineReader();
@@ -192,7 +204,7 @@ export async function startIngestServer(
       if (frames) frames(line);
       else if (first && line === MUX_HELLO_LINE) {
         connections.delete(connection);
-        frames = carry(socket, reader);
+        frames = carry(socket, reader, peer);
       } else if (line.trim() !== '') batch.add({ connection, line }, line.length);
       first = false;
     });
@@ -206,7 +218,7 @@ export async function startIngestServer(
   const connectionLimit = () => Math.max(MAX_CONNECTIONS, 2 * state.ingest.links.size);
   const server = createServer((socket) => {
     server.maxConnections = connectionLimit();
-    accept(socket);
+    accept(socket, peerOf(socket));
   });
   server.maxConnections = connectionLimit();
   const { port: bound } = await listen(server, { port: options.port, host: options.host });
@@ -217,7 +229,7 @@ export async function startIngestServer(
     connectInProcess() {
       const [dialling, accepting] = inProcessPipe();
       if (closed) accepting.destroy();
-      else accept(accepting);
+      else accept(accepting, 'in-process');
       return dialling;
     },
     async close() {

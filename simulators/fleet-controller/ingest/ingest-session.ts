@@ -46,6 +46,10 @@ export class IngestSession {
   siteId: string | null = null;
   /** Refused or cut: further lines are ignored and the session no longer counts as connected. */
   closed = false;
+  /** Why the session was refused (the site its hello named, the reason), for the controller's log. */
+  refusal: { reason: RefusalReason; siteId: string | null } | null = null;
+  /** The site the hello named, known or not (for `refusal`). */
+  private claimedSite: string | null = null;
   private stream: string | null = null;
 
   constructor(
@@ -91,6 +95,7 @@ export class IngestSession {
   private hello(msg: ReturnType<typeof parseLine>): ControllerMessage[] {
     const hello = msg && asHello(msg);
     if (!hello) return this.refuse('bad-hello');
+    this.claimedSite = hello.siteId;
     const link = this.port.link(hello.siteId);
     if (!link) return this.refuse('unknown-site');
     const given = Buffer.from(this.port.hashKey(hello.key), 'hex');
@@ -108,6 +113,7 @@ export class IngestSession {
   private refuse(reason: RefusalReason): ControllerMessage[] {
     if (this.closed) return [];
     this.closed = true;
+    this.refusal = { reason, siteId: this.siteId ?? this.claimedSite };
     this.log({ face: 'ingest', method: 'REFUSE', path: this.siteId ?? '-', status: 403 });
     return [{ type: 'refused', reason }];
   }

@@ -15,7 +15,7 @@ const FACE_TIMEOUT_MS = 3_000;
 const COALESCE_MS = 50;
 
 /** The store's events the change feed forwards, each under its own event name. */
-const CHANGE_EVENTS = ['change', 'faults', 'log', 'reset'] as const;
+const CHANGE_EVENTS = ['change', 'faults', 'log', 'reset', 'clock'] as const;
 
 /** What `watchChanges` and `servedFaces` do for one PBX (console-operations.ts). */
 export function consoleEffects(

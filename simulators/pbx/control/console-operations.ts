@@ -49,10 +49,10 @@ export const CONSOLE_OPERATIONS = defineOperations({
   watchChanges: {
     method: 'GET',
     path: '/changes',
-    summary: 'Server-Sent Events: one event per change of the state, the faults or the module log',
+    summary: 'Server-Sent Events: one event per change of the state, the faults, the module log or the clock',
     tag: 'console',
     description:
-      'A stream of Server-Sent Events that stays open until the client goes away: one event each time the state (`event: state`), the active faults (`faults`), the module log (`log`) changes or the simulator is reset (`reset`); changes within 50 ms go out as one event per name. A comment line every 15 s keeps an idle stream open. The console (`/console`) reads it to show a change made elsewhere without polling; `curl -N <control>/changes` shows it too.',
+      'A stream of Server-Sent Events that stays open until the client goes away: one event each time the state (`event: state`), the active faults (`faults`), the module log (`log`) changes, the virtual clock is advanced (`clock`) or the simulator is reset (`reset`); changes within 50 ms go out as one event per name. A comment line every 15 s keeps an idle stream open. The console (`/console`) reads it to show a change made elsewhere without polling; `curl -N <control>/changes` shows it too.',
     answers: 'The event stream; each event is a ChangeNotice.',
     actsOn: 'nothing (reads)',
     produces: 'text/event-stream',

@@ -166,9 +166,14 @@ export function stateEffects(
       const clock = store.clock;
       if (!(clock instanceof VirtualClock))
         throw new ControlInputError('this simulator runs on a clock that cannot be advanced');
-      return { now: clock.advance(ms) };
+      const now = clock.advance(ms);
+      store.emit('clock');
+      return { now, mode: clock.mode };
     },
-    now: () => ({ now: store.clock.now() }),
+    now: () => ({
+      now: store.clock.now(),
+      mode: store.clock instanceof VirtualClock ? store.clock.mode : 'running',
+    }),
     invalidateSnapshot() {
       cache.invalidate();
     },

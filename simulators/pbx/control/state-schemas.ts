@@ -85,7 +85,14 @@ export const ModuleLogEntry = named(
 
 export const ClockTime = named(
   'ClockTime',
-  z.strictObject({ now: z.int().describe('Virtual time in epoch ms.') }),
+  z.strictObject({
+    now: z.int().describe('Virtual time in epoch ms.'),
+    mode: z
+      .enum(['frozen', 'running'])
+      .describe(
+        '`frozen`: time stands still until advanced; `running`: it moves with real time (and when advanced).',
+      ),
+  }),
 );
 
 export const StateOverlay = named(

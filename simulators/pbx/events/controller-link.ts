@@ -24,6 +24,11 @@ export interface ControllerSettings {
    * holds no socket pair per PBX). Absent: TCP to `ingest`.
    */
   dial?: () => LinkSocket;
+  /**
+   * Hears each refusal of the controller (issue 29 item 5), as the link's `refused` event: a shard
+   * stops at its first `bad-key` (a wrong fleet secret) instead of buffering events for ever.
+   */
+  onRefused?: (reason: RefusalReason) => void;
 }
 
 export type LinkState = 'disabled' | 'cut' | 'connecting' | 'up' | 'down';
@@ -55,8 +60,12 @@ export interface LinkTiming {
   retryMaxMs: number;
   /** A connection without `welcome` after this long is dropped. */
   helloTimeoutMs: number;
-  /** Delay after a refusal other than `link-cut` (wrong key, unknown site): no point in hurrying. */
+  /**
+   * Delay after a refusal other than `link-cut` (wrong key, unknown site): no point in hurrying.
+   * Each further refusal in a row doubles it, up to `refusedRetryMaxMs`; a `welcome` resets it.
+   */
   refusedRetryMs: number;
+  refusedRetryMaxMs: number;
 }
 
 const DEFAULT_TIMING: LinkTiming = {
@@ -64,6 +73,7 @@ const DEFAULT_TIMING: LinkTiming = {
   retryMaxMs: 500,
   helloTimeoutMs: 5_000,
   refusedRetryMs: 5_000,
+  refusedRetryMaxMs: 60_000,
 };
 
 /**
@@ -77,6 +87,8 @@ export class TcpControllerLink extends EventEmitter<ChannelEvents> implements Co
   private socket: LinkSocket | undefined;
   private current: LinkState = 'down';
   private retryMs: number;
+  /** The back-off of refusals in a row (0: the last answer was no refusal). */
+  private refusedMs = 0;
   private retryTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly timing: LinkTiming;
@@ -176,13 +188,21 @@ export class TcpControllerLink extends EventEmitter<ChannelEvents> implements Co
       socket.setTimeout(0);
       this.current = 'up';
       this.retryMs = this.timing.retryMinMs;
+      this.refusedMs = 0;
       const lastSeq = typeof msg['lastSeq'] === 'number' ? msg['lastSeq'] : 0;
       this.emit('up', lastSeq);
     } else if (msg.type === 'ack' && typeof msg['seq'] === 'number') {
       this.emit('ack', msg['seq']);
     } else if (msg.type === 'refused') {
-      if (msg['reason'] !== 'link-cut') this.retryMs = Math.max(this.retryMs, this.timing.refusedRetryMs);
-      this.emit('refused', msg['reason'] as RefusalReason);
+      const reason = msg['reason'] as RefusalReason;
+      if (reason !== 'link-cut') {
+        const { refusedRetryMs, refusedRetryMaxMs } = this.timing;
+        this.refusedMs =
+          this.refusedMs === 0 ? refusedRetryMs : Math.min(refusedRetryMaxMs, this.refusedMs * 2);
+        this.retryMs = Math.max(this.retryMs, this.refusedMs);
+      }
+      this.emit('refused', reason);
+      this.settings.onRefused?.(reason);
     }
   }
 

@@ -97,22 +97,64 @@ function checkAddress(address: string | undefined, allowed: BlockList): boolean 
 }
 
 /**
- * `isAllowed` against the active entries of a hosts list, the list parsed and its `BlockList`
- * built once per distinct list rather than once per connection (issue 31 §3: a poller opens a
- * connection per fetch). The key is the list's text, so a list changed in place is seen at once.
+ * A dotted-quad IPv4 address as node reports a peer (`a.b.c.d`, decimal octets 0..255 without
+ * leading zeros) as an unsigned 32-bit number, or -1 for anything else.
+ */
+function ipv4Number(address: string): number {
+  let value = 0;
+  let octet = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < address.length; i++) {
+    const code = address.charCodeAt(i);
+    if (code === 46) {
+      if (digits === 0 || dots === 3) return -1;
+      value = value * 256 + octet;
+      octet = 0;
+      digits = 0;
+      dots++;
+    } else if (code >= 48 && code <= 57) {
+      if (digits > 0 && octet === 0) return -1;
+      octet = octet * 10 + (code - 48);
+      if (++digits > 3 || octet > 255) return -1;
+    } else return -1;
+  }
+  if (digits === 0 || dots !== 3) return -1;
+  return value * 256 + octet;
+}
+
+/** The network number and mask of a range, unsigned 32-bit. */
+function numericRange(range: Ipv4Range): { network: number; mask: number } {
+  const mask = range.prefix === 0 ? 0 : (0xffffffff << (32 - range.prefix)) >>> 0;
+  return { network: (ipv4Number(range.network) & mask) >>> 0, mask };
+}
+
+/**
+ * `isAllowed` against the active entries of a hosts list, the list parsed once per distinct list
+ * rather than once per connection (issue 31 §3: a poller opens a connection per fetch). The key is
+ * the list's text, so a list changed in place is seen at once. A peer in dotted-quad form (what
+ * an IPv4 listener reports) is matched on numbers against each range's network and mask; any other
+ * form (IPv4-mapped or real IPv6, missing) goes to node:net `BlockList` as in `isAllowed`, so both
+ * answer alike. The numbers spare the `SocketAddress` node builds for every `BlockList` check.
  */
 export class AllowListCache {
   private key: string | undefined;
   private allowed = new BlockList();
+  private numeric: { network: number; mask: number }[] = [];
 
   allows(address: string | undefined, hosts: readonly { entry: string; active: boolean }[]): boolean {
     let key = '';
     for (const host of hosts) key += `${host.active ? '+' : '-'}${host.entry}\n`;
     if (key !== this.key) {
-      this.allowed = blockListOf(activeRanges(hosts).ranges);
+      const { ranges } = activeRanges(hosts);
+      this.allowed = blockListOf(ranges);
+      this.numeric = ranges.map(numericRange);
       this.key = key;
     }
-    return checkAddress(address, this.allowed);
+    const number = address === undefined ? -1 : ipv4Number(address);
+    if (number < 0) return checkAddress(address, this.allowed);
+    for (const { network, mask } of this.numeric) if ((number & mask) >>> 0 === network) return true;
+    return false;
   }
 }
 

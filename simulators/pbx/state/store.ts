@@ -53,6 +53,8 @@ export interface PbxStoreEvents {
   reset: [];
   /** The set of active faults changed. */
   faults: [];
+  /** The virtual clock was moved by the control plane (`advanceClock`). */
+  clock: [];
 }
 
 /**

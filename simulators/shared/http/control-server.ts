@@ -49,6 +49,13 @@ export interface RawMount {
   handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
 }
 
+/**
+ * The error codes the listener answers with itself, before any operation runs: 401 without the
+ * token a plane beyond loopback needs (control-token.ts), 403 for a cross-site request (CSRF). Every
+ * plane's generated OpenAPI document lists them in its error codes.
+ */
+export const LISTENER_ERROR_CODES = ['unauthorized', 'cross_site_request'] as const;
+
 /** Sent every so often on an open event stream, so idle proxies and sockets keep it open. */
 const STREAM_HEARTBEAT_MS = 15_000;
 
@@ -161,7 +168,7 @@ function crossSiteRefusal(req: IncomingMessage): RawControlResponse | undefined 
   if (site === 'cross-site' || site === 'same-site' || foreignOrigin)
     return errorResponse(
       403,
-      'cross_site_request',
+      LISTENER_ERROR_CODES[1],
       'a request from another site is refused (CSRF protection)',
     );
   return undefined;

@@ -254,7 +254,14 @@ export class MuxDialer {
   private waiting: MuxChannel[] = [];
   private opening = 0;
 
-  constructor(private readonly ingest: string) {
+  /**
+   * `onUnreachable` hears why a connection to the controller failed (refused, unreachable, reset),
+   * each time; the sessions on it close and their links retry on their own back-off.
+   */
+  constructor(
+    private readonly ingest: string,
+    private readonly onUnreachable?: (why: string) => void,
+  ) {
     const url = new URL(ingest);
     if (url.protocol !== 'tcp:' || !url.hostname || !url.port)
       throw new TypeError('ingest must be tcp://host:port');
@@ -321,7 +328,10 @@ export class MuxDialer {
     });
     const reader = new LineReader(MAX_FRAME_BYTES);
     onLines(socket, reader, (line) => carrier.mux.receive(line));
-    socket.on('error', () => socket.destroy());
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      this.onUnreachable?.(error.code ?? error.message);
+      socket.destroy();
+    });
     return carrier;
   }
 }

@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
+import { FLEET_SECRET_ENV } from '../../../simulators/fleet/index.ts';
 import { run } from '../../../src/cli/run.ts';
 import { PROJECT_ROOT } from '../../../src/core/project-paths.ts';
 import { MIN_SECRET_LENGTH, weakSecretReason } from '../../../src/core/secret-strength.ts';
-import { FLEET_SECRET_ENV } from '../../../src/fleet/shards.ts';
 import { captureIo } from './capture-io.ts';
 
 /** The value deploy/secret.yaml ships, read from the manifest itself so the test follows it. */

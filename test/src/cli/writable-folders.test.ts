@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,4 +81,37 @@ test('certify-plugin --reports under a file is exit 2 before the plug-in runs', 
   assert.equal(result.code, 2, result.err);
   assert.match(result.err, /^pbx-conformance: reports folder .*\/f\/sub: .*\/f is not a folder\n$/);
   assert.deepEqual((await readdir(dir)).sort(), ['f', 'plugin.sh'], 'the plug-in never ran');
+});
+
+/**
+ * Without `--reports`, a command writes its reports to `reports/` under its own working folder
+ * (the `cwd` it was given), never under the process's: `certify-plugin` and `fuzz` wrote to the
+ * process's folder.
+ */
+test('certify-plugin without --reports writes its reports under its working folder', async (t) => {
+  const dir = await tempDir(t);
+  const plugin = join(dir, 'plugin.sh');
+  await writeFile(plugin, '#!/bin/sh\necho "OK - fine"\n');
+  await chmod(plugin, 0o755);
+  const io = captureIo(dir, { env: { PATH: process.env['PATH'] ?? '' } });
+  const code = await run(
+    ['certify-plugin', '--quiet', '--scenario', 'healthy', '--runs', '0', '--', plugin],
+    io,
+  );
+  assert.ok(code === 0 || code === 1, io.err());
+  assert.ok(
+    existsSync(join(dir, 'reports', 'compatibility.json')),
+    'compatibility.json under the working folder',
+  );
+  assert.ok(existsSync(join(dir, 'reports', 'served')), 'the served texts beside it');
+});
+
+test('fuzz without --reports writes its reports under its working folder', async (t) => {
+  const dir = await tempDir(t);
+  const result = await cli(dir, ['fuzz', '--quiet', '--faces', 'data', '--runs', '5', '--seed', '1']);
+  assert.ok(result.code === 0 || result.code === 1, result.err);
+  assert.ok(
+    existsSync(join(dir, 'reports', 'compatibility.json')),
+    'compatibility.json under the working folder',
+  );
 });

@@ -47,3 +47,44 @@ test('report merge --allow-partial joins fewer than N shards and the merged repo
   refusal([shard(1, 3), shard(1, 3)], /given twice/, true);
   refusal([shard(1, 3), shard(2, 3, 'run-b')], /of run run-b/, true);
 });
+
+const PROTECTIONS = [
+  { name: 'environment', present: true, description: 'a cleared environment' },
+  { name: 'read-only-filesystem', present: true, description: 'a read-only /' },
+];
+
+test('report merge carries the sandbox over: sealed when every shard was sealed, else the weakest', () => {
+  const sealed = (index: number) => {
+    const report = shard(index, 2);
+    report.sandbox = { sealed: true, tool: 'bubblewrap 0.8.0', protections: structuredClone(PROTECTIONS) };
+    return report;
+  };
+  const both = mergeReports([sealed(1), sealed(2)]);
+  assert.deepEqual(both.sandbox, { sealed: true, tool: 'bubblewrap 0.8.0', protections: PROTECTIONS });
+  assert.deepEqual(validateReport(both), []);
+
+  const open = sealed(2);
+  open.sandbox = {
+    sealed: false,
+    tool: null,
+    reason: 'bwrap is not installed',
+    protections: PROTECTIONS.map((p) => ({ ...p, present: p.name === 'environment' })),
+  };
+  const weakest = mergeReports([sealed(1), open], { names: ['s1.json', 's2.json'] });
+  assert.equal(weakest.sandbox?.sealed, false);
+  assert.equal(weakest.sandbox?.reason, 's2.json: bwrap is not installed');
+  assert.deepEqual(
+    weakest.sandbox?.protections.map((p) => [p.name, p.present]),
+    [
+      ['environment', true],
+      ['read-only-filesystem', false],
+    ],
+  );
+  assert.deepEqual(validateReport(weakest), []);
+
+  const without = shard(2, 2);
+  const unstated = mergeReports([sealed(1), without], { names: ['s1.json', 's2.json'] });
+  assert.equal(unstated.sandbox?.sealed, false);
+  assert.match(unstated.sandbox?.reason ?? '', /^s2\.json states no sandbox/);
+  assert.equal(mergeReports([shard(1, 2), shard(2, 2)]).sandbox, undefined, 'no shard had one: none');
+});

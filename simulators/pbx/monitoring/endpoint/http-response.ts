@@ -26,13 +26,35 @@ export function httpResponse(
   body: Buffer,
   options: HttpResponseOptions = {},
 ): Buffer[] {
+  const plain = options.headers === undefined || Object.keys(options.headers).length === 0;
+  const key = plain ? `${status} ${body.byteLength} ${contentType}` : undefined;
+  let head = key === undefined ? undefined : heads.get(key);
+  if (head === undefined) {
+    head = responseHead(status, contentType, body.byteLength, options.headers);
+    if (key !== undefined) {
+      if (heads.size >= MAX_HEADS) heads.clear();
+      heads.set(key, head);
+    }
+  }
+  return options.headOnly ? [head] : [head, body];
+}
+
+/** Heads without further headers, by status, length and type: a poller's head is made once. */
+const heads = new Map<string, Buffer>();
+const MAX_HEADS = 256;
+
+function responseHead(
+  status: number,
+  contentType: string,
+  length: number,
+  headers: Record<string, string> | undefined,
+): Buffer {
   const lines = [
     `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Unknown'}`,
     `Content-Type: ${contentType}`,
-    `Content-Length: ${body.byteLength}`,
+    `Content-Length: ${length}`,
     'Connection: close',
-    ...Object.entries(options.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
+    ...Object.entries(headers ?? {}).map(([name, value]) => `${name}: ${value}`),
   ];
-  const head = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
-  return options.headOnly ? [head] : [head, body];
+  return Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
 }

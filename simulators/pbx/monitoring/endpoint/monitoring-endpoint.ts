@@ -11,11 +11,21 @@ import type { PbxState, SnapshotFormat } from '../../state/types.ts';
 import { answerRequest, type EndpointRequest, type Rendering } from './answer-request.ts';
 import { DEFAULT_ENDPOINT_LIMITS, type EndpointLimits } from './endpoint-limits.ts';
 import {
+  type ConnectionContext,
   type ConnectionPhase,
   type ServedConnection,
   serveConnection,
   type TimedAnswer,
 } from './serve-connection.ts';
+
+/** An admitted connection, as the endpoint counts it per peer address until it is answered. */
+interface Admitted {
+  socket: Socket;
+  peer: string;
+  /** The listener generation it was accepted under. */
+  generation: number;
+  waiting: boolean;
+}
 
 /** What a full table closes first: connections that have their answer, then silent ones, then partial heads. */
 const EVICTION_ORDER: readonly ConnectionPhase[] = ['answered', 'silent', 'receiving'];
@@ -80,6 +90,8 @@ export class MonitoringEndpoint {
   private readonly addressesAtCap = new Set<string>();
   /** The monitoring-hosts list as parsed for the check of each connection (MON-AUTH-HOSTS-CIDR). */
   private readonly allowList = new AllowListCache();
+  /** What every connection is served with, made once; see `makeConnectionContext`. */
+  private readonly connectionContext: ConnectionContext<Admitted>;
   private current: Omit<EndpointStatus, 'firewallOpenFor'>;
   private appliedKey: string | undefined;
   private queue: Promise<unknown> = Promise.resolve();
@@ -105,6 +117,7 @@ export class MonitoringEndpoint {
     this.limits = { ...DEFAULT_ENDPOINT_LIMITS, ...options.limits };
     this.durationClock = options.durationClock ?? durationClock();
     this.answerOverride = options.answerOverride;
+    this.connectionContext = this.makeConnectionContext();
     const { host, port } = store.read().monitoring;
     this.current = { state: 'stopped', port: null, host, configuredPort: port };
     store.on('change', this.onChange);
@@ -325,25 +338,22 @@ export class MonitoringEndpoint {
     this.addressesAtCap.delete(peer);
     if (this.sockets.size >= this.limits.maxConnections) this.makeRoom();
     else this.atCapacity = false;
-    let waiting = true;
-    const generation = this.generation;
-    const answered = () => {
-      if (!waiting || generation !== this.generation) return;
-      waiting = false;
-      const left = (this.perAddress.get(peer) ?? 1) - 1;
-      if (left > 0) this.perAddress.set(peer, left);
-      else this.perAddress.delete(peer);
-    };
     this.perAddress.set(peer, fromPeer + 1);
-    socket.once('close', () => {
-      this.sockets.delete(socket);
-      answered();
-    });
-    const settings = this.store.read().monitoring;
-    const served = serveConnection(socket, {
-      onAnswered: answered,
+    const context = this.connectionContext;
+    context.rawGraceMs = this.store.read().monitoring.rawGraceMs;
+    const admitted: Admitted = { socket, peer, generation: this.generation, waiting: true };
+    const served = serveConnection(socket, context, admitted);
+    if (!socket.destroyed) this.sockets.set(socket, served);
+  }
+
+  /**
+   * What every connection is served with, made once (issue 31 §3: nothing but the connection's
+   * own object per connection). `rawGraceMs` is set from the settings before each connection.
+   */
+  private makeConnectionContext(): ConnectionContext<Admitted> {
+    return {
       limits: this.limits,
-      rawGraceMs: settings.rawGraceMs,
+      rawGraceMs: 0,
       durationClock: this.durationClock,
       isAllowed: (address) => {
         const allowed = this.allowList.allows(address, this.store.read().monitoring.hosts);
@@ -363,8 +373,21 @@ export class MonitoringEndpoint {
               `rendering ${format} failed: ${error instanceof Error ? error.message : String(error)}`,
             ),
         }),
-    });
-    if (!socket.destroyed) this.sockets.set(socket, served);
+      onAnswered: (admitted) => this.answered(admitted),
+      onClosed: (admitted) => {
+        this.sockets.delete(admitted.socket);
+        this.answered(admitted);
+      },
+    };
+  }
+
+  /** A connection no longer waits for its answer: it stops counting against its address. */
+  private answered(admitted: Admitted): void {
+    if (!admitted.waiting || admitted.generation !== this.generation) return;
+    admitted.waiting = false;
+    const left = (this.perAddress.get(admitted.peer) ?? 1) - 1;
+    if (left > 0) this.perAddress.set(admitted.peer, left);
+    else this.perAddress.delete(admitted.peer);
   }
 
   /**

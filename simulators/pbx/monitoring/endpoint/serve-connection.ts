@@ -5,7 +5,7 @@ import type { EndpointRequest } from './answer-request.ts';
 import type { EndpointLimits } from './endpoint-limits.ts';
 import { type HeadVerdict, inspectHead } from './request-head.ts';
 
-export interface ConnectionContext {
+export interface ConnectionContext<Tag = undefined> {
   limits: Pick<EndpointLimits, 'maxHeadBytes' | 'headTimeoutMs' | 'answerTimeoutMs'>;
   /** How long a silent client is given before it gets the raw answer (MON-UNSPEC-RAW-DETECTION). */
   rawGraceMs: number;
@@ -19,8 +19,13 @@ export interface ConnectionContext {
   isAllowed(remoteAddress: string | undefined): boolean;
   /** The bytes to write for a request, at once or timed (a replayed recording); must not throw. */
   answer(request: EndpointRequest): Buffer[] | TimedAnswer;
-  /** Called once, when the answer has been queued (the connection then only drains and closes). */
-  onAnswered?(): void;
+  /**
+   * Called once, when the answer has been queued (the connection then only drains and closes),
+   * with the tag `serveConnection` was given.
+   */
+  onAnswered?(tag: Tag): void;
+  /** Called once, when the socket has closed, with the tag `serveConnection` was given. */
+  onClosed?(tag: Tag): void;
 }
 
 /**
@@ -47,6 +52,17 @@ export interface ServedConnection {
   phase(): ConnectionPhase;
 }
 
+const EMPTY = Buffer.alloc(0);
+
+function destroySocket(socket: Socket): void {
+  socket.destroy();
+}
+
+function headTimedOut(connection: Connection<unknown>): void {
+  connection.headTimer = undefined;
+  connection.finish(connection.received.length === 0 ? { mode: 'raw' } : { mode: 'http-error', status: 408 });
+}
+
 /**
  * Moves the bytes of one accepted connection (the listener side of the socket-free core).
  *
@@ -56,45 +72,95 @@ export interface ServedConnection {
  * sending, gets the raw answer (MON-RAW-MODE); bytes are classified by `inspectHead`. After the
  * answer is queued the write side is ended; input that still arrives (a request body) is read and
  * dropped so the close is orderly rather than a reset, up to 64 KiB (`UNREAD_BODY_LIMIT_BYTES`,
- * then the socket is destroyed), and the socket is destroyed when the answer timeout passes. No timer follows the PBX's virtual clock: the grace runs on the duration
- * clock, the transport timeouts on real timers. Socket errors (resets, broken pipes) only end this
- * connection.
+ * then the socket is destroyed), and the socket is destroyed when the answer timeout passes. No
+ * timer follows the PBX's virtual clock: the grace runs on the duration clock, the transport
+ * timeouts on real timers. Socket errors (resets, broken pipes) only end this connection.
+ *
+ * One object per connection with its methods on the prototype, and timers that call shared
+ * functions (issue 31 §3: a poller opens a connection per fetch; closures and timers made per
+ * connection were a tenth of the endpoint's time). `tag` goes back to `onAnswered` and `onClosed`.
  */
-export function serveConnection(socket: Socket, context: ConnectionContext): ServedConnection {
+export function serveConnection<Tag = undefined>(
+  socket: Socket,
+  context: ConnectionContext<Tag>,
+  tag?: Tag,
+): ServedConnection {
   socket.on('error', () => socket.destroy());
   if (!context.isAllowed(socket.remoteAddress)) {
+    if (context.onClosed) socket.once('close', () => context.onClosed?.(tag as Tag));
     socket.destroy();
     return { phase: () => 'answered' };
   }
-  const { maxHeadBytes, headTimeoutMs, answerTimeoutMs } = context.limits;
-  let received: Buffer = Buffer.alloc(0);
-  let answered = false;
-  const timers = new Set<NodeJS.Timeout>();
-  const after = (ms: number, run: () => void) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      run();
-    }, ms);
-    timers.add(timer);
-    return timer;
-  };
-  let grace: TimerId | undefined;
-  const clearGrace = () => {
-    if (grace !== undefined) context.durationClock.clearTimer(grace);
-    grace = undefined;
-  };
-  const clearTimers = () => {
-    clearGrace();
-    for (const timer of timers) clearTimeout(timer);
-    timers.clear();
-  };
+  const connection = new Connection(socket, context, tag as Tag);
+  connection.start(context.rawGraceMs);
+  return connection;
+}
 
-  const finish = (request: EndpointRequest) => {
-    if (answered) return;
-    answered = true;
-    clearTimers();
-    received = Buffer.alloc(0);
-    context.onAnswered?.();
+class Connection<Tag> implements ServedConnection {
+  received: Buffer = EMPTY;
+  headTimer: NodeJS.Timeout | undefined;
+  private answered = false;
+  private grace: TimerId | undefined;
+  private answerTimer: NodeJS.Timeout | undefined;
+  /** Timers of a timed answer (a replayed recording). */
+  private timed: Set<NodeJS.Timeout> | undefined;
+  private droppedAfterAnswer = 0;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly context: ConnectionContext<Tag>,
+    private readonly tag: Tag,
+  ) {}
+
+  start(rawGraceMs: number): void {
+    const { socket, context } = this;
+    this.grace = context.durationClock.setTimer(() => {
+      this.grace = undefined;
+      if (this.received.length === 0) this.finish({ mode: 'raw' });
+    }, rawGraceMs);
+    this.headTimer = setTimeout(headTimedOut, context.limits.headTimeoutMs, this);
+    socket.on('data', (chunk: Buffer) => this.data(chunk));
+    socket.on('end', () => {
+      if (!this.answered) this.decide(inspectHead(this.received, true, this.context.limits.maxHeadBytes));
+    });
+    socket.on('close', () => {
+      this.clearTimers();
+      this.received = EMPTY;
+      this.context.onClosed?.(this.tag);
+    });
+  }
+
+  phase(): ConnectionPhase {
+    return this.answered ? 'answered' : this.received.length === 0 ? 'silent' : 'receiving';
+  }
+
+  private data(chunk: Buffer): void {
+    if (this.answered) {
+      // A client that goes on sending after its answer (a request body) may send a little, not
+      // gigabytes: past the bound every face shares, the connection is dropped (issue 29 item 2).
+      this.droppedAfterAnswer += chunk.length;
+      if (this.droppedAfterAnswer > UNREAD_BODY_LIMIT_BYTES) this.socket.destroy();
+      return;
+    }
+    this.clearGrace();
+    this.received = this.received.length === 0 ? chunk : Buffer.concat([this.received, chunk]);
+    this.decide(inspectHead(this.received, false, this.context.limits.maxHeadBytes));
+  }
+
+  private decide(verdict: HeadVerdict): void {
+    if (verdict.kind === 'raw') this.finish({ mode: 'raw' });
+    else if (verdict.kind === 'http')
+      this.finish({ mode: 'http', method: verdict.method, target: verdict.target });
+    else if (verdict.kind === 'too-large') this.finish({ mode: 'http-error', status: 400 });
+  }
+
+  finish(request: EndpointRequest): void {
+    if (this.answered) return;
+    this.answered = true;
+    this.clearTimers();
+    this.received = EMPTY;
+    const { socket, context } = this;
+    context.onAnswered?.(this.tag);
     if (socket.destroyed) return;
     let chunks: Buffer[] | TimedAnswer;
     try {
@@ -103,25 +169,45 @@ export function serveConnection(socket: Socket, context: ConnectionContext): Ser
       socket.destroy();
       return;
     }
-    if (!Array.isArray(chunks)) return writeTimed(chunks);
+    if (!Array.isArray(chunks)) {
+      this.writeTimed(chunks);
+      return;
+    }
     socket.cork();
     for (const chunk of chunks) socket.write(chunk);
     socket.end();
-    after(answerTimeoutMs, () => socket.destroy());
-  };
+    this.answerTimer = setTimeout(destroySocket, context.limits.answerTimeoutMs, socket);
+  }
+
+  private after(ms: number, run: () => void): void {
+    this.timed ??= new Set();
+    const timers = this.timed;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      run();
+    }, ms);
+    timers.add(timer);
+  }
 
   /**
    * Writes the chunks in a loop: the chunks due now (delay 0) go out in one pass, and a delayed
    * chunk resumes the loop from its timer. A recording may hold thousands of chunks at the same
    * moment (one per byte), so no call may nest per chunk.
    */
-  const writeTimed = (answer: TimedAnswer) => {
+  private writeTimed(answer: TimedAnswer): void {
+    const { socket } = this;
+    const { answerTimeoutMs } = this.context.limits;
+    const endThenDrop = () => {
+      if (socket.destroyed) return;
+      socket.end();
+      this.after(answerTimeoutMs, () => socket.destroy());
+    };
     const from = (start: number) => {
       for (let index = start; index < answer.chunks.length; index++) {
         if (socket.destroyed) return;
         const chunk = answer.chunks[index]!;
         if (chunk.delayMs > 0 && index > start) {
-          after(chunk.delayMs, () => from(index));
+          this.after(chunk.delayMs, () => from(index));
           return;
         }
         socket.write(chunk.bytes);
@@ -131,63 +217,34 @@ export function serveConnection(socket: Socket, context: ConnectionContext): Ser
       if (answer.close === 'hold') {
         // Open until the client gives up (its end closes the connection), bounded.
         socket.once('end', () => socket.destroy());
-        after(answerTimeoutMs + delayMs, () => socket.destroy());
+        this.after(answerTimeoutMs + delayMs, () => socket.destroy());
       }
       // A reset in the same turn as the last write reaches a node client as an orderly end, so
       // it waits at least one turn for the bytes to leave.
       else if (answer.close === 'reset')
-        after(delayMs, () => {
+        this.after(delayMs, () => {
           if (!socket.destroyed) socket.resetAndDestroy();
         });
-      else if (delayMs > 0) after(delayMs, endThenDrop);
+      else if (delayMs > 0) this.after(delayMs, endThenDrop);
       else endThenDrop();
     };
-    const endThenDrop = () => {
-      if (socket.destroyed) return;
-      socket.end();
-      after(answerTimeoutMs, () => socket.destroy());
-    };
     const first = answer.chunks[0];
-    if (first && first.delayMs > 0) after(first.delayMs, () => from(0));
+    if (first && first.delayMs > 0) this.after(first.delayMs, () => from(0));
     else from(0);
-  };
+  }
 
-  const decide = (verdict: HeadVerdict) => {
-    if (verdict.kind === 'raw') finish({ mode: 'raw' });
-    else if (verdict.kind === 'http')
-      finish({ mode: 'http', method: verdict.method, target: verdict.target });
-    else if (verdict.kind === 'too-large') finish({ mode: 'http-error', status: 400 });
-  };
+  private clearGrace(): void {
+    if (this.grace !== undefined) this.context.durationClock.clearTimer(this.grace);
+    this.grace = undefined;
+  }
 
-  grace = context.durationClock.setTimer(() => {
-    grace = undefined;
-    if (received.length === 0) finish({ mode: 'raw' });
-  }, context.rawGraceMs);
-  after(headTimeoutMs, () =>
-    finish(received.length === 0 ? { mode: 'raw' } : { mode: 'http-error', status: 408 }),
-  );
-
-  let droppedAfterAnswer = 0;
-  socket.on('data', (chunk: Buffer) => {
-    if (answered) {
-      // A client that goes on sending after its answer (a request body) may send a little, not
-      // gigabytes: past the bound every face shares, the connection is dropped (issue 29 item 2).
-      droppedAfterAnswer += chunk.length;
-      if (droppedAfterAnswer > UNREAD_BODY_LIMIT_BYTES) socket.destroy();
-      return;
-    }
-    clearGrace();
-    received = received.length === 0 ? chunk : Buffer.concat([received, chunk]);
-    decide(inspectHead(received, false, maxHeadBytes));
-  });
-  socket.on('end', () => {
-    if (!answered) decide(inspectHead(received, true, maxHeadBytes));
-  });
-  socket.on('close', () => {
-    clearTimers();
-    received = Buffer.alloc(0);
-  });
-  return {
-    phase: () => (answered ? 'answered' : received.length === 0 ? 'silent' : 'receiving'),
-  };
+  private clearTimers(): void {
+    this.clearGrace();
+    if (this.headTimer !== undefined) clearTimeout(this.headTimer);
+    this.headTimer = undefined;
+    if (this.answerTimer !== undefined) clearTimeout(this.answerTimer);
+    this.answerTimer = undefined;
+    if (this.timed) for (const timer of this.timed) clearTimeout(timer);
+    this.timed?.clear();
+  }
 }

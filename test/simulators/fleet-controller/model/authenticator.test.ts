@@ -12,6 +12,28 @@ test('FLEET-AUTH-BASIC: Basic credentials of a local account sign in; a remember
   assert.equal((await auth.basic(basic({ ...ANNA, password: 'neu' })))?.id, ANNA.id);
 });
 
+test('FLEET-AUTH-BASIC: a remembered sign-in answers at once only for the same header, while e-mail and password hash are unchanged, and keeps neither header nor password', async () => {
+  const { auth, state } = await fleetCore();
+  const header = basic(ANNA);
+  assert.equal(auth.rememberedBasic(header), undefined, 'not yet checked');
+  assert.equal((await auth.basic(header))?.id, ANNA.id);
+  assert.equal(auth.rememberedBasic(header)?.id, ANNA.id, 'remembered');
+  assert.equal(auth.rememberedBasic(basic({ ...ANNA, password: `${ANNA.password}x` })), undefined);
+  assert.equal(auth.rememberedBasic(`${header} `), undefined, 'another spelling is checked afresh');
+  assert.equal((await auth.basic(`${header} `))?.id, ANNA.id, 'and then signs in');
+  const memory = JSON.stringify([...(auth as unknown as { remembered: Map<string, unknown> }).remembered]);
+  for (const secret of [ANNA.password, header.slice(6), Buffer.from(ANNA.password).toString('base64')])
+    assert.ok(!memory.includes(secret), 'no plaintext credential in the memory');
+  const account = state.access.requireAccount(ANNA.id);
+  account.email = 'anna.neu@nordlicht.example';
+  assert.equal(auth.rememberedBasic(header), undefined, 'e-mail changed');
+  account.email = ANNA.email;
+  assert.equal(auth.rememberedBasic(header)?.id, ANNA.id);
+  account.passwordHash = await hashPassword('neu', FAST_SCRYPT);
+  assert.equal(auth.rememberedBasic(header), undefined, 'password changed');
+  assert.equal(await auth.basic(header), null);
+});
+
 test('FLEET-AUTH-IDP-ONLY: malformed headers and identity-provider accounts never sign in', async () => {
   const { auth } = await fleetCore();
   for (const header of [

@@ -222,3 +222,27 @@ test('MON-AUTH-HOSTS-CIDR: the cached allow-list answers as isAllowed and sees a
     [false, false, false, false, false, false],
   );
 });
+
+test('MON-AUTH-HOSTS-CIDR: the cached allow-list (numbers for dotted peers) answers as BlockList does for every peer form', () => {
+  const peerText = fc.oneof(
+    octets.map(dotted),
+    octets.map((o) => `::ffff:${dotted(o)}`),
+    octets.map((o) => `${o[0]}.${o[1]}.${o[2]}`),
+    octets.map((o) => `0${dotted(o)}`),
+    octets.map((o) => `${dotted(o)}.1`),
+    fc.constantFrom('', '1..2.3', '256.1.1.1', '1.2.3.4 ', '::1', '::ffff:7f00:1', '1.2.3.-4', '00.1.2.3'),
+  );
+  const entry = fc.record({ address: octets, prefix: fc.integer({ min: 0, max: 32 }), active: fc.boolean() });
+  fc.assert(
+    fc.property(
+      fc.array(entry, { maxLength: 5 }),
+      fc.array(peerText, { minLength: 1, maxLength: 8 }),
+      (entries, peers) => {
+        const hosts = entries.map((e) => ({ entry: `${dotted(e.address)}/${e.prefix}`, active: e.active }));
+        const cache = new AllowListCache();
+        for (const peer of peers)
+          assert.equal(cache.allows(peer, hosts), isAllowed(peer, activeRanges(hosts).ranges), peer);
+      },
+    ),
+  );
+});

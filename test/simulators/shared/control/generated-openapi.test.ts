@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { request } from 'undici';
 import { parse } from 'yaml';
 import { CONTROL_DOCUMENTS } from '../../../../scripts/control-documents.ts';
 import {
@@ -8,6 +9,7 @@ import {
   controlDocumentText,
   GENERATED_HEAD,
 } from '../../../../simulators/shared/control/openapi-document.ts';
+import { startControlServer } from '../../../../simulators/shared/index.ts';
 
 const SCHEMAS = new URL('../../../../schemas/', import.meta.url);
 
@@ -40,5 +42,41 @@ test('every operation of every plane is in its document once, under its name', (
     );
     const declared = Object.entries(head.operations).map(([name, o]) => `${name} ${o.method} ${o.path}`);
     assert.deepEqual(documented.sort(), declared.sort(), head.file);
+  }
+});
+
+/** The codes the control listener itself answers with, before any operation runs, as a client gets them. */
+async function listenerCodes(): Promise<string[]> {
+  const server = await startControlServer([], { host: '127.0.0.1', port: 0, token: 'x'.repeat(32) });
+  try {
+    const noToken = await request(`${server.url}/state`);
+    const forged = await request(`${server.url}/reset`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${'x'.repeat(32)}`, origin: 'http://evil.example' },
+    });
+    const codes: string[] = [];
+    for (const [answer, status] of [
+      [noToken, 401],
+      [forged, 403],
+    ] as const) {
+      assert.equal(answer.statusCode, status);
+      codes.push(((await answer.body.json()) as { error: string }).error);
+    }
+    return codes;
+  } finally {
+    await server.close();
+  }
+}
+
+test('every document names the codes its listener answers with itself: 401 unauthorized, 403 cross_site_request (CSRF)', async () => {
+  const codes = await listenerCodes();
+  assert.deepEqual(codes, ['unauthorized', 'cross_site_request']);
+  for (const head of CONTROL_DOCUMENTS) {
+    const committed = parse(readFileSync(new URL(head.file, SCHEMAS), 'utf8')) as {
+      components: { schemas: { Error: { properties: { error: { enum?: string[]; examples?: string[] } } } } };
+    };
+    const error = committed.components.schemas.Error.properties.error;
+    const named = error.enum ?? error.examples ?? [];
+    for (const code of codes) assert.ok(named.includes(code), `${head.file}: Error.error names ${code}`);
   }
 });

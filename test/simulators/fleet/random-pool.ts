@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
-import { type AddressPool, addressAt, parseAddressPool } from '../../../src/fleet/address-pool.ts';
-import { probeBind } from '../../../src/fleet/fleet-preflight.ts';
+import { type AddressPool, addressAt, parseAddressPool } from '../../../simulators/fleet/address-pool.ts';
+import { probeBind } from '../../../simulators/fleet/fleet-preflight.ts';
 import { nonEphemeralRange } from '../../../steps/support/port-holder.ts';
 
 /**

@@ -1,14 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { FleetFixture, FleetHandle, SiteControlPlane } from '../../simulators/fleet-controller/index.ts';
-import type {
-  ControllerSettings,
-  FieldActivityOptions,
-  PbxHandle,
-  PbxStartOptions,
-} from '../../simulators/pbx/index.ts';
-import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
-import { type AddressPool, addressAt } from '../fleet/address-pool.ts';
-import type { FleetTargetAccount, FleetTargetUrls } from './target-description.ts';
+import type { FleetFixture, FleetHandle, SiteControlPlane } from '../fleet-controller/index.ts';
+import type { ControllerSettings, FieldActivityOptions, PbxHandle, PbxStartOptions } from '../pbx/index.ts';
+import { type AddressPool, addressAt } from './address-pool.ts';
 
 /** Upper bound of `--pbx-count` with a listener set per PBX on `--host` and ephemeral ports. */
 export const MAX_PBX_COUNT = 50;
@@ -56,6 +49,8 @@ export interface DemoFleetOptions {
   controlPort?: number;
   /** Seed and rate of `--activity field`; absent: the PBXs change only when told to. */
   activity?: FieldActivityOptions;
+  /** The controller's warnings for its operator (a refused PBX link, issue 29 item 5). */
+  warn?: (line: string) => void;
 }
 
 /** A running controller and the PBX registrations for the fleet's sites, primary first. */
@@ -90,12 +85,10 @@ export interface DemoFleet {
  * the fixture, docs/fleet-controller.md) keeps the registrations and the PBXs' links reconnect by
  * themselves; a restored data directory is brought in line with the same fixture (missing sites
  * added, each PBX registered with its key). A controller that does not start (a busy or foreign
- * data directory) is a harness error.
+ * data directory) throws an error whose cause says why (the CLI reports it as a harness error).
  */
 export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFleet> {
-  const { start, defaultFixture, SiteControlPlane } = await import(
-    '../../simulators/fleet-controller/index.ts'
-  );
+  const { start, defaultFixture, SiteControlPlane } = await import('../fleet-controller/index.ts');
   const fixture = demoFixture(defaultFixture(), options.pbxCount, options.keyFor);
   const pool = options.pool ?? null;
   const siteControl = pool ? new SiteControlPlane() : null;
@@ -112,9 +105,10 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
       ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
       clock: { mode: options.clock },
       ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+      ...(options.warn === undefined ? {} : { warn: options.warn }),
     });
   } catch (error) {
-    throw new HarnessError(`the fleet controller did not start: ${oneLineMessage(error)}`);
+    throw new Error('the fleet controller did not start', { cause: error });
   }
   const peers: DemoFleet['peers'] = [];
   const close = async () => {
@@ -135,11 +129,7 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
       key,
       ...dial,
     }));
-    const {
-      start: startPbx,
-      resolveScenario,
-      shareableState,
-    } = await import('../../simulators/pbx/index.ts');
+    const { start: startPbx, resolveScenario, shareableState } = await import('../pbx/index.ts');
     const controlUrl = connectableHttp(controller.urls.control);
     const pbxOptions = (index: number): Partial<PbxStartOptions> => {
       const settings = registrations[index];
@@ -253,60 +243,6 @@ async function alignStoredState(controller: FleetHandle, fixture: FleetFixture):
     if (state.ingest.links.get(siteId)?.keySha256 !== keySha256)
       await controller.control.registerPbx({ siteId, key });
   }
-}
-
-/**
- * The roles of the fleet scenarios (schemas/target.schema.json, `$defs/fleet`) in the default
- * fixture: Anna and Tom of Nordlicht, Vera its Viewer, Lea whose account level is read only, Sam of Südwind (which shares Bremen).
- */
-const DEMO_ROLES = {
-  accounts: { partner: 'acc-anna', partnerColleague: 'acc-tom', viewer: 'acc-vera', otherPartner: 'acc-sam' },
-  idpOnly: 'acc-sso',
-  mcpTokens: { readWrite: 'tok-anna-rw', readOnly: 'tok-anna-r', readOnlyAccount: 'tok-lea-rw' },
-  sites: { own: 'site-hamburg', second: 'site-kiel', shared: 'site-bremen', foreign: 'site-muenchen' },
-} as const;
-
-/**
- * The fleet's part of the fixture names a target file gives (accounts, tokens and sites by role,
- * from the default fixture; with `--data` they are what the fixture first wrote) plus the PBXs'
- * control planes, `pbxControlUrls[i]` for `registrations[i]`.
- */
-export function fleetTargetFixtures(
-  fleet: DemoFleet,
-  pbxControlUrls: string[],
-): Omit<FleetTargetUrls, 'apiUrl' | 'mcpUrl' | 'controlUrl'> {
-  const { fixture } = fleet;
-  const account = (id: string): FleetTargetAccount | undefined => {
-    const a = fixture.accounts.find((x) => x.id === id);
-    return a && a.password !== null
-      ? { email: a.email, password: a.password, name: a.name, id: a.id, partnerId: a.partnerId }
-      : undefined;
-  };
-  const partner = account(DEMO_ROLES.accounts.partner);
-  if (!partner) throw new Error('the default fixture has no partner account');
-  const accounts: FleetTargetUrls['accounts'] = { partner };
-  for (const role of ['partnerColleague', 'viewer', 'otherPartner'] as const) {
-    const found = account(DEMO_ROLES.accounts[role]);
-    if (found) accounts[role] = found;
-  }
-  const idp = fixture.accounts.find((a) => a.id === DEMO_ROLES.idpOnly && a.password === null);
-  if (idp) accounts.idpOnly = { email: idp.email };
-  const mcpTokens: NonNullable<FleetTargetUrls['mcpTokens']> = {};
-  for (const role of ['readWrite', 'readOnly', 'readOnlyAccount'] as const) {
-    const token = fixture.tokens.find((t) => t.id === DEMO_ROLES.mcpTokens[role]);
-    if (token) mcpTokens[role] = token.secret;
-  }
-  const known = new Set(fixture.sites.map((site) => site.id));
-  const sites = Object.fromEntries(Object.entries(DEMO_ROLES.sites).filter(([, id]) => known.has(id)));
-  return {
-    accounts,
-    mcpTokens,
-    sites,
-    pbxs: fleet.registrations.flatMap((reg, i) => {
-      const controlUrl = pbxControlUrls[i];
-      return controlUrl === undefined ? [] : [{ siteId: reg.siteId, controlUrl }];
-    }),
-  };
 }
 
 /** A wildcard bind address is not a place to connect to; loopback is. */

@@ -49,6 +49,41 @@ export class SimulateChildren {
     });
   }
 
+  /**
+   * Runs `simulate ARGS` to its end: its exit code and output, and how long it ran. Rejects when
+   * it runs past `withinMs` (and stops it).
+   */
+  run(
+    args: string[],
+    withinMs: number,
+  ): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+    const started = Date.now();
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'simulate', '--clock', 'frozen', ...args],
+      { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.children.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr!.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`simulate ${args.join(' ')} still ran after ${withinMs} ms: ${stderr.trim()}`));
+      }, withinMs);
+      child.once('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr, ms: Date.now() - started });
+      });
+    });
+  }
+
   /** Every child spawned and not yet gone. */
   running(): ChildProcess[] {
     return [...this.children].filter((child) => child.exitCode === null && child.signalCode === null);

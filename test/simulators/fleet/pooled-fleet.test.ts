@@ -3,9 +3,9 @@ import { readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { test } from 'node:test';
 import { request } from 'undici';
+import { addressAt } from '../../../simulators/fleet/address-pool.ts';
+import { type DemoFleet, startDemoFleet } from '../../../simulators/fleet/demo-fleet.ts';
 import { httpPbxControl, type PbxControl } from '../../../simulators/pbx/index.ts';
-import { type DemoFleet, startDemoFleet } from '../../../src/cli/demo-fleet.ts';
-import { addressAt } from '../../../src/fleet/address-pool.ts';
 import { eventually } from '../../../steps/support/eventually.ts';
 import { randomPool } from './random-pool.ts';
 

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addressAt, isLoopbackPool, parseAddressPool, slicePool } from '../../../src/fleet/address-pool.ts';
+import {
+  addressAt,
+  isLoopbackPool,
+  parseAddressPool,
+  slicePool,
+} from '../../../simulators/fleet/address-pool.ts';
 
 test('an address pool in CIDR form skips the network address and hands out addresses in order', () => {
   const pool = parseAddressPool('127.64.0.0/10');

@@ -1,9 +1,9 @@
-import type { PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
-import { MuxDialer, SiteControlPlane, startControlServer } from '../../simulators/shared/index.ts';
-import { addressAt } from '../fleet/address-pool.ts';
-import { derivedIngestKey, type Shard, shardSlice } from '../fleet/shards.ts';
+import type { PbxHandle, PbxStartOptions } from '../pbx/index.ts';
+import { MuxDialer, type RefusalReason, SiteControlPlane, startControlServer } from '../shared/index.ts';
+import { addressAt } from './address-pool.ts';
 import type { FleetPool } from './demo-fleet.ts';
 import { demoFixture } from './demo-fleet.ts';
+import { derivedIngestKey, type Shard, shardSlice } from './shards.ts';
 
 /** PBXs a shard starts at the same time. */
 const START_CONCURRENCY = 64;
@@ -22,6 +22,10 @@ export interface ShardOptions {
   controlPort: number;
   controlToken?: string;
   activity?: { seed: string; eventsPerHour?: number };
+  /** Hears each refusal of a PBX's link by the controller (issue 29 item 5). */
+  onRefused?: (siteId: string, reason: RefusalReason) => void;
+  /** Hears each failure to reach the controller at all (the links retry with back-off). */
+  onUnreachable?: (why: string) => void;
 }
 
 export interface RunningShard {
@@ -45,8 +49,8 @@ export interface RunningShard {
  * events, acknowledgements and cuts, but no descriptor of its own on either side.
  */
 export async function startShard(options: ShardOptions): Promise<RunningShard> {
-  const { defaultFixture } = await import('../../simulators/fleet-controller/index.ts');
-  const { start, resolveScenario, shareableState } = await import('../../simulators/pbx/index.ts');
+  const { defaultFixture } = await import('../fleet-controller/index.ts');
+  const { start, resolveScenario, shareableState } = await import('../pbx/index.ts');
   // Every PBX of the shard starts from one state, resolved once and shared (frozen) as their baseline.
   const scenario = shareableState(
     typeof options.pbx.scenario === 'object'
@@ -63,7 +67,8 @@ export async function startShard(options: ShardOptions): Promise<RunningShard> {
     ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
   });
   const pbxs: PbxHandle[] = [];
-  const dialer = new MuxDialer(options.controller);
+  const { onRefused } = options;
+  const dialer = new MuxDialer(options.controller, options.onUnreachable);
   const close = async () => {
     await Promise.all(pbxs.splice(0).map((pbx) => pbx.close()));
     dialer.close();
@@ -89,6 +94,7 @@ export async function startShard(options: ShardOptions): Promise<RunningShard> {
               siteId,
               key: derivedIngestKey(options.secret, siteId),
               dial: dialer.dial,
+              ...(onRefused ? { onRefused: (reason: RefusalReason) => onRefused(siteId, reason) } : {}),
             },
           });
           pbxs.push(pbx);

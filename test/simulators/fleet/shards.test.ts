@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { derivedIngestKey, parseShard, shardSlice } from '../../../src/fleet/shards.ts';
+import { derivedIngestKey, parseShard, shardSlice } from '../../../simulators/fleet/shards.ts';
 
 test('--shard takes i/N counting from 1, or N with the index from JOB_COMPLETION_INDEX, and refuses anything else in one line', () => {
   assert.deepEqual(parseShard('3/10', {}), { index: 2, total: 10 });

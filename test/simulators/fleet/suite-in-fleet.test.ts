@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { addressAt } from '../../../src/fleet/address-pool.ts';
+import { addressAt } from '../../../simulators/fleet/address-pool.ts';
 import { randomPool } from './random-pool.ts';
 
 /** One scenario group per face of the PBX under test, the resolver's trust store among them, and the fleet's. */

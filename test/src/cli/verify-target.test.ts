@@ -3,11 +3,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { verifyCommand } from '../../src/cli/verify-command.ts';
-import type { CompatibilityReport } from '../../src/report/model.ts';
-import { captureIo } from '../src/cli/capture-io.ts';
-import { sampleTarget } from '../src/runner/loopback-ports.ts';
-import { tempDir } from './support.ts';
+import { verifyCommand } from '../../../src/cli/verify-command.ts';
+import type { CompatibilityReport } from '../../../src/report/model.ts';
+import { tempDir } from '../../certify/support.ts';
+import { sampleTarget } from '../runner/loopback-ports.ts';
+import { captureIo } from './capture-io.ts';
 
 /*
  * The PLUGIN scenarios (features/certify/) prove certify-plugin itself. Under `verify --target`

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { demoFixture, startDemoFleet } from '../../../simulators/fleet/demo-fleet.ts';
 import { defaultFixture } from '../../../simulators/fleet-controller/index.ts';
-import { demoFixture, startDemoFleet } from '../../../src/cli/demo-fleet.ts';
 
 test('the demo fixture lists a PBX with its own key for each fleet site, demo sites beyond the fixture owned by Nordlicht', () => {
   const fixture = demoFixture(defaultFixture(), 6);

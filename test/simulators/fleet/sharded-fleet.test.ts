@@ -122,3 +122,51 @@ test('a shard that cannot start fails the test at once, and no simulate child ou
     .filter((line) => line.includes('simulate'));
   assert.deepEqual(left, [], 'every child the test started has stopped');
 });
+
+test('issue 29 item 5: a shard with another fleet secret prints one line and exits 2 within seconds; the controller logs the refused links once, with the reason and without a secret', async (t) => {
+  const picked = await randomPool(4);
+  if (!picked) return t.skip('no spare loopback block on this system');
+  const children = new SimulateChildren({ ...process.env, PBX_CONFORMANCE_FLEET_SECRET: SECRET });
+  t.after(() => children.stopAll());
+  const controller = await children.start(['--fleet-only', '--pbx-count', '4']);
+  let logged = '';
+  controller.child.stderr!.on('data', (chunk) => {
+    logged += chunk;
+  });
+  const ingest = /PBX ingest:\s+(tcp:\S+)/.exec(controller.banner)?.[1];
+  assert.ok(ingest, controller.banner);
+  const WRONG = 'another-fleet-secret-of-the-wrong-shard';
+  const wrong = new SimulateChildren({ ...process.env, PBX_CONFORMANCE_FLEET_SECRET: WRONG });
+  t.after(() => wrong.stopAll());
+  const shard = [
+    ...['--shard', '1/1', '--pbx-count', '4', '--controller', ingest],
+    ...[
+      '--address-pool',
+      picked.pool.spec,
+      '--port',
+      String(picked.port),
+      '--web-port',
+      String(picked.port2),
+    ],
+  ];
+  // Twice: four PBXs each time, all refused over the shard's one connection, from one peer.
+  for (let run = 1; run <= 2; run++) {
+    const { code, stderr, ms } = await wrong.run(shard, 30_000);
+    assert.equal(code, 2, stderr);
+    const lines = stderr.split('\n').filter((line) => line !== '');
+    assert.equal(lines.length, 1, `one line: ${stderr}`);
+    assert.match(lines[0]!, /refused the link of site \S+ for authentication \(bad-key\)/);
+    assert.match(lines[0]!, /PBX_CONFORMANCE_FLEET_SECRET/);
+    assert.ok(!stderr.includes(WRONG) && !stderr.includes(SECRET), 'no secret in the line');
+    // Start-up (tsx, four PBXs) included; the refusal itself comes within the first hello.
+    assert.ok(ms < 20_000, `exited after ${ms} ms`);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const refusals = logged.split('\n').filter((line) => line.includes('refused a PBX link'));
+  assert.equal(refusals.length, 1, `logged once per peer and reason: ${logged}`);
+  assert.match(
+    refusals[0]!,
+    /^warning: ingest: refused a PBX link from 127\.0\.0\.1 for site "[^"]+": bad-key, /,
+  );
+  assert.ok(!logged.includes(WRONG) && !logged.includes(SECRET), 'no secret in the log');
+});

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { addressAt, parseAddressPool } from '../../../src/fleet/address-pool.ts';
+import { addressAt, parseAddressPool } from '../../../simulators/fleet/address-pool.ts';
 import {
   descriptorsNeeded,
   FDS_PER_LINKED_SITE,
@@ -13,7 +13,7 @@ import {
   openFileShortfall,
   preflightFleet,
   readOpenFileLimit,
-} from '../../../src/fleet/fleet-preflight.ts';
+} from '../../../simulators/fleet/fleet-preflight.ts';
 import { holdAddressPort, randomPool } from './random-pool.ts';
 
 test('the open-file limit is read from a limits file; a file without one reads as no limit', async (t) => {

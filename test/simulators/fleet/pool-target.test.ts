@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pbxOfPool } from '../../../src/fleet/pool-target.ts';
+import { pbxOfPool } from '../../../simulators/fleet/pool-target.ts';
 
 const target = {
   name: 'simulator',
