@@ -159,13 +159,19 @@ async function whileChanging(
   measure: () => Promise<WorkerLoadResult>,
 ): Promise<{ result: WorkerLoadResult; changesPerSecond: number }> {
   let changes = 0;
+  let failure: unknown;
   const started = performance.now();
   const timer = setInterval(() => {
     // A fresh name each time, so no two renderings share an ETag.
-    fleet.internals.state.access.renameSite(siteIdOf(0), `Standort 0 (${++changes})`);
+    fleet.control
+      .renameSite({ siteId: siteIdOf(0), displayName: `Standort 0 (${++changes})` })
+      .catch((error: unknown) => {
+        failure ??= error;
+      });
   }, CHANGE_EVERY_MS);
   try {
     const result = await measure();
+    if (failure !== undefined) throw failure;
     return { result, changesPerSecond: changes / ((performance.now() - started) / 1000) };
   } finally {
     clearInterval(timer);

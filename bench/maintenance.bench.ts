@@ -31,7 +31,6 @@ export async function benchMaintenance(): Promise<void> {
         headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
         body: '{}',
       }) as const;
-    const { executor } = sim.internals.maintenance;
     const { sut, ceiling, ratio } = await load.compare(
       post(`${sim.urls.web}/fp/7ce0d8df/api/v1/system-functions/DeleteTemporaryFiles`),
       post(bare.url),
@@ -39,7 +38,10 @@ export async function benchMaintenance(): Promise<void> {
         concurrency: CONCURRENCY,
         durationMs: DURATION_MS,
         warmupMs: WARMUP_MS,
-        settle: () => executor.idle(),
+        settle: async () => {
+          // Every accepted command has run (`waitIdle` waits at most 10 s at a time).
+          while ((await sim.control.waitIdle()).pending > 0);
+        },
       },
     );
     console.log(`accepted commands/s at concurrency ${CONCURRENCY} (client on its own thread)`);

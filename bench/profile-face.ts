@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { type FleetFixture, start as startFleet } from '../simulators/fleet-controller/index.ts';
-import { httpPbxControl, start as startPbx } from '../simulators/pbx/index.ts';
+import { httpPbxControl, resolveCaller, start as startPbx } from '../simulators/pbx/index.ts';
 import { startEndpointWorker } from './endpoint-worker.ts';
 import {
   benchFleetFixture,
@@ -105,7 +105,7 @@ async function profileMaintenance(): Promise<void> {
     };
     loadBegins();
     report(32, await load.run({ target, concurrency: 32, ...settings }));
-    await sim.internals.maintenance.executor.idle();
+    while ((await sim.control.waitIdle()).pending > 0);
   } finally {
     await load.close();
     await sim.close();
@@ -116,7 +116,7 @@ async function profileResolver(): Promise<void> {
   const endpoint = await startEndpointWorker('{"name":"Anna Schmidt","company":"Beispiel GmbH"}');
   const sim = await startPbx({ monitoringPort: 0, clock: { mode: 'frozen' } });
   try {
-    sim.internals.resolver.setProviders([
+    await sim.control.resolverSetProviders([
       {
         id: 'bench',
         type: 'HTTP',
@@ -126,7 +126,7 @@ async function profileResolver(): Promise<void> {
       },
     ]);
     const resolve = async () => {
-      const result = await sim.internals.resolver.resolve('030 1234567');
+      const result = await resolveCaller(sim, '030 1234567');
       if (result.state !== 'resolved') throw new Error(`resolution ${result.state}`);
     };
     await runLoad(resolve, 4, 300);

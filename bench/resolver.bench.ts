@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import { start } from '../simulators/pbx/index.ts';
+import { resolveCaller, start } from '../simulators/pbx/index.ts';
 import { startEndpointWorker } from './endpoint-worker.ts';
 import { fmt, type LoadResult, runLoad } from './load.ts';
 import { threadCpuMs } from './thread-cpu.ts';
@@ -24,8 +24,7 @@ export async function benchResolver(): Promise<void> {
   const sim = await start({ monitoringPort: 0, clock: { mode: 'frozen' } });
   const url = `${endpoint.url}/lookup?tel=%2B49301234567`;
   try {
-    const { resolver } = sim.internals;
-    resolver.setProviders([
+    await sim.control.resolverSetProviders([
       {
         id: 'bench',
         type: 'HTTP',
@@ -35,7 +34,7 @@ export async function benchResolver(): Promise<void> {
       },
     ]);
     const resolve = async () => {
-      const result = await resolver.resolve('030 1234567');
+      const result = await resolveCaller(sim, '030 1234567');
       if (result.state !== 'resolved') throw new Error(`resolution ${result.state}`);
     };
     const fetchWith = (dispatcher: Agent) => async () => {

@@ -67,6 +67,14 @@ export function loadScenarioFile(path: string, now: number): PbxState {
   return applyScenario(readScenario(path), now, path);
 }
 
+/**
+ * The state a scenario given as a value gives at `now` (e.g. `record import`'s result): the same
+ * schema check and overlay on the default state as a file gets; `label` names it in an error.
+ */
+export function scenarioState(scenario: unknown, now: number, label = 'scenario'): PbxState {
+  return applyScenario(validScenario(scenario, label), now, label);
+}
+
 function applyScenario(file: ScenarioFile, now: number, label: string): PbxState {
   try {
     const overlay = prepareOverlay(file.state ?? {}, now);
@@ -118,9 +126,12 @@ function readScenario(path: string): ScenarioFile {
   } catch (error) {
     throw new Error(`scenario file ${label} cannot be read: ${oneLine((error as Error).message)}`);
   }
+  return validScenario(data, `file ${label}`);
+}
+
+function validScenario(data: unknown, label: string): ScenarioFile {
   const validate = scenarioValidator();
-  if (!validate(data))
-    throw new Error(`scenario file ${label} is invalid: ${describe(validate.errors ?? [])}`);
+  if (!validate(data)) throw new Error(`scenario ${label} is invalid: ${describe(validate.errors ?? [])}`);
   return data as ScenarioFile;
 }
 

@@ -15,7 +15,7 @@ import {
   preflightFleet,
   startDemoFleet,
 } from '../../simulators/fleet/index.ts';
-import type { EndpointStatus, PbxHandle, PbxStartOptions } from '../../simulators/pbx/index.ts';
+import type { EndpointStatus, PbxHandle, PbxStartOptions, PbxState } from '../../simulators/pbx/index.ts';
 import { generateControlToken, isLoopbackHost } from '../../simulators/shared/index.ts';
 import type { ReplayClock } from '../console/console-options.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
@@ -178,7 +178,7 @@ export async function simulateCommand(
     ...(replayed ? { replay: replayed.replay } : {}),
   };
   // Loaded on demand: `verify` against a remote target never needs the simulator.
-  const { MAINTENANCE_BASE_PATH, start } = await import('../../simulators/pbx/index.ts');
+  const { MAINTENANCE_BASE_PATH, pbxNow, pbxState, start } = await import('../../simulators/pbx/index.ts');
   if (typeof scenario === 'string') await requireKnownScenario(scenario);
   const fleet =
     options.fleet === false
@@ -220,8 +220,8 @@ export async function simulateCommand(
     handle = await start(
       primary ? { ...startOptions, ...fleet?.pbxOptions(0), controller: primary } : startOptions,
     );
-    const clock = handle.internals.clock;
-    replayClock.current = { startedAt: clock.now(), now: () => clock.now() };
+    const pbx = handle;
+    replayClock.current = { startedAt: pbxNow(pbx), now: () => pbxNow(pbx) };
     fleet?.started(0, handle);
   } catch (error) {
     await resolverFixtures?.close();
@@ -246,13 +246,23 @@ export async function simulateCommand(
     }
     // Listening for SIGINT/SIGTERM before the target line goes out: a caller may signal at once.
     const signalled = stopRequested(io.signal);
-    const target = describe(handle, options.host, MAINTENANCE_BASE_PATH, fleet, controlToken);
+    const target = describe(
+      handle,
+      pbxState(handle),
+      options.host,
+      MAINTENANCE_BASE_PATH,
+      fleet,
+      controlToken,
+    );
+    // Read before the target line goes out: a caller reads the banner as soon as it has that line.
+    const endpointStatus = await handle.control.endpointStatus();
+    const warnings = await handle.control.warnings();
     if (resolverFixtures) target.resolver = resolverFixtures.section;
     if (options.recording !== undefined) target.replay = { recording: options.recording };
     const info = options.json || command.length > 0 ? io.stderr : io.stdout;
     if (options.json) io.stdout.write(`${JSON.stringify(target)}\n`);
     if (targetFile !== undefined) await writeAtomically(targetFile, `${JSON.stringify(target, null, 2)}\n`);
-    info.write(formatBanner(target, options, handle.internals.endpoint.status(), !fleet?.pool));
+    info.write(formatBanner(target, options, endpointStatus, !fleet?.pool));
     if (fleet) info.write(fleet.pool ? formatPooledFleet(fleet, options) : formatFleet(fleet, options));
     info.write(formatBound(handle, fleet?.pool ? null : fleet));
     if (generatedToken) {
@@ -264,9 +274,9 @@ export async function simulateCommand(
     if (command.length === 0) info.write('Press Ctrl-C to stop.\n');
     // Spec behaviour, not an error: a busy data port moves the endpoint to the next port (with a
     // warning) or leaves it inactive when both are busy (monitoring-endpoint-and-xmlrpc.md).
-    for (const warning of handle.internals.store.warnings()) info.write(`warning: ${warning}\n`);
+    for (const warning of warnings) info.write(`warning: ${warning}\n`);
     if (resolverFixtures?.warning) info.write(`warning: ${resolverFixtures.warning}\n`);
-    if (!hasUser(handle, DEFAULT_XMLRPC_CREDENTIALS.login, DEFAULT_XMLRPC_CREDENTIALS.password)) {
+    if (!hasUser(pbxState(handle), DEFAULT_XMLRPC_CREDENTIALS.login, DEFAULT_XMLRPC_CREDENTIALS.password)) {
       info.write(
         `warning: this scenario has no XML-RPC user ${DEFAULT_XMLRPC_CREDENTIALS.login} with the default password; ` +
           'set pbx.xmlrpc.login and password in the target file\n',
@@ -323,12 +333,12 @@ async function requireKnownScenario(name: string): Promise<void> {
 
 function describe(
   handle: PbxHandle,
+  state: Readonly<PbxState>,
   bindHost: string,
   maintenanceBasePath: string,
   fleet: DemoFleet | null,
   controlToken: string | undefined,
 ): TargetDescription {
-  const state = handle.internals.store.read();
   const monitoring = parseTcpUrl(handle.urls.monitoring) ?? { host: bindHost, port: state.monitoring.port };
   const pbxControlUrls = fleet?.pool
     ? fleet.registrations.slice(0, namedSiteCount(fleet)).map((reg) => SiteControlUrl(fleet, reg.siteId))
@@ -506,11 +516,9 @@ function formatBanner(
   ].join('\n');
 }
 
-function hasUser(handle: PbxHandle, login: string, password: string): boolean {
+function hasUser(state: Readonly<PbxState>, login: string, password: string): boolean {
   const hash = createHash('sha512').update(password, 'utf8').digest('hex');
-  return handle.internals.store
-    .read()
-    .users.some((user) => user.login === login && user.passwordSha512 === hash);
+  return state.users.some((user) => user.login === login && user.passwordSha512 === hash);
 }
 
 function startError(error: unknown, host: string): HarnessError {

@@ -18,18 +18,23 @@ export interface InProcessOptions {
  * tests (fast, and a deviation can be injected). The memory read is this process's.
  */
 export async function startInProcessTarget(options: InProcessOptions = {}): Promise<FuzzTarget> {
-  const { MAINTENANCE_BASE_PATH, start: startPbx } = await import('../../simulators/pbx/index.ts');
+  const {
+    MAINTENANCE_BASE_PATH,
+    pbxNow,
+    pbxState,
+    start: startPbx,
+  } = await import('../../simulators/pbx/index.ts');
   const pbx = await startPbx({
     monitoringPort: 0,
     clock: { mode: 'frozen' },
     ...(options.wrapWeb ? { wrapWebRoute: options.wrapWeb } : {}),
   });
   const fleet = await startFleet({
-    clock: { start: pbx.internals.clock.now() },
+    clock: { start: pbxNow(pbx) },
     ...(options.scryptCost ? { scryptCost: options.scryptCost } : {}),
   });
   const monitoring = /^tcp:\/\/(.+):(\d+)$/.exec(pbx.urls.monitoring ?? '');
-  const state = pbx.internals.store.read();
+  const state = pbxState(pbx);
   const described = await describeFuzzTarget(
     {
       name: 'embedded',

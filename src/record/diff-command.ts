@@ -3,7 +3,7 @@ import { fetchBody, type Recording, type RecordingSample, renderFaces } from '..
 import { type DiffFaces, diffFaces, type Finding } from './fidelity-diff.ts';
 import type { RecordIo } from './import-command.ts';
 import { importRecording, sampleAgentText, sampleJson } from './import-recording.ts';
-import { loadRecording, scenarioState } from './load-recording.ts';
+import { importedState, loadRecording } from './load-recording.ts';
 
 /** The faces a recorded sample holds. */
 export function recordedFaces(sample: RecordingSample): DiffFaces {
@@ -36,7 +36,7 @@ export function simulatedFaces(recording: Recording, index: number): DiffFaces {
   const takenAt =
     typeof json?.['snapshotTakenAt'] === 'number' ? json['snapshotTakenAt'] : Date.parse(sample.recordedAt);
   const scenario = importRecording(recording, { name: 'record-diff', sample: index, extensions: false });
-  const faces = renderFaces(scenarioState(scenario, takenAt), takenAt);
+  const faces = renderFaces(importedState(scenario, takenAt), takenAt);
   const recorded = recordedFaces(sample);
   // Compare only what the recording has.
   return {

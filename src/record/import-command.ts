@@ -1,7 +1,7 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { importRecording } from './import-recording.ts';
-import { loadRecording, scenarioNameOf, scenarioState } from './load-recording.ts';
+import { importedState, loadRecording, scenarioNameOf } from './load-recording.ts';
 
 /** Where a command writes: stdout, stderr and the working folder. */
 export interface RecordIo {
@@ -26,7 +26,7 @@ export async function importCommand(
     const folder = await stat(dirname(out)).catch(() => null);
     if (!folder?.isDirectory()) throw new Error(`${dirname(out)} is not an existing folder`);
     const scenario = importRecording(recording, { name: options.name ?? scenarioNameOf(options.out) });
-    scenarioState(scenario, Date.now());
+    importedState(scenario, Date.now());
     await writeFile(out, `${JSON.stringify(scenario, null, 2)}\n`);
     io.stdout.write(`scenario: ${out}\n`);
     return 0;

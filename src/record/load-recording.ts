@@ -1,8 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { PbxState, Recording } from '../../simulators/pbx/index.ts';
-import { loadScenarioFile } from '../../simulators/pbx/index.ts';
+import { scenarioState } from '../../simulators/pbx/index.ts';
 import { PROJECT_ROOT } from '../core/project-paths.ts';
 import { joinProblems, strictValidator } from '../core/strict-schema.ts';
 import type { ImportedScenario } from './import-recording.ts';
@@ -55,16 +54,9 @@ export function scenarioNameOf(file: string): string {
 }
 
 /**
- * The state a scenario gives at `now`, through the simulator's own scenario loader (the schema
- * check and the overlay on the default state), by way of a temporary file that is removed at once.
+ * The state an imported scenario gives at `now`, through the simulator's own scenario loader
+ * (`scenarioState` of its front door: the schema check and the overlay on the default state).
  */
-export function scenarioState(scenario: ImportedScenario, now: number): PbxState {
-  const folder = mkdtempSync(join(tmpdir(), 'pbx-recording-'));
-  try {
-    const file = join(folder, `${scenario.name}.json`);
-    writeFileSync(file, JSON.stringify({ ...scenario, $schema: undefined }));
-    return loadScenarioFile(file, now);
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
+export function importedState(scenario: ImportedScenario, now: number): PbxState {
+  return scenarioState(scenario, now, `'${scenario.name}'`);
 }

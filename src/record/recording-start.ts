@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { PbxState, Recording } from '../../simulators/pbx/index.ts';
 import { type ReplayBinding, replayRecording } from '../../simulators/pbx/index.ts';
 import { importRecording } from './import-recording.ts';
-import { loadRecording, scenarioNameOf, scenarioState } from './load-recording.ts';
+import { importedState, loadRecording, scenarioNameOf } from './load-recording.ts';
 
 /**
  * What `simulate --recording FILE` (and `certify-plugin --recording`) starts a PBX with: the state
@@ -18,7 +18,7 @@ export function recordingStartOptions(
   const recording = loadRecording(resolve(cwd, file));
   const scenario = importRecording(recording, { name: scenarioNameOf(file) });
   return {
-    scenario: scenarioState(scenario, now),
+    scenario: importedState(scenario, now),
     replay: replayRecording(recording, { timing }),
     recording,
   };

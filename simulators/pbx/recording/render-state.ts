@@ -1,6 +1,5 @@
-import { readLinuxSections } from '../snapshot/render/linux-sections.ts';
 import { renderFormat, renderLocalDocumentCached } from '../snapshot/render/render-format.ts';
-import type { Snapshot } from '../snapshot/snapshot.ts';
+import { snapshotOf } from '../snapshot/snapshot.ts';
 import type { PbxState } from '../state/types.ts';
 
 /** Every face of the data endpoint and the `local` document, rendered from one state. */
@@ -17,13 +16,7 @@ export interface RenderedFaces {
  * for every format).
  */
 export function renderFaces(state: PbxState, takenAt: number): RenderedFaces {
-  const snapshot: Snapshot = Object.freeze({
-    takenAt,
-    serial: 1,
-    state,
-    linuxSections: readLinuxSections(state),
-    rendered: new Map<string, Buffer>(),
-  });
+  const snapshot = snapshotOf(state, takenAt);
   const faults = { renderError: false, jsonError: false };
   return {
     agentText: renderFormat(snapshot, 'checkmk', faults).toString('utf8'),

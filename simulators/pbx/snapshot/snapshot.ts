@@ -46,9 +46,24 @@ export class SnapshotCache {
 
   private take(now: number): Snapshot {
     const state = copyState(this.store.read()) as PbxState;
-    const linuxSections = this.store.hasFault('linux-script-failure') ? null : readLinuxSections(state);
-    return Object.freeze({ takenAt: now, serial: ++this.serial, state, linuxSections, rendered: new Map() });
+    return snapshotOf(state, now, {
+      serial: ++this.serial,
+      linuxScriptFails: this.store.hasFault('linux-script-failure'),
+    });
   }
+}
+
+/**
+ * A snapshot of `state` taken at `takenAt` (virtual time), as the cache takes one; the state is
+ * used as given, not copied. `linuxScriptFails`: the Linux sections are missing (the fault).
+ */
+export function snapshotOf(
+  state: Readonly<PbxState>,
+  takenAt: number,
+  options: { serial?: number; linuxScriptFails?: boolean } = {},
+): Snapshot {
+  const linuxSections = options.linuxScriptFails ? null : readLinuxSections(state as PbxState);
+  return Object.freeze({ takenAt, serial: options.serial ?? 1, state, linuxSections, rendered: new Map() });
 }
 
 /** The formats of the data endpoint; the agent-text token is `checkmk` (MON-QUERY-FORMAT). */

@@ -6,7 +6,7 @@ import {
   type CompactEvidence,
   type EvidenceAttachment,
 } from '../../../src/report/attachments.ts';
-import { buildReport } from '../../../src/report/build-model.ts';
+import { buildReport } from '../../../src/report/build-report.ts';
 import { utf8Head } from '../../../src/report/compact-evidence.ts';
 import type { CompatibilityReport, ScenarioResult, ScenarioStatus } from '../../../src/report/model.ts';
 import { renderJson } from '../../../src/report/render-json.ts';
@@ -40,28 +40,27 @@ function scenario(
 }
 
 function report(evidence?: 'compact' | 'full'): CompatibilityReport {
+  const catalog = testCatalog();
   return buildReport({
-    scenarios: [
-      scenario('passes', 'passed', '@MON-A'),
-      scenario('fails', 'failed', '@MON-B'),
-      scenario('not verifiable', 'skipped', '@MON-C'),
-      scenario('expected to fail', 'failed', '@MON-D'),
-    ],
-    catalog: testCatalog(),
-    metadata: {
+    run: {
       command: 'verify',
       target: 'embedded',
       targetFile: null,
       startedAt: '2026-01-01T10:00:00.000Z',
       finishedAt: '2026-01-01T10:00:05.000Z',
-      toolVersion: '0.1.0',
-      catalogVersion: 1,
-      catalogFingerprint: 'sha256:0123456789ab',
-      cucumberVersion: null,
-      tagExpression: null,
+    },
+    catalog,
+    results: {
+      scenarios: [
+        scenario('passes', 'passed', '@MON-A'),
+        scenario('fails', 'failed', '@MON-B'),
+        scenario('not verifiable', 'skipped', '@MON-C'),
+        scenario('expected to fail', 'failed', '@MON-D'),
+      ],
+      catalog,
+      ...(evidence ? { evidence } : {}),
     },
     expectedFailures: { path: 'x.yaml', file: null, entries: [{ clause: 'MON-D', reason: 'known' }] },
-    ...(evidence ? { evidence } : {}),
   });
 }
 
