@@ -74,12 +74,13 @@ export async function startShard(options: ShardOptions): Promise<FleetShard> {
     if (reason) throw new FleetStartError('preflight', reason);
   }
   const { defaultFixture } = await import('../fleet-controller/index.ts');
-  const { start, resolveScenario } = await import('../pbx/index.ts');
-  // Every PBX of the shard starts from one state, resolved once; each gets its own copy.
-  const scenario =
+  const { start, resolveScenario, shareableState } = await import('../pbx/index.ts');
+  // Every PBX of the shard starts from one state, resolved once and shared (frozen) as their baseline.
+  const scenario = shareableState(
     typeof options.pbx.scenario === 'object'
-      ? options.pbx.scenario
-      : resolveScenario(options.pbx.scenario ?? 'healthy', options.pbx.clock?.start ?? Date.now());
+      ? structuredClone(options.pbx.scenario)
+      : resolveScenario(options.pbx.scenario ?? 'healthy', options.pbx.clock?.start ?? Date.now()),
+  );
   const sites = (demoFixture(defaultFixture(), options.pbxCount, () => '').pbxs ?? []).slice(from, to);
   const plane = new SiteControlPlane();
   let control: Awaited<ReturnType<typeof startControlServer>>;
@@ -125,7 +126,7 @@ export async function startShard(options: ShardOptions): Promise<FleetShard> {
             },
           });
           pbxs.push(pbx);
-          plane.add(siteId, pbx.internals.controlRoutes);
+          plane.add(siteId, () => pbx.internals.controlRoutes);
           if (options.activity) pbx.internals.activity.start({ ...options.activity, siteId });
         } catch (error) {
           failure ??= new FleetStartError('pbx', `the PBX of ${siteId} did not start`, { cause: error });

@@ -181,7 +181,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet | FleetSh
       key,
       ...dial,
     }));
-    const { start: startPbx, resolveScenario } = await import('../pbx/index.ts');
+    const { start: startPbx, resolveScenario, shareableState } = await import('../pbx/index.ts');
     const controlUrl = connectableHttp(controller.urls.control);
     /** What PBX `index` starts with beyond its options: its pool address and ports, where its control routes are mounted, its link. */
     const placed = (index: number, settings: ControllerSettings): Partial<PbxStartOptions> =>
@@ -197,7 +197,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet | FleetSh
     const { activity } = options;
     /** After PBX `index` started: its control routes on the site-addressed plane (pooled fleets), its activity. */
     const started = (settings: ControllerSettings, pbx: PbxHandle) => {
-      siteControl?.add(settings.siteId, pbx.internals.controlRoutes);
+      siteControl?.add(settings.siteId, () => pbx.internals.controlRoutes);
       if (activity) pbx.internals.activity.start({ ...activity, siteId: settings.siteId });
     };
     const [first, ...rest] = registrations;
@@ -213,14 +213,13 @@ export async function startFleet(options: FleetOptions): Promise<Fleet | FleetSh
     started(first, primary);
     options.primary?.started?.(primary);
     // A pooled fleet's PBXs start from one state, resolved once (not read, validated and merged
-    // thousands of times); each PBX still gets its own copy.
+    // thousands of times) and shared, frozen, as every PBX's baseline.
     const base =
       pool && typeof options.pbx.scenario !== 'object'
         ? {
             ...options.pbx,
-            scenario: resolveScenario(
-              options.pbx.scenario ?? 'healthy',
-              options.pbx.clock?.start ?? Date.now(),
+            scenario: shareableState(
+              resolveScenario(options.pbx.scenario ?? 'healthy', options.pbx.clock?.start ?? Date.now()),
             ),
           }
         : options.pbx;
