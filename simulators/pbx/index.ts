@@ -75,6 +75,10 @@ export type {
   TokenInfo,
 } from './maintenance/token-store.ts';
 export {
+  /** The simulator's own pbx_monitoring MKP (the package its web server offers for download). */
+  buildMonitoringPackage,
+} from './mkp/monitoring-package.ts';
+export {
   /** The regular files of a tar archive in archive order (the monitoring package, `.mkp`). */
   unpackTar,
 } from './mkp/tar-archive.ts';

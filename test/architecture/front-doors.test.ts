@@ -68,6 +68,7 @@ const FRONT_DOORS: Record<string, readonly string[]> = {
     'PBX_SECTION_NAMES',
     'sectionKeys',
     'pbxInventory',
+    'buildMonitoringPackage',
     'unpackTar',
     // Recordings and replay
     'Recording',

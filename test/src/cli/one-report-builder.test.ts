@@ -12,7 +12,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { start as startCustomerEndpoint } from '../../../simulators/customer-endpoint/index.ts';
-import { buildMonitoringPackage } from '../../../simulators/pbx/mkp/monitoring-package.ts';
+import { buildMonitoringPackage } from '../../../simulators/pbx/index.ts';
 import { pythonProblem } from '../../../src/certify/mkp/run-agent-plugins.ts';
 import { run } from '../../../src/cli/run.ts';
 import { DEFAULT_CATALOG_PATH } from '../../../src/core/project-paths.ts';
