@@ -232,6 +232,10 @@ export type {
   /** A step of a resolution as the search log names it. */
   SearchStep,
 } from './state/resolver-state.ts';
+export {
+  /** Freezes a state so that every PBX started from it shares it instead of copying it. */
+  shareableState,
+} from './state/state-copy.ts';
 export type {
   /** One line of the module log (`moduleLog`). */
   ModuleLogEntry,

@@ -56,6 +56,7 @@ const FRONT_DOORS: Record<string, readonly string[]> = {
     'resolveScenario',
     'loadScenarioFile',
     'scenarioState',
+    'shareableState',
     'PbxState',
     'AgentExtensions',
     'BackupState',
