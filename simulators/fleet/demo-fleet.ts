@@ -1,6 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FleetFixture, FleetHandle, SiteControlPlane } from '../fleet-controller/index.ts';
-import type { ControllerSettings, FieldActivityOptions, PbxHandle, PbxStartOptions } from '../pbx/index.ts';
+import type {
+  ControllerSettings,
+  FieldActivityOptions,
+  PbxHandle,
+  PbxStartOptions,
+  RawMount,
+} from '../pbx/index.ts';
 import { type AddressPool, addressAt } from './address-pool.ts';
 
 /** Upper bound of `--pbx-count` with a listener set per PBX on `--host` and ephemeral ports. */
@@ -47,6 +53,8 @@ export interface DemoFleetOptions {
   apiPort?: number;
   ingestPort?: number;
   controlPort?: number;
+  /** Handlers the controller's control listener serves beside its operations (the console, issue 32). */
+  controlMounts?: readonly RawMount[];
   /** Seed and rate of `--activity field`; absent: the PBXs change only when told to. */
   activity?: FieldActivityOptions;
   /** The controller's warnings for its operator (a refused PBX link, issue 29 item 5). */
@@ -100,6 +108,7 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
       ...(options.apiPort === undefined ? {} : { apiPort: options.apiPort }),
       ...(options.ingestPort === undefined ? {} : { ingestPort: options.ingestPort }),
       ...(options.controlPort === undefined ? {} : { controlPort: options.controlPort }),
+      ...(options.controlMounts === undefined ? {} : { controlMounts: options.controlMounts }),
       host: options.host,
       ...(options.controlHost === undefined ? {} : { controlHost: options.controlHost }),
       ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
@@ -129,7 +138,7 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
       key,
       ...dial,
     }));
-    const { start: startPbx, resolveScenario } = await import('../pbx/index.ts');
+    const { start: startPbx, resolveScenario, shareableState } = await import('../pbx/index.ts');
     const controlUrl = connectableHttp(controller.urls.control);
     const pbxOptions = (index: number): Partial<PbxStartOptions> => {
       const settings = registrations[index];
@@ -145,7 +154,7 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
     const started = (index: number, pbx: PbxHandle) => {
       const settings = registrations[index];
       if (!settings) return;
-      siteControl?.add(settings.siteId, pbx.internals.controlRoutes);
+      siteControl?.add(settings.siteId, () => pbx.internals.controlRoutes);
       if (activity) pbx.internals.activity.start({ ...activity, siteId: settings.siteId });
     };
     return {
@@ -159,12 +168,14 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
       started,
       async startPeers(options) {
         // A pooled fleet's PBXs start from one state, resolved once (not read, validated and
-        // merged thousands of times); each PBX still gets its own copy.
+        // merged thousands of times) and shared, frozen, as every PBX's baseline.
         const base =
           pool && typeof options.scenario !== 'object'
             ? {
                 ...options,
-                scenario: resolveScenario(options.scenario ?? 'healthy', options.clock?.start ?? Date.now()),
+                scenario: shareableState(
+                  resolveScenario(options.scenario ?? 'healthy', options.clock?.start ?? Date.now()),
+                ),
               }
             : options;
         const rest = registrations.slice(1).map((settings, i) => ({ settings, index: i + 1 }));

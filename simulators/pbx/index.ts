@@ -25,6 +25,8 @@ export type { CompletionEvent } from './maintenance/completion-event.ts';
 export { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
 export { MAINTENANCE_CONTROL_OPERATIONS } from './maintenance/maintenance-operations.ts';
 export type { CreatedToken, TokenInfo } from './maintenance/token-store.ts';
+/** The simulator's own pbx_monitoring MKP (the package its web server offers for download). */
+export { buildMonitoringPackage } from './mkp/monitoring-package.ts';
 export { unpackTar } from './mkp/tar-archive.ts';
 export {
   httpPbxControl,
@@ -93,6 +95,8 @@ export type {
   SearchLogLevel,
   SearchStep,
 } from './state/resolver-state.ts';
+/** Freezes a state so that every PBX started from it shares it instead of copying it. */
+export { shareableState } from './state/state-copy.ts';
 export { type ModuleLogEntry, PbxStore } from './state/store.ts';
 export type {
   AgentExtensions,
