@@ -74,7 +74,9 @@ export async function startShard(options: ShardOptions): Promise<FleetShard> {
     if (reason) throw new FleetStartError('preflight', reason);
   }
   const { defaultFixture } = await import('../fleet-controller/index.ts');
-  const { start, resolveScenario, shareableState } = await import('../pbx/index.ts');
+  const { resolveScenario, shareableState, siteControlRoutes, start, startFieldActivity } = await import(
+    '../pbx/index.ts'
+  );
   // Every PBX of the shard starts from one state, resolved once and shared (frozen) as their baseline.
   const scenario = shareableState(
     typeof options.pbx.scenario === 'object'
@@ -126,8 +128,8 @@ export async function startShard(options: ShardOptions): Promise<FleetShard> {
             },
           });
           pbxs.push(pbx);
-          plane.add(siteId, () => pbx.internals.controlRoutes);
-          if (options.activity) pbx.internals.activity.start({ ...options.activity, siteId });
+          plane.add(siteId, () => siteControlRoutes(pbx));
+          if (options.activity) startFieldActivity(pbx, { ...options.activity, siteId });
         } catch (error) {
           failure ??= new FleetStartError('pbx', `the PBX of ${siteId} did not start`, { cause: error });
         }

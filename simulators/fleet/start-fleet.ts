@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FleetControl, FleetFixture, FleetHandle, FleetUrls } from '../fleet-controller/index.ts';
 import type {
   ControllerSettings,
@@ -125,7 +124,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet | FleetSh
     });
     if (reason) throw new FleetStartError('preflight', reason);
   }
-  const { start, defaultFixture, SiteControlPlane } = await import('../fleet-controller/index.ts');
+  const { alignFixture, connectInProcess, defaultFixture, SiteControlPlane, start } = await import(
+    '../fleet-controller/index.ts'
+  );
   const { secret } = options;
   const fixture = demoFixture(
     defaultFixture(),
@@ -168,20 +169,26 @@ export async function startFleet(options: FleetOptions): Promise<Fleet | FleetSh
     close,
   };
   try {
-    await alignStoredState(controller, fixture);
+    // A restored data directory gets this run's PBX sites and keys.
+    await alignFixture(controller, fixture);
     if (options.part === 'controller') return fleet;
     const ingest = connectableTcp(controller.urls.ingest);
     // A pooled fleet's PBXs link over in-process pipes: the same lines, sessions and batches as
     // over TCP, without a socket pair per PBX (2 descriptors per PBX instead of 4, issue 22).
-    const { ingest: listener } = controller.internals;
-    const dial = pool ? { dial: () => listener.connectInProcess() } : {};
+    const dial = pool ? { dial: () => connectInProcess(controller) } : {};
     const registrations: ControllerSettings[] = (fixture.pbxs ?? []).map(({ siteId, key }) => ({
       ingest,
       siteId,
       key,
       ...dial,
     }));
-    const { start: startPbx, resolveScenario, shareableState } = await import('../pbx/index.ts');
+    const {
+      resolveScenario,
+      shareableState,
+      siteControlRoutes,
+      start: startPbx,
+      startFieldActivity,
+    } = await import('../pbx/index.ts');
     const controlUrl = connectableHttp(controller.urls.control);
     /** What PBX `index` starts with beyond its options: its pool address and ports, where its control routes are mounted, its link. */
     const placed = (index: number, settings: ControllerSettings): Partial<PbxStartOptions> =>
@@ -197,8 +204,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet | FleetSh
     const { activity } = options;
     /** After PBX `index` started: its control routes on the site-addressed plane (pooled fleets), its activity. */
     const started = (settings: ControllerSettings, pbx: PbxHandle) => {
-      siteControl?.add(settings.siteId, () => pbx.internals.controlRoutes);
-      if (activity) pbx.internals.activity.start({ ...activity, siteId: settings.siteId });
+      siteControl?.add(settings.siteId, () => siteControlRoutes(pbx));
+      if (activity) startFieldActivity(pbx, { ...activity, siteId: settings.siteId });
     };
     const [first, ...rest] = registrations;
     if (!first) return fleet;
@@ -252,26 +259,6 @@ export async function startFleet(options: FleetOptions): Promise<Fleet | FleetSh
   } catch (error) {
     await close();
     throw error;
-  }
-}
-
-/**
- * A restored data directory holds what an earlier run stored, with that run's keys: the fixture's
- * PBX sites are added where missing and registered with this run's keys (a new directory already
- * got them from the fixture).
- */
-async function alignStoredState(controller: FleetHandle, fixture: FleetFixture): Promise<void> {
-  const { state } = controller.internals;
-  for (const { siteId, key } of fixture.pbxs ?? []) {
-    if (!state.access.sites.has(siteId)) {
-      const site = fixture.sites.find((s) => s.id === siteId);
-      await controller.control.addSite({ id: siteId, displayName: site?.displayName ?? siteId });
-      for (const right of fixture.rights.filter((r) => r.siteId === siteId))
-        if (state.access.partners.has(right.partnerId)) await controller.control.grant(right);
-    }
-    const keySha256 = createHash('sha256').update(key, 'utf8').digest('hex');
-    if (state.ingest.links.get(siteId)?.keySha256 !== keySha256)
-      await controller.control.registerPbx({ siteId, key });
   }
 }
 
