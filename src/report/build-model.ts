@@ -6,7 +6,7 @@ import {
   clausePrefix,
 } from '../catalog/catalog.ts';
 import { clauseVerdict } from './clause-verdict.ts';
-import { compactEvidence, type EvidenceForm } from './compact-evidence.ts';
+import { compactEvidence, type EvidenceForm, EvidenceHeads, evidenceHeadsOf } from './compact-evidence.ts';
 import { compareBaseline } from './compare-baseline.ts';
 import type { ExpectedFailures } from './expected-failures.ts';
 import {
@@ -43,6 +43,8 @@ export interface BuildReportInput {
   gates?: CoverageGates;
   /** How passing scenarios keep their evidence (default compact; src/report/compact-evidence.ts). */
   evidence?: EvidenceForm;
+  /** The heads compact evidence of `scenarios` already refers to (reports read back, merged). */
+  evidenceHeads?: Readonly<Record<string, string>>;
 }
 
 /** `verify`'s input: Cucumber's message streams instead of scenario results. */
@@ -90,12 +92,15 @@ export function buildReport(input: BuildReportInput): CompatibilityReport {
   const byClause = new Map<string, ScenarioResult[]>(catalog.clauses.map((clause) => [clause.id, []]));
   const untracedScenarios: UntracedScenario[] = [];
   const scenarioCounts: ScenarioCounts = { total: 0, passed: 0, failed: 0, skipped: 0, other: 0 };
+  const heads = new EvidenceHeads(input.evidenceHeads);
+  const results: ScenarioResult[] = [];
   for (const { tags, result: asRun } of scenarios) {
     // A pass keeps its evidence compact, everything else in full (issue 29, item 17).
     const result =
       asRun.status === 'passed' && input.evidence !== 'full'
-        ? { ...asRun, evidence: compactEvidence(asRun.evidence) }
+        ? { ...asRun, evidence: compactEvidence(asRun.evidence, heads) }
         : asRun;
+    results.push(result);
     scenarioCounts.total += 1;
     if (result.status === 'passed') scenarioCounts.passed += 1;
     else if (result.status === 'failed') scenarioCounts.failed += 1;
@@ -230,6 +235,7 @@ export function buildReport(input: BuildReportInput): CompatibilityReport {
       expired: expired.map((entry) => entry.clause),
     },
     outcome: { passed: reasons.length === 0, reasons },
+    ...evidenceHeadsOf(heads, results),
   };
 }
 

@@ -1,4 +1,5 @@
 import { clauseVerdict } from './clause-verdict.ts';
+import { EvidenceHeads, evidenceHeadsOf } from './compact-evidence.ts';
 import { compareBaseline } from './compare-baseline.ts';
 import type { ExpectedFailure } from './expected-failures.ts';
 import {
@@ -212,6 +213,11 @@ export function mergeReports(
     },
     outcome: { passed: reasons.length === 0, reasons },
     ...sandboxOf(reports, options.names ?? []),
+    // The heads the shards' compact evidence refers to, each once (issue 29, item 17).
+    ...evidenceHeadsOf(
+      new EvidenceHeads(Object.assign({}, ...reports.map((report) => report.evidenceHeads ?? {}))),
+      clauses.flatMap((clause) => clause.scenarios),
+    ),
   };
 }
 

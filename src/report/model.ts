@@ -203,6 +203,11 @@ export interface CompatibilityReport {
   outcome: { passed: boolean; reasons: string[] };
   /** certify-plugin: how sealed the plug-in's runs were. */
   sandbox?: SandboxSummary;
+  /**
+   * Each distinct head of the passes' compact evidence once, by the SHA-256 (hex) of its text
+   * (`CompactEvidence.headSha256`, issue 29 item 17). Absent when no compact evidence has a head.
+   */
+  evidenceHeads?: Record<string, string>;
 }
 
 /** One line on a sandbox: sealed with its tool, or not sealed, why, and what is absent. */

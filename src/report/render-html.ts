@@ -1,5 +1,5 @@
 import { escapeUTF8 } from 'entities';
-import type { EvidenceAttachment } from './attachments.ts';
+import { COMPACT_HEAD_BYTES, type EvidenceAttachment } from './attachments.ts';
 import type { ClauseResult, CompatibilityReport, InterfaceResult, ScenarioResult, Verdict } from './model.ts';
 import { escapedBytes, reproduceCommands } from './reproduce.ts';
 import { isNotRun, scoreText } from './score-text.ts';
@@ -126,6 +126,7 @@ ${rest
   .filter((i) => i.clauses.length > 0)
   .map((i) => renderInterface(i, report))
   .join('\n')}
+${renderEvidenceHeads(report)}
 <script>${SCRIPT}</script>
 </body>
 </html>
@@ -344,10 +345,39 @@ function renderScenario(s: ScenarioResult, detail: 'full' | 'trimmed', clauseRea
     const named = s.evidence.slice(0, detail === 'full' ? s.evidence.length : PASS_EXCHANGES_SHOWN);
     const more = s.evidence.length - named.length;
     parts.push(
-      `<p class="meta">Exchanges: ${named.map((x) => `<code>${e(x.exchange)}</code>`).join(', ')}${more > 0 ? ` and ${more} more` : ''} (bodies in compatibility.json)</p>`,
+      `<p class="meta">Exchanges: ${named.map((x) => `<code>${e(x.exchange)}</code>`).join(', ')}${more > 0 ? ` and ${more} more` : ''} (bodies in compatibility.json)${passHead(s)}</p>`,
     );
   }
   return `<li>${head}${parts.join('')}</li>`;
+}
+
+/** Anchor of a distinct evidence head in the page (issue 29, item 17). */
+const headAnchor = (key: string) => `head-${key.slice(0, 16)}`;
+
+/** A pass's first bytes: a link to its head, shown once below; an inline head of an older report here. */
+function passHead(s: ScenarioResult): string {
+  const first = s.evidence[0];
+  if (!first || !('form' in first) || first.form !== 'compact') return '';
+  if (first.headSha256) return `; <a href="#${headAnchor(first.headSha256)}">first bytes of the answer</a>`;
+  if (first.head !== undefined)
+    return `</p><details class="evidence"><summary>First bytes of the answer</summary><pre>${e(first.head)}</pre></details><p class="meta">`;
+  return '';
+}
+
+/**
+ * The first bytes of the passes' answers, each distinct one once (`evidenceHeads` of the JSON);
+ * each pass links to its own. Collapsed: the page stays short, a link opens the one it names.
+ */
+function renderEvidenceHeads(report: CompatibilityReport): string {
+  const heads = Object.entries(report.evidenceHeads ?? {});
+  if (heads.length === 0) return '';
+  const items = heads.map(
+    ([key, head]) =>
+      `<details class="evidence" id="${headAnchor(key)}"><summary><code>${e(key.slice(0, 16))}</code>, ${Buffer.byteLength(head)} bytes: ${e(head.split('\n', 1)[0]?.slice(0, 80) ?? '')}</summary><pre>${e(head)}</pre></details>`,
+  );
+  return `<h2 id="evidence-heads">First bytes of the passes' answers (${heads.length} distinct)</h2>
+<p class="meta">The first ${COMPACT_HEAD_BYTES} bytes of the first answer of each passing scenario, each distinct one once (SHA-256 in compatibility.json).</p>
+${items.join('\n')}`;
 }
 
 /** A failure's exchanges, collapsed: the summary names them, the bytes expand. */
