@@ -1,5 +1,5 @@
 import { clauseVerdict } from './clause-verdict.ts';
-import { EvidenceHeads, evidenceHeadsOf } from './compact-evidence.ts';
+import { EvidenceHeads, evidenceHeadsOf, readEvidenceHeads } from './compact-evidence.ts';
 import { compareBaseline } from './compare-baseline.ts';
 import type { ExpectedFailure } from './expected-failures.ts';
 import {
@@ -215,7 +215,7 @@ export function mergeReports(
     ...sandboxOf(reports, options.names ?? []),
     // The heads the shards' compact evidence refers to, each once (issue 29, item 17).
     ...evidenceHeadsOf(
-      new EvidenceHeads(Object.assign({}, ...reports.map((report) => report.evidenceHeads ?? {}))),
+      new EvidenceHeads(Object.assign({}, ...reports.map((report) => readEvidenceHeads(report)))),
       clauses.flatMap((clause) => clause.scenarios),
     ),
   };
