@@ -8,6 +8,7 @@ import { type FleetFixture, type FleetHandle, start } from '../simulators/fleet-
 import type { PbxInventory } from '../simulators/shared/index.ts';
 import { encodeLine, LineReader, parseLine } from '../simulators/shared/index.ts';
 import { cpuLine } from './cpu-line.ts';
+import { FACE_GOALS, goalVerdict } from './face-goals.ts';
 import type { IngestTarget } from './ingest-load.ts';
 import { fmt } from './load.ts';
 import { type LoadTarget, LoadWorker, type WorkerLoadResult } from './load-worker.ts';
@@ -96,7 +97,7 @@ async function benchSites(load: LoadWorker): Promise<void> {
         );
         if (!conditional) bare200.set(concurrency, ceiling.perSecond);
         console.log(
-          `${path.padEnd(4)}  ${String(concurrency).padStart(4)}  ${fmt(sut.perSecond).padStart(12)}  ${fmt(ceiling.perSecond).padStart(12)}   ${fmt(ratio, 2)}${errorNote(sut)}`,
+          `${path.padEnd(4)}  ${String(concurrency).padStart(4)}  ${fmt(sut.perSecond).padStart(12)}  ${fmt(ceiling.perSecond).padStart(12)}   ${fmt(ratio, 2)}   ${goalVerdict(ratio, FACE_GOALS.sites, sut.errors)}${errorNote(sut)}`,
         );
         cpu.push(
           `  ${path} c${concurrency}: ${cpuLine('controller', sut)}`,
@@ -220,7 +221,7 @@ async function benchIngest(load: LoadWorker): Promise<void> {
   console.log('                      events/s   bare TCP events/s   ratio');
   for (const [name, sut, ceiling] of rows) {
     console.log(
-      `${name.padEnd(20)}${fmt(sut.perSecond).padStart(10)}   ${fmt(ceiling.perSecond).padStart(17)}   ${fmt(sut.perSecond / ceiling.perSecond, 3)}${errorNote(sut)}${errorNote(ceiling)}`,
+      `${name.padEnd(20)}${fmt(sut.perSecond).padStart(10)}   ${fmt(ceiling.perSecond).padStart(17)}   ${fmt(sut.perSecond / ceiling.perSecond, 3)}   ${goalVerdict(sut.perSecond / ceiling.perSecond, name.endsWith('--data') ? FACE_GOALS.ingestData : FACE_GOALS.ingestMemory, sut.errors)}${errorNote(sut)}${errorNote(ceiling)}`,
     );
   }
   for (const [name, sut, ceiling] of rows) {

@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
 import { httpPbxControl, start } from '../simulators/pbx/index.ts';
 import { cpuLine } from './cpu-line.ts';
+import { FACE_GOALS, goalVerdict } from './face-goals.ts';
 import { bareHttpServer, median } from './http-load.ts';
 import { fmt } from './load.ts';
 import { LoadWorker } from './load-worker.ts';
@@ -46,7 +47,7 @@ export async function benchMaintenance(): Promise<void> {
     );
     console.log(`accepted commands/s at concurrency ${CONCURRENCY} (client on its own thread)`);
     console.log(
-      `  simulator ${fmt(sut.perSecond)}   bare http ${fmt(ceiling.perSecond)}   ratio ${fmt(ratio, 2)}${sut.errors ? `   (${sut.errors} errors: ${sut.firstError})` : ''}`,
+      `  simulator ${fmt(sut.perSecond)}   bare http ${fmt(ceiling.perSecond)}   ratio ${fmt(ratio, 2)}   ${goalVerdict(ratio, FACE_GOALS.maintenance, sut.errors)}${sut.errors ? `   (${sut.errors} errors: ${sut.firstError})` : ''}`,
     );
     console.log(`  ${cpuLine('simulator', sut)}\n  ${cpuLine('bare http', ceiling)}`);
 

@@ -10,6 +10,7 @@ import {
   start,
 } from '../simulators/pbx/index.ts';
 import { openEmbeddedTarget } from '../steps/support/embedded-target.ts';
+import { FACE_GOALS, goalVerdict } from './face-goals.ts';
 import { fmt } from './load.ts';
 import { cpuPerRequestUs, LoadWorker, type WorkerLoadResult } from './load-worker.ts';
 
@@ -83,7 +84,7 @@ export async function benchMonitoring(): Promise<void> {
         const bound = row.mode === 'raw' ? fmt((concurrency * 1000) / row.graceMs) : '-';
         const grace = row.mode === 'raw' ? `${row.graceMs} ms` : '-';
         console.log(
-          `${row.mode.padEnd(5)} ${grace.padEnd(7)} ${String(concurrency).padStart(4)}  ${fmt(sut.perSecond).padStart(11)} ${fmt(ceiling.perSecond).padStart(11)}   ${fmt(ratio, 2).padStart(5)}   ${bound.padStart(13)}   ${cpuPair(sut, ceiling)}${sut.errors ? `  (${sut.errors} errors: ${sut.firstError})` : ''}`,
+          `${row.mode.padEnd(5)} ${grace.padEnd(7)} ${String(concurrency).padStart(4)}  ${fmt(sut.perSecond).padStart(11)} ${fmt(ceiling.perSecond).padStart(11)}   ${fmt(ratio, 2).padStart(5)}   ${bound.padStart(13)}   ${cpuPair(sut, ceiling)}${row.mode === 'http' ? `   ${goalVerdict(ratio, FACE_GOALS.dataHttp, sut.errors)}` : ''}${sut.errors ? `  (${sut.errors} errors: ${sut.firstError})` : ''}`,
         );
       }
     }

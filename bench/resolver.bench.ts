@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
 import { resolveCaller, start } from '../simulators/pbx/index.ts';
 import { startEndpointWorker } from './endpoint-worker.ts';
+import { FACE_GOALS, goalVerdict } from './face-goals.ts';
 import { fmt, type LoadResult, runLoad } from './load.ts';
 import { threadCpuMs } from './thread-cpu.ts';
 
@@ -65,7 +66,7 @@ export async function benchResolver(): Promise<void> {
         const each = await measured(fresh, concurrency);
         const errors = sut.errors + kept.errors + each.errors;
         console.log(
-          `  ${String(concurrency).padStart(11)}   ${fmt(sut.perSecond).padStart(8)}   ${fmt(kept.perSecond).padStart(17)}   ${fmt(each.perSecond).padStart(21)}   ${fmt(sut.perSecond / kept.perSecond, 2).padStart(21)}   ${fmt(sut.perSecond / each.perSecond, 2).padStart(25)}${errors ? `   (${errors} errors)` : ''}`,
+          `  ${String(concurrency).padStart(11)}   ${fmt(sut.perSecond).padStart(8)}   ${fmt(kept.perSecond).padStart(17)}   ${fmt(each.perSecond).padStart(21)}   ${fmt(sut.perSecond / kept.perSecond, 2).padStart(21)}   ${fmt(sut.perSecond / each.perSecond, 2).padStart(25)}   ${goalVerdict(sut.perSecond / each.perSecond, FACE_GOALS.resolver, errors)}${errors ? `   (${errors} errors)` : ''}`,
         );
         if (concurrency === 16)
           cpu.push(['resolver', sut], ['undici keep-alive', kept], ['undici new conn.', each]);

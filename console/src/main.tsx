@@ -8,7 +8,8 @@ import './style.css';
 
 /** What `/console/api/config` says about this simulator. */
 export interface ConsoleConfig {
-  pbxBase: string;
+  /** Where the PBX's control operations are; `null`: no PBX here (a controller alone), the fleet view only. */
+  pbxBase: string | null;
   tokenRequired: boolean;
   fleet: {
     apiUrl: string;
@@ -54,17 +55,20 @@ function App() {
   useEffect(() => {
     if (!config) return;
     const stop = new AbortController();
-    follow(
-      `${config.pbxBase}/changes`,
-      () => setPbxRevision((r) => r + 1),
-      () => setLive(true),
-      stop.signal,
-    );
+    if (config.pbxBase !== null)
+      follow(
+        `${config.pbxBase}/changes`,
+        () => setPbxRevision((r) => r + 1),
+        () => setLive(true),
+        stop.signal,
+      );
     if (config.fleet)
       follow(
         '/console/api/fleet/changes',
         () => setFleetRevision((r) => r + 1),
-        () => {},
+        () => {
+          if (config.pbxBase === null) setLive(true);
+        },
         stop.signal,
       );
     return () => stop.abort();
@@ -76,9 +80,11 @@ function App() {
 
   if (needToken > 0) return <TokenForm key={needToken} onToken={loadConfig} again={hasToken()} />;
   if (!config) return <p>Connecting to the control plane…</p>;
-  const views: [View, string][] = [['pbx', 'PBX']];
+  const views: [View, string][] = config.pbxBase === null ? [] : [['pbx', 'PBX']];
   if (config.fleet) views.push(['fleet', 'Fleet']);
   if (config.recording) views.push(['recording', 'Recording']);
+  // A view this simulator does not have (a controller alone has no PBX) gives way to the first it has.
+  const shown = views.some(([key]) => key === view) ? view : (views[0]?.[0] ?? 'pbx');
   return (
     <>
       <header>
@@ -88,7 +94,7 @@ function App() {
             <button
               key={key}
               type="button"
-              aria-current={view === key ? 'page' : undefined}
+              aria-current={shown === key ? 'page' : undefined}
               onClick={() => setView(key)}
             >
               {label}
@@ -108,11 +114,13 @@ function App() {
         </div>
       ) : null}
       <main>
-        {view === 'pbx' ? <PbxView base={config.pbxBase} revision={pbxRevision} onError={onError} /> : null}
-        {view === 'fleet' && config.fleet ? (
+        {shown === 'pbx' && config.pbxBase !== null ? (
+          <PbxView base={config.pbxBase} revision={pbxRevision} onError={onError} />
+        ) : null}
+        {shown === 'fleet' && config.fleet ? (
           <FleetView fleet={config.fleet} revision={fleetRevision} onError={onError} />
         ) : null}
-        {view === 'recording' && config.recording ? (
+        {shown === 'recording' && config.recording ? (
           <RecordingView recording={config.recording} revision={pbxRevision} onError={onError} />
         ) : null}
       </main>

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { LinkSocket } from '../shared/wire/in-process-pipe.ts';
 import { partsOf } from './controller-parts.ts';
 import type { FleetFixture } from './model/fleet-fixture.ts';
+import type { HistoryRecord } from './model/types.ts';
 import type { FleetHandle } from './start-controller.ts';
 
 /**
@@ -54,4 +55,9 @@ export async function alignFixture(fleet: FleetHandle, fixture: FleetFixture): P
     if (state.ingest.links.get(siteId)?.keySha256 !== keySha256)
       await fleet.control.registerPbx({ siteId, key });
   }
+}
+
+/** The acknowledgement history as stored, every partner's entries (for audits, e.g. that no secret is in it). */
+export function attentionHistory(fleet: FleetHandle): readonly HistoryRecord[] {
+  return partsOf(fleet).state.attention.history;
 }

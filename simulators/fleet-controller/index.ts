@@ -7,6 +7,7 @@ export { FLEET_CONTROL_DOCUMENT } from './control/fleet-control-document.ts';
 export {
   acceptedEvents,
   alignFixture,
+  attentionHistory,
   connectInProcess,
   ingestConnections,
   linkedSites,

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { VirtualClock, type VirtualClockOptions } from '../shared/clock.ts';
 import { startControlPlane } from '../shared/control/start-control-plane.ts';
+import type { RawMount } from '../shared/http/control-server.ts';
 import { closeServer, listen } from '../shared/http/listen.ts';
 import type { SiteControlPlane } from '../shared/http/site-control-plane.ts';
 import { boundSlowClients, HTTP_SERVER_OPTIONS } from '../shared/http/slow-clients.ts';
@@ -37,6 +38,8 @@ export interface FleetStartOptions {
    * (one control plane for a whole fleet, issue 22); PBXs are added to it as they start.
    */
   siteControl?: SiteControlPlane;
+  /** Handlers the control listener serves beside its operations (the console at `/console`, issue 32). */
+  controlMounts?: readonly RawMount[];
   clock?: VirtualClockOptions;
   /** Lower scrypt cost for tests; the default is `DEFAULT_SCRYPT_COST`. */
   scryptCost?: ScryptCost;
@@ -132,6 +135,7 @@ export async function start(options: FleetStartOptions = {}): Promise<FleetHandl
         port: options.controlPort ?? 0,
         log: (entry) => log({ face: 'control', ...entry }),
         ...(options.siteControl === undefined ? {} : { sites: options.siteControl }),
+        ...(options.controlMounts === undefined ? {} : { mounts: options.controlMounts }),
         ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
       },
     );

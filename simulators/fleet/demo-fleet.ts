@@ -1,6 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FleetFixture, FleetHandle, SiteControlPlane } from '../fleet-controller/index.ts';
-import type { ControllerSettings, FieldActivityOptions, PbxHandle, PbxStartOptions } from '../pbx/index.ts';
+import type {
+  ControllerSettings,
+  FieldActivityOptions,
+  PbxHandle,
+  PbxStartOptions,
+  RawMount,
+} from '../pbx/index.ts';
 import { type AddressPool, addressAt } from './address-pool.ts';
 
 /** Upper bound of `--pbx-count` with a listener set per PBX on `--host` and ephemeral ports. */
@@ -47,6 +53,8 @@ export interface DemoFleetOptions {
   apiPort?: number;
   ingestPort?: number;
   controlPort?: number;
+  /** Handlers the controller's control listener serves beside its operations (the console, issue 32). */
+  controlMounts?: readonly RawMount[];
   /** Seed and rate of `--activity field`; absent: the PBXs change only when told to. */
   activity?: FieldActivityOptions;
   /** The controller's warnings for its operator (a refused PBX link, issue 29 item 5). */
@@ -100,6 +108,7 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
       ...(options.apiPort === undefined ? {} : { apiPort: options.apiPort }),
       ...(options.ingestPort === undefined ? {} : { ingestPort: options.ingestPort }),
       ...(options.controlPort === undefined ? {} : { controlPort: options.controlPort }),
+      ...(options.controlMounts === undefined ? {} : { controlMounts: options.controlMounts }),
       host: options.host,
       ...(options.controlHost === undefined ? {} : { controlHost: options.controlHost }),
       ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),

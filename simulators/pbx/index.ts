@@ -25,6 +25,8 @@ export type { CompletionEvent } from './maintenance/completion-event.ts';
 export { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
 export { MAINTENANCE_CONTROL_OPERATIONS } from './maintenance/maintenance-operations.ts';
 export type { CreatedToken, TokenInfo } from './maintenance/token-store.ts';
+/** The simulator's own pbx_monitoring MKP (the package its web server offers for download). */
+export { buildMonitoringPackage } from './mkp/monitoring-package.ts';
 export { unpackTar } from './mkp/tar-archive.ts';
 export {
   httpPbxControl,

@@ -42,6 +42,8 @@ export interface UnspecifiedEntry {
 
 export interface Catalog {
   version: number;
+  /** `sha256:` and 12 hex digits of the catalog file's text (src/core/tool-version.ts `fingerprint`). */
+  fingerprint: string;
   clauses: Clause[];
   unspecified: UnspecifiedEntry[];
 }

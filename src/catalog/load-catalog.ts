@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { DEFAULT_CATALOG_PATH } from '../core/project-paths.ts';
+import { fingerprint } from '../core/tool-version.ts';
 import {
   type Catalog,
   CHECK_KINDS,
@@ -69,7 +70,7 @@ export function parseCatalog(text: string): Catalog {
     claim(id);
     return { id, spec: requireString(raw, 'spec', id), what: requireString(raw, 'what', id) };
   });
-  return { version, clauses, unspecified };
+  return { version, fingerprint: fingerprint(text), clauses, unspecified };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

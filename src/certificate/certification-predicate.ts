@@ -40,7 +40,6 @@ export interface CertificationPredicate {
 export interface PredicateInput {
   report: CompatibilityReport;
   plugin: CertificationPredicate['plugin'];
-  catalog: CertificationPredicate['catalog'];
   runs: PredicateRun[];
   generated: CertificationPredicate['generated'];
   expectations: CertificationPredicate['expectations'];
@@ -57,7 +56,8 @@ export function certificationPredicate(input: PredicateInput): CertificationPred
   const { report } = input;
   return {
     tool: { name: 'pbx-conformance', version: report.metadata.toolVersion },
-    catalog: input.catalog,
+    // The catalog that judged the run, as its report names it.
+    catalog: { format: report.metadata.catalogVersion, fingerprint: report.metadata.catalogFingerprint },
     plugin: input.plugin,
     result: report.outcome.passed ? 'passed' : 'failed',
     level: input.level,

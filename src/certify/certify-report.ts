@@ -1,14 +1,7 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import { type EvidenceAttachment, MAX_EVIDENCE_CHARS } from '../report/attachments.ts';
-import { catalogFields } from '../report/build-model.ts';
-import { catalogIdentity } from '../report/catalog-identity.ts';
-import {
-  type ClauseResult,
-  type CompatibilityReport,
-  emptyVerdictCounts,
-  type InterfaceResult,
-  type ScenarioResult,
-} from '../report/model.ts';
+import { buildReport, catalogFields } from '../report/build-report.ts';
+import type { ClauseResult, CompatibilityReport, ScenarioResult } from '../report/model.ts';
 import type { CertifyResult, ClauseOutcome, RunRecord } from './certify-types.ts';
 
 export interface CertifyReportInput {
@@ -21,80 +14,50 @@ export interface CertifyReportInput {
   command: string;
   /** The run's options that a reproduce line repeats (`--expectations FILE`, `--scenario-file FILE`), as given. */
   rerunOptions: string[];
-  toolVersion: string;
   /** Files the served agent texts were written to, by run name (relative to the reports dir). */
   servedFiles: Map<string, string>;
 }
 
 /**
- * A certification in the one result model (src/report/model.ts): the interface `PLUGIN` with the
- * catalog's PLUGIN clauses, one verdict each over every run (`fail` for a broken `must` rule,
- * `warn` for a broken `should` rule), the runs browsable beneath each clause (the runs that broke
- * it first, with the full evidence of the worst one). No clause is made up: every id, rule and
- * section comes from the catalog.
+ * A certification in the one result model (src/report/model.ts), built by the one report builder:
+ * the interface `PLUGIN` with the catalog's PLUGIN clauses, one verdict each over every run
+ * (`fail` for a broken `must` rule, `warn` for a broken `should` rule), the runs browsable beneath
+ * each clause (the runs that broke it first, with the full evidence of the worst one). No clause
+ * is made up: every id, rule and section comes from the catalog.
  */
 export function certifyReport(input: CertifyReportInput): CompatibilityReport {
-  const { result, catalog } = input;
-  const clauses: ClauseResult[] = result.clauses.map((outcome) => clauseResult(outcome, input));
-  const counts = emptyVerdictCounts();
-  for (const clause of clauses) counts[clause.verdict] += 1;
-  const face: InterfaceResult = {
-    id: 'PLUGIN',
-    score: { passed: counts.pass, testable: clauses.length - counts['not-testable'] },
-    counts,
-    clauses,
-  };
+  const { result } = input;
   const failed = result.clauses.filter((c) => c.verdict === 'fail');
   const harness = result.runs.filter((r) => r.harnessProblem);
-  const reasons = [
-    ...failed.map((c) => `${c.id} (must) broken in ${c.findings[0]?.run}: ${c.findings[0]?.message}`),
-    ...harness.map((r) => `${r.run}: ${r.harnessProblem}`),
-  ];
-  if (result.runs.length === 0) reasons.push('no scenario ran');
   const scenarioCounts = { total: result.runs.length, passed: 0, failed: 0, skipped: 0, other: 0 };
   for (const run of result.runs) {
     if (run.harnessProblem) scenarioCounts.skipped += 1;
     else if (run.findings.length > 0) scenarioCounts.failed += 1;
     else scenarioCounts.passed += 1;
   }
-  return {
-    reportVersion: 1,
+  return buildReport({
+    run: {
+      command: 'certify-plugin',
+      target: `${input.plugin} (certify-plugin)`,
+      targetFile: input.expectationsFile,
+      startedAt: result.startedAt,
+      finishedAt: result.finishedAt,
+      rerun: { command: 'certify-plugin', options: input.rerunOptions, plugin: input.command },
+    },
+    catalog: input.catalog,
+    results: { judged: result.clauses.map((outcome) => clauseResult(outcome, input)), scenarioCounts },
+    moreReasons: [
+      ...failed.map((c) => `${c.id} (must) broken in ${c.findings[0]?.run}: ${c.findings[0]?.message}`),
+      ...harness.map((r) => `${r.run}: ${r.harnessProblem}`),
+    ],
     certification: {
       level: result.level,
       coverage: result.coverage,
       notCertified: result.notCertified,
       warnings: result.warnings,
     },
-    metadata: {
-      command: 'certify-plugin',
-      target: `${input.plugin} (certify-plugin)`,
-      targetFile: input.expectationsFile,
-      startedAt: result.startedAt.toISOString(),
-      finishedAt: result.finishedAt.toISOString(),
-      toolVersion: input.toolVersion,
-      catalogVersion: catalog.version,
-      catalogFingerprint: catalogIdentity().catalogFingerprint,
-      // No Cucumber ran: the plug-in's runs are judged by certify-plugin itself.
-      cucumberVersion: null,
-      tagExpression: null,
-      rerun: { command: 'certify-plugin', options: input.rerunOptions, plugin: input.command },
-    },
-    scenarios: scenarioCounts,
-    clauses: counts,
-    interfaces: [face],
-    untracedScenarios: [],
-    baseline: {
-      file: '',
-      present: false,
-      expectedFailures: [],
-      unexpectedFailures: failed.map((c) => c.id),
-      unexpectedPasses: [],
-      listedNotRun: [],
-      expired: [],
-    },
-    outcome: { passed: reasons.length === 0, reasons },
     sandbox: result.sandbox,
-  };
+  });
 }
 
 function clauseResult(outcome: ClauseOutcome, input: CertifyReportInput): ClauseResult {

@@ -26,7 +26,7 @@ export interface PreparedCertificate {
 /** What a certificate states: the certified files and everything the predicate is built from. */
 export interface CertificateFacts {
   subject: Subject[];
-  predicate: Omit<PredicateInput, 'catalog'>;
+  predicate: PredicateInput;
 }
 
 /**
@@ -101,12 +101,7 @@ export async function settleCertificate(
   const { subject, predicate } = await facts();
   const { certificationPredicate } = await import('../certificate/certification-predicate.ts');
   const { issueCertificate } = await import('../certificate/issue-certificate.ts');
-  const { versionInfo } = await import('../core/tool-version.ts');
-  const { catalog } = versionInfo();
-  const full = certificationPredicate({
-    ...predicate,
-    catalog: { format: catalog.format, fingerprint: catalog.fingerprint },
-  });
+  const full = certificationPredicate(predicate);
   await writeFile(prepared.file, issueCertificate(subject, full, prepared.key));
   const lines = [
     `  certificate: ${shown(prepared.file)} (${subject.length} file(s), ${

@@ -5,7 +5,6 @@ import type { CertifyMkpResult } from '../certify/mkp/certify-mkp.ts';
 import type { PluginPackage } from '../certify/mkp/plugin-package.ts';
 import { HarnessError } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
-import { TOOL_VERSION } from '../core/tool-version.ts';
 import { sandboxLine } from '../report/model.ts';
 import type { CertificateOutputOptions } from './certificate-output.ts';
 import type { CliIo } from './cli-io.ts';
@@ -138,16 +137,15 @@ export async function certifyMkpCommand(
     servedFiles.set(r.scenario, file);
   }
   const { loadCatalog } = await import('../catalog/load-catalog.ts');
-  const catalogClauses = new Map((await loadCatalog()).clauses.map((c) => [c.id, c]));
+  const clauseCatalog = await loadCatalog();
+  const catalogClauses = new Map(clauseCatalog.clauses.map((c) => [c.id, c]));
   const { toMkpReport } = await import('../certify/mkp/mkp-report.ts');
   const { writeReports } = await import('../report/write-reports.ts');
-  const { catalogIdentity } = await import('../report/catalog-identity.ts');
   const report = toMkpReport({
     result,
     plugin,
     source,
-    toolVersion: TOOL_VERSION,
-    catalog: catalogIdentity(),
+    catalog: clauseCatalog,
     catalogClause: (id) => catalogClauses.get(id),
     servedFiles,
   });

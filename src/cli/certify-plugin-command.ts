@@ -13,7 +13,6 @@ import {
 import type { Expectations } from '../certify/expectations.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
-import { TOOL_VERSION } from '../core/tool-version.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import { sandboxLine } from '../report/model.ts';
 import { CLI } from '../report/reproduce.ts';
@@ -306,7 +305,6 @@ export async function certifyPluginCommand(
       ...(options.expectations === undefined ? [] : ['--expectations', options.expectations]),
       ...(options.scenarioFile === undefined ? [] : ['--scenario-file', options.scenarioFile]),
     ],
-    toolVersion: TOOL_VERSION,
     servedFiles,
   });
   const paths = await writeReports(report, reportsDir);

@@ -3,7 +3,6 @@ import { relative, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
-import { TOOL_VERSION } from '../core/tool-version.ts';
 import { formatFuzzSummary } from '../fuzz/fuzz-summary.ts';
 import type { FuzzTarget } from '../fuzz/fuzz-target.ts';
 import type { FuzzResult } from '../fuzz/run-fuzz.ts';
@@ -157,7 +156,6 @@ export async function fuzzCommand(options: FuzzOptions, io: CliIo): Promise<numb
   const report = fuzzReport(result, catalog, {
     target: target.info.name,
     targetFile,
-    toolVersion: TOOL_VERSION,
     tagExpression: null,
   });
   const paths = await writeReports(report, dir).catch((error: unknown) => {

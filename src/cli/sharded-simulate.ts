@@ -14,6 +14,7 @@ import {
   startShard,
 } from '../../simulators/fleet/index.ts';
 import { isLoopbackHost, type RefusalReason } from '../../simulators/shared/index.ts';
+import type { ConsoleOptions } from '../console/console-mount.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { MAKE_A_SECRET, MIN_SECRET_LENGTH, weakSecretReason } from '../core/secret-strength.ts';
 import type { CliIo } from './cli-io.ts';
@@ -108,6 +109,14 @@ export async function simulateSharded(options: SimulateOptions, io: CliIo): Prom
   if (options.fleetOnly) {
     if (options.controller !== undefined)
       throw new HarnessError('--controller names the controller of a shard; --fleet-only is that controller');
+    // Issue 32: the console on the controller's control plane, the fleet view alone (no PBX runs
+    // here); it learns the fleet once the fleet has started.
+    const { consoleMount } = await import('../console/console-mount.ts');
+    const { consoleOptionsOf } = await import('../console/console-options.ts');
+    const consoleOptions: ConsoleOptions = {
+      tokenRequired: options.controlToken !== undefined,
+      pbxBase: null,
+    };
     // No descriptor per site: each shard links all its PBXs over one multiplexed connection.
     const fleet = await startDemoFleet({
       host: options.host,
@@ -119,9 +128,11 @@ export async function simulateSharded(options: SimulateOptions, io: CliIo): Prom
       ...(options.apiPort === undefined ? {} : { apiPort: options.apiPort }),
       ...(options.ingestPort === undefined ? {} : { ingestPort: options.ingestPort }),
       ...(options.controlPort === undefined ? {} : { controlPort: options.controlPort }),
+      controlMounts: [consoleMount(consoleOptions)],
       ...(options.data === undefined ? {} : { dataDir: resolve(io.cwd, options.data) }),
       warn: (line) => io.stderr.write(`warning: ${line}\n`),
     });
+    Object.assign(consoleOptions, consoleOptionsOf(fleet, options.controlToken, undefined));
     try {
       const stop = stopRequested(io.signal);
       const { urls } = fleet.controller;
@@ -131,6 +142,7 @@ export async function simulateSharded(options: SimulateOptions, io: CliIo): Prom
           `  REST:            ${urls.api}/api/v1`,
           `  MCP:             ${urls.mcp}`,
           `  control plane:   ${urls.control}`,
+          `  console:         ${urls.control}/console  (the fleet view; open it in a browser)`,
           `  PBX ingest:      ${urls.ingest}  (simulate --shard i/N --controller <this> --pbx-count ${count})`,
           ...(isLoopbackHost(options.host)
             ? []

@@ -17,6 +17,7 @@ import {
 } from '../../simulators/fleet/index.ts';
 import type { EndpointStatus, PbxHandle, PbxStartOptions, PbxState } from '../../simulators/pbx/index.ts';
 import { generateControlToken, isLoopbackHost } from '../../simulators/shared/index.ts';
+import type { ConsoleOptions } from '../console/console-mount.ts';
 import type { ReplayClock } from '../console/console-options.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
@@ -180,6 +181,12 @@ export async function simulateCommand(
   // Loaded on demand: `verify` against a remote target never needs the simulator.
   const { MAINTENANCE_BASE_PATH, pbxNow, pbxState, start } = await import('../../simulators/pbx/index.ts');
   if (typeof scenario === 'string') await requireKnownScenario(scenario);
+  // Issue 32: a pooled fleet's primary PBX has no control listener of its own, so the console is
+  // on the controller's control plane (beside the PBX at /pbx/{siteId}); it learns the fleet once
+  // the fleet has started. Loaded on demand, like the simulator: `--help` loads commander alone.
+  const { consoleMount } = await import('../console/console-mount.ts');
+  const { consoleOptionsOf } = await import('../console/console-options.ts');
+  const pooledConsole: ConsoleOptions | null = pool ? { tokenRequired: controlToken !== undefined } : null;
   const fleet =
     options.fleet === false
       ? null
@@ -191,6 +198,7 @@ export async function simulateCommand(
           ...(options.apiPort === undefined ? {} : { apiPort: options.apiPort }),
           ...(options.ingestPort === undefined ? {} : { ingestPort: options.ingestPort }),
           ...(pool ? { pool } : {}),
+          ...(pooledConsole ? { controlMounts: [consoleMount(pooledConsole)] } : {}),
           ...(activity ? { activity } : {}),
           ...(options.data === undefined ? {} : { dataDir: resolve(io.cwd, options.data) }),
         });
@@ -202,8 +210,6 @@ export async function simulateCommand(
       options.json || targetFile !== undefined ? await prepareResolverFixtures(options.host) : null;
     if (resolverFixtures?.trustedCa.length) startOptions.resolver = { trustedCa: resolverFixtures.trustedCa };
     const primary = fleet?.registrations[0];
-    // Issue 32: the console on the primary PBX's control plane (a pooled fleet's primary has none of its own).
-    const consoleOn = !fleet?.pool;
     const replayClock: { current?: ReplayClock } = {};
     const recordingShown = replayed && {
       recording: replayed.recording,
@@ -211,12 +217,10 @@ export async function simulateCommand(
       timing: options.timing ?? 'recorded',
       clock: replayClock,
     };
-    if (consoleOn) {
-      // Loaded on demand, like the simulator: `--help` loads commander alone.
-      const { consoleMount } = await import('../console/console-mount.ts');
-      const { consoleOptionsOf } = await import('../console/console-options.ts');
-      startOptions.controlMounts = [consoleMount(consoleOptionsOf(fleet, controlToken, recordingShown))];
-    }
+    const consoleOptions = consoleOptionsOf(fleet, controlToken, recordingShown);
+    if (pooledConsole && primary)
+      Object.assign(pooledConsole, consoleOptions, { pbxBase: `/pbx/${encodeURIComponent(primary.siteId)}` });
+    else startOptions.controlMounts = [consoleMount(consoleOptions)];
     handle = await start(
       primary ? { ...startOptions, ...fleet?.pbxOptions(0), controller: primary } : startOptions,
     );
@@ -262,7 +266,8 @@ export async function simulateCommand(
     const info = options.json || command.length > 0 ? io.stderr : io.stdout;
     if (options.json) io.stdout.write(`${JSON.stringify(target)}\n`);
     if (targetFile !== undefined) await writeAtomically(targetFile, `${JSON.stringify(target, null, 2)}\n`);
-    info.write(formatBanner(target, options, endpointStatus, !fleet?.pool));
+    const consoleUrl = `${fleet?.pool ? connectable(fleet.controller.urls.control) : target.pbx.controlUrl}/console`;
+    info.write(formatBanner(target, options, endpointStatus, consoleUrl));
     if (fleet) info.write(fleet.pool ? formatPooledFleet(fleet, options) : formatFleet(fleet, options));
     info.write(formatBound(handle, fleet?.pool ? null : fleet));
     if (generatedToken) {
@@ -495,7 +500,7 @@ function formatBanner(
   target: TargetDescription,
   options: SimulateOptions,
   status: EndpointStatus,
-  consoleAt: boolean,
+  consoleUrl: string,
 ): string {
   const { pbx } = target;
   const endpoint =
@@ -511,7 +516,7 @@ function formatBanner(
     `  XML-RPC login:   ${pbx.xmlrpc.login} / ${pbx.xmlrpc.password}  (URL parameter ${pbx.xmlrpc.authParam})`,
     `  data endpoint:   ${endpoint}`,
     `  control plane:   ${pbx.controlUrl}`,
-    ...(consoleAt ? [`  console:         ${pbx.controlUrl}/console  (open it in a browser)`] : []),
+    `  console:         ${consoleUrl}  (open it in a browser)`,
     '',
   ].join('\n');
 }

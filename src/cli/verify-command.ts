@@ -8,8 +8,7 @@ import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { DEFAULT_REPORTS_DIR, EXPECTED_FAILURES_DIR, FEATURES_DIR } from '../core/project-paths.ts';
 import type { TargetFile } from '../core/target-file.ts';
 import { TOOL_VERSION } from '../core/tool-version.ts';
-import { buildModel, matchesPrefix } from '../report/build-model.ts';
-import { catalogIdentity } from '../report/catalog-identity.ts';
+import { buildReport, matchesPrefix } from '../report/build-report.ts';
 import type { EvidenceForm } from '../report/compact-evidence.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import {
@@ -19,6 +18,7 @@ import {
 } from '../report/expected-failures.ts';
 import type { CompatibilityReport } from '../report/model.ts';
 import { derivedRunId, RUN_ID_PATTERN, type RunSettings } from '../report/run-identity.ts';
+import { collectScenarioResults, cucumberVersion } from '../report/scenario-results.ts';
 import { writeReports } from '../report/write-reports.ts';
 import {
   type CredentialCheck,
@@ -120,7 +120,7 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
     tagExpression: options.tags ?? null,
     shardTotal: shardOf.total,
     toolVersion: TOOL_VERSION,
-    catalogFingerprint: catalogIdentity(options.catalogPath).catalogFingerprint,
+    catalogFingerprint: catalog.fingerprint,
   });
   const repeat = options.repeat ?? 1;
   const expectedCostMs = options.quiet ? undefined : await expectedCosts(dir);
@@ -157,24 +157,28 @@ export async function verifyCommand(options: VerifyOptions, io: CliIo): Promise<
   const first = runs[0];
   const last = runs[runs.length - 1];
   if (first === undefined || last === undefined) throw new HarnessError('--repeat must be at least 1');
-  const report = buildModel({
-    envelopes: runs.flatMap((run) => run.envelopes),
-    ...(runs.length > 1 ? { repeatedRuns: runs.map((run) => run.envelopes) } : {}),
-    catalog,
-    expectedFailures,
-    evidence: options.evidence ?? 'compact',
-    ...(options.suite?.featurePaths ? {} : { provedInFeatures: await clausesInFeatures() }),
-    metadata: {
+  const envelopes = runs.flatMap((run) => run.envelopes);
+  const report = buildReport({
+    run: {
+      command: 'verify',
       target: targetName,
       targetFile: targetFile ?? null,
       startedAt: first.startedAt,
       finishedAt: last.finishedAt,
-      toolVersion: TOOL_VERSION,
-      ...catalogIdentity(options.catalogPath),
+      cucumberVersion: cucumberVersion(envelopes),
       tagExpression: options.tags ?? null,
       webUrl: target?.pbx.webUrl ?? null,
       run: { id: runId, shard: shardOf },
     },
+    catalog,
+    results: {
+      scenarios: collectScenarioResults(envelopes),
+      catalog,
+      ...(runs.length > 1 ? { repeatedRuns: runs.map((run) => collectScenarioResults(run.envelopes)) } : {}),
+      evidence: options.evidence ?? 'compact',
+      ...(options.suite?.featurePaths ? {} : { provedInFeatures: await clausesInFeatures() }),
+    },
+    expectedFailures,
     gates: {
       namedInterfaces: targetInterfaces(target, catalogPrefixes(catalog)),
       ...(options.require ? { require: options.require } : {}),

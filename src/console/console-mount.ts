@@ -43,8 +43,12 @@ export interface ConsoleRecording {
 }
 
 export interface ConsoleOptions {
-  /** Path prefix of the PBX's control operations on the same listener (`''`, or `/pbx/{siteId}`). */
-  pbxBase?: string;
+  /**
+   * Path prefix of the PBX's control operations on the same listener: `''` (default, the PBX's own
+   * plane), `/pbx/{siteId}` (a pooled fleet's primary PBX on the controller's plane), or `null`
+   * where no PBX runs beside the controller (`simulate --fleet-only`: the fleet view alone).
+   */
+  pbxBase?: string | null;
   fleet?: ConsoleFleet | null;
   /** Whether the control plane needs its bearer token (beyond loopback): the page asks for it. */
   tokenRequired: boolean;
@@ -116,7 +120,7 @@ function configOf(options: ConsoleOptions) {
   const fleet = options.fleet;
   const recording = options.recording;
   return {
-    pbxBase: options.pbxBase ?? '',
+    pbxBase: options.pbxBase === undefined ? '' : options.pbxBase,
     tokenRequired: options.tokenRequired,
     fleet: fleet
       ? {

@@ -1,7 +1,6 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import { MAX_EVIDENCE_CHARS } from '../report/attachments.ts';
-import { buildReport } from '../report/build-model.ts';
-import { catalogIdentity } from '../report/catalog-identity.ts';
+import { buildReport } from '../report/build-report.ts';
 import type { CompatibilityReport, ScenarioResult } from '../report/model.ts';
 import type { TaggedScenarioResult } from '../report/scenario-results.ts';
 import type { FuzzResult, GeneratorOutcome } from './run-fuzz.ts';
@@ -20,24 +19,19 @@ export function fuzzUri(face: string): string {
 export function fuzzReport(
   result: FuzzResult,
   catalog: Catalog,
-  metadata: { target: string; targetFile: string | null; toolVersion: string; tagExpression: string | null },
+  metadata: { target: string; targetFile: string | null; tagExpression: string | null },
 ): CompatibilityReport {
   return buildReport({
-    scenarios: fuzzScenarios(result),
-    catalog,
-    expectedFailures: { path: '(fuzz: no expected failures)', file: null, entries: [] },
-    metadata: {
+    run: {
       command: 'fuzz',
       target: metadata.target,
       targetFile: metadata.targetFile,
       startedAt: result.startedAt,
       finishedAt: result.finishedAt,
-      toolVersion: metadata.toolVersion,
-      catalogVersion: catalog.version,
-      catalogFingerprint: catalogIdentity().catalogFingerprint,
-      cucumberVersion: null,
       tagExpression: metadata.tagExpression,
     },
+    catalog,
+    results: { scenarios: fuzzScenarios(result), catalog },
   });
 }
 

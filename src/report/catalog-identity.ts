@@ -1,5 +1,4 @@
-import { DEFAULT_CATALOG_PATH } from '../core/project-paths.ts';
-import { versionInfo } from '../core/tool-version.ts';
+import type { Catalog } from '../catalog/catalog.ts';
 
 /** Which clause catalog judged a run, as every report's metadata names it. */
 export interface CatalogIdentity {
@@ -10,11 +9,10 @@ export interface CatalogIdentity {
 }
 
 /**
- * The catalog identity of a report, read from the catalog file itself (default: the shipped
- * features/clauses.yaml), so every command (verify, certify-plugin with and without `--mkp`,
- * fuzz, resolver-check) names its catalog the same way (issue 29, item 12).
+ * The catalog identity of a report, from the catalog that judged the run (its format version and
+ * the fingerprint of the text it was read from), so every command names its catalog the same way
+ * (issue 29, item 12; issue 30 §4).
  */
-export function catalogIdentity(catalogPath: string = DEFAULT_CATALOG_PATH): CatalogIdentity {
-  const { catalog } = versionInfo(catalogPath);
-  return { catalogVersion: catalog.format ?? 0, catalogFingerprint: catalog.fingerprint };
+export function catalogIdentity(catalog: Pick<Catalog, 'version' | 'fingerprint'>): CatalogIdentity {
+  return { catalogVersion: catalog.version, catalogFingerprint: catalog.fingerprint };
 }

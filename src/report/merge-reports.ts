@@ -1,17 +1,15 @@
+import { buildReport } from './build-report.ts';
 import { clauseVerdict } from './clause-verdict.ts';
-import { EvidenceHeads, evidenceHeadsOf, readEvidenceHeads } from './compact-evidence.ts';
-import { compareBaseline } from './compare-baseline.ts';
+import { readEvidenceHeads } from './compact-evidence.ts';
 import type { ExpectedFailure } from './expected-failures.ts';
-import {
-  type ClauseResult,
-  type CompatibilityReport,
-  emptyVerdictCounts,
-  type InterfaceResult,
-  type RunMetadata,
-  type SandboxSummary,
-  type ScenarioCounts,
-  type ScenarioResult,
-  type UntracedScenario,
+import type {
+  ClauseResult,
+  CompatibilityReport,
+  RunMetadata,
+  SandboxSummary,
+  ScenarioCounts,
+  ScenarioResult,
+  UntracedScenario,
 } from './model.ts';
 
 /** Why two reports cannot be joined (different target, tool, catalog or report version). */
@@ -144,25 +142,6 @@ export function mergeReports(
     return result;
   });
 
-  const comparison = compareBaseline(clauses, [...listed.values()]);
-  for (const clause of clauses) {
-    const baseline = comparison.byClause.get(clause.id);
-    if (baseline) clause.baseline = baseline;
-  }
-  const interfaces: InterfaceResult[] = first.interfaces.map((face) => {
-    const own = clauses.filter((clause) => clause.interface === face.id);
-    const counts = emptyVerdictCounts();
-    for (const clause of own) counts[clause.verdict] += 1;
-    return {
-      id: face.id,
-      score: { passed: counts.pass, testable: own.length - counts['not-testable'] },
-      counts,
-      clauses: own,
-    };
-  });
-  const clauseCounts = emptyVerdictCounts();
-  for (const clause of clauses) clauseCounts[clause.verdict] += 1;
-
   const untraced = new Map<string, UntracedScenario>();
   for (const report of reports) for (const s of report.untracedScenarios) untraced.set(scenarioKey(s), s);
   const scenarioCounts: ScenarioCounts = { total: 0, passed: 0, failed: 0, skipped: 0, other: 0 };
@@ -170,55 +149,42 @@ export function mergeReports(
     for (const key of Object.keys(scenarioCounts) as (keyof ScenarioCounts)[])
       scenarioCounts[key] += report.scenarios[key];
   }
-
-  const baselineName = first.baseline.file;
-  const reasons: string[] = [];
-  if (scenarioCounts.total === 0) reasons.push('no scenario ran');
-  if (comparison.unexpectedFailures.length > 0)
-    reasons.push(
-      `${comparison.unexpectedFailures.length} clause(s) failed that ${baselineName} does not list as expected failures: ${comparison.unexpectedFailures.join(', ')}`,
-    );
-  if (comparison.unexpectedPasses.length > 0)
-    reasons.push(
-      `${comparison.unexpectedPasses.length} clause(s) listed as expected failures now pass; remove them from ${baselineName}: ${comparison.unexpectedPasses.join(', ')}`,
-    );
-  const failedUntraced = [...untraced.values()].filter(
-    (s) => s.status !== 'passed' && s.status !== 'skipped',
-  );
-  if (failedUntraced.length > 0)
-    reasons.push(
-      `${failedUntraced.length} scenario(s) citing no catalog clause did not pass: ${failedUntraced.map((s) => `${s.uri}:${s.line}`).join(', ')}`,
-    );
-  // The coverage gates (--require, --fail-under) judge a whole run; each shard judged only its
-  // share, so they are not carried over: give them to the merged run's own check if needed.
   const startedAt = reports.map((r) => r.metadata.startedAt).sort()[0] ?? first.metadata.startedAt;
   const finishedAt =
     reports
       .map((r) => r.metadata.finishedAt)
       .sort()
       .at(-1) ?? first.metadata.finishedAt;
-  return {
-    reportVersion: first.reportVersion,
-    metadata: { ...first.metadata, startedAt, finishedAt, run },
-    scenarios: scenarioCounts,
-    clauses: clauseCounts,
-    interfaces,
-    untracedScenarios: [...untraced.values()],
-    baseline: {
-      ...first.baseline,
-      expectedFailures: comparison.expectedFailures,
-      unexpectedFailures: comparison.unexpectedFailures,
-      unexpectedPasses: comparison.unexpectedPasses,
-      listedNotRun: comparison.listedNotRun,
+  const { metadata } = first;
+  // The coverage gates (--require, --fail-under) judge a whole run; each shard judged only its
+  // share, so they are not carried over: give them to the merged run's own check if needed.
+  return buildReport({
+    run: {
+      command: metadata.command,
+      target: metadata.target,
+      targetFile: metadata.targetFile,
+      startedAt,
+      finishedAt,
+      cucumberVersion: metadata.cucumberVersion,
+      tagExpression: metadata.tagExpression,
+      ...(metadata.webUrl === undefined ? {} : { webUrl: metadata.webUrl }),
+      ...(metadata.rerun ? { rerun: metadata.rerun } : {}),
+      run,
+      toolVersion: metadata.toolVersion,
     },
-    outcome: { passed: reasons.length === 0, reasons },
+    catalog: { version: metadata.catalogVersion, fingerprint: metadata.catalogFingerprint },
+    results: { judged: clauses, scenarioCounts, untracedScenarios: [...untraced.values()] },
+    expectedFailures: {
+      path: first.baseline.file,
+      file: first.baseline.present ? first.baseline.file : null,
+      entries: [...listed.values()],
+      expired: first.baseline.expired.map((clause) => ({ clause, reason: listed.get(clause)?.reason ?? '' })),
+    },
+    ...(first.certification ? { certification: first.certification } : {}),
     ...sandboxOf(reports, options.names ?? []),
     // The heads the shards' compact evidence refers to, each once (issue 29, item 17).
-    ...evidenceHeadsOf(
-      new EvidenceHeads(Object.assign({}, ...reports.map((report) => readEvidenceHeads(report)))),
-      clauses.flatMap((clause) => clause.scenarios),
-    ),
-  };
+    evidenceHeads: Object.assign({}, ...reports.map((report) => readEvidenceHeads(report))),
+  });
 }
 
 /**

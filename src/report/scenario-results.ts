@@ -15,6 +15,14 @@ export interface TaggedScenarioResult {
   result: ScenarioResult;
 }
 
+/** The version of Cucumber that wrote the messages (its `meta` message), or null. */
+export function cucumberVersion(envelopes: readonly Envelope[]): string | null {
+  for (const envelope of envelopes) {
+    if (envelope.meta) return envelope.meta.implementation.version ?? null;
+  }
+  return null;
+}
+
 /** Worst first: the scenario status is the worst of its steps' statuses, as in Cucumber. */
 const STATUS_RANK: Record<string, number> = {
   FAILED: 6,

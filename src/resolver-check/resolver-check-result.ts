@@ -1,6 +1,5 @@
 import type { Catalog } from '../catalog/catalog.ts';
-import { buildReport } from '../report/build-model.ts';
-import { catalogIdentity } from '../report/catalog-identity.ts';
+import { buildReport } from '../report/build-report.ts';
 import type { CompatibilityReport, ScenarioResult } from '../report/model.ts';
 import type { TaggedScenarioResult } from '../report/scenario-results.ts';
 import type { Finding, FindingId, ResolverCheckReport } from './resolver-check-report.ts';
@@ -54,24 +53,18 @@ function findingLine(finding: Finding): string {
 export function resolverCheckResult(
   check: ResolverCheckReport,
   catalog: Catalog,
-  metadata: { startedAt: string; finishedAt: string; toolVersion: string },
+  metadata: { startedAt: string; finishedAt: string },
 ): CompatibilityReport {
   return buildReport({
-    scenarios: resolverCheckScenarios(check),
-    catalog,
-    expectedFailures: { path: '(resolver-check: no expected failures)', file: null, entries: [] },
-    metadata: {
+    run: {
       command: 'resolver-check',
       target: check.provider.url,
       targetFile: null,
       startedAt: metadata.startedAt,
       finishedAt: metadata.finishedAt,
-      toolVersion: metadata.toolVersion,
-      catalogVersion: catalog.version,
-      catalogFingerprint: catalogIdentity().catalogFingerprint,
-      cucumberVersion: null,
-      tagExpression: null,
     },
+    catalog,
+    results: { scenarios: resolverCheckScenarios(check), catalog },
   });
 }
 

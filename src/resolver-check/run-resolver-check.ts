@@ -13,7 +13,6 @@ import {
 } from '../../simulators/pbx/index.ts';
 import { loadCatalog } from '../catalog/load-catalog.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
-import { TOOL_VERSION } from '../core/tool-version.ts';
 import type { CompatibilityReport } from '../report/model.ts';
 import { renderJson } from '../report/render-json.ts';
 import { writeReports } from '../report/write-reports.ts';
@@ -201,7 +200,6 @@ export async function runResolverCheck(
   const result = resolverCheckResult(report, catalog, {
     startedAt,
     finishedAt: new Date().toISOString(),
-    toolVersion: TOOL_VERSION,
   });
   io.stdout.write(input.json ? renderJson(result) : renderCheckText(report));
   if (input.reports !== null) {

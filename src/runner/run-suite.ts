@@ -6,10 +6,22 @@ import {
   loadSupport,
   runCucumber,
 } from '@cucumber/cucumber/api';
-import type { Envelope } from '@cucumber/messages';
+import type { Envelope, Pickle } from '@cucumber/messages';
 import { PROJECT_ROOT, RUNNING_COMPILED, STEP_DEFINITION_PATHS } from '../core/project-paths.ts';
 import type { ParsedTarget } from '../core/target-file.ts';
 import { Progress } from './progress.ts';
+import { publishSelectedScenarios } from './selected-scenarios.ts';
+
+/**
+ * Every feature, the certify-plugin features last (Cucumber runs the paths in the order given):
+ * their certifications start in the background at the start of the run (steps/certify) and are
+ * made while the other features run, so that their scenarios find them done (issue 31 §1).
+ */
+export const DEFAULT_FEATURE_PATHS = [
+  'features/*.feature',
+  'features/!(certify)/**/*.feature',
+  'features/certify/**/*.feature',
+];
 
 export interface RunSuiteOptions {
   /** The parsed target handed to the steps; absent = the embedded simulator. */
@@ -85,7 +97,7 @@ export async function runSuite(options: RunSuiteOptions = {}): Promise<SuiteRun>
     {
       file: false,
       provided: {
-        paths: options.featurePaths ?? ['features/**/*.feature'],
+        paths: options.featurePaths ?? DEFAULT_FEATURE_PATHS,
         import: options.importPaths ?? [...STEP_DEFINITION_PATHS],
         tags: options.tags ?? '',
         format: [],
@@ -100,14 +112,23 @@ export async function runSuite(options: RunSuiteOptions = {}): Promise<SuiteRun>
   const support = await supportFor(runConfiguration, environment);
   const envelopes: Envelope[] = [];
   const startedAt = new Date().toISOString();
+  const pickles = new Map<string, Pickle>();
+  const selected: Pickle[] = [];
   let success: boolean;
+  // Filled as Cucumber assembles the test cases, all before the first hook runs: support code
+  // may prepare what the selected scenarios need.
+  publishSelectedScenarios({ pickles: selected, embedded: options.target === undefined });
   try {
     ({ success } = await runCucumber({ ...runConfiguration, support }, environment, (envelope) => {
       envelopes.push(envelope);
+      if (envelope.pickle) pickles.set(envelope.pickle.id, envelope.pickle);
+      const pickle = envelope.testCase && pickles.get(envelope.testCase.pickleId);
+      if (pickle) selected.push(pickle);
       progress?.onEnvelope(envelope);
     }));
   } finally {
     progress?.stop();
+    publishSelectedScenarios({ pickles: [], embedded: false });
   }
   const finishedAt = new Date().toISOString();
   const retried = new Set(

@@ -6,15 +6,14 @@
  * scenarios prove certify-plugin itself: they never touch a `verify --target` (certify-hooks.ts).
  */
 import assert from 'node:assert/strict';
-import { After, Before, Given, Then, When } from '@cucumber/cucumber';
-import { parse as parseYaml } from 'yaml';
+import { AfterAll, Before, BeforeAll, Given, Then, When } from '@cucumber/cucumber';
 import type { ClauseOutcome } from '../../src/certify/certify.ts';
 import { localeInstalled } from '../../src/certify/certify.ts';
-import { parseExpectations } from '../../src/certify/expectations.ts';
 import { FixtureError } from '../support/fixture-error.ts';
 import { memoryKey } from '../support/scenario-memory.ts';
 import type { PbxWorld } from '../support/world.ts';
-import { Certification } from './support/certification.ts';
+import { CERTIFY_STEP, Certification, certifyStepOf, closeCertifications } from './support/certification.ts';
+import { prefetchCertifications } from './support/prefetch.ts';
 
 const CERTIFICATION = memoryKey<Certification>('certification');
 /** The must clauses the scenario's Then steps found broken: the failed certification must name them. */
@@ -23,29 +22,33 @@ const FAILED_CLAUSES = memoryKey<string[]>('certifyFailedClauses');
 /** The tag of every certify feature (features/certify/*.feature). */
 export const CERTIFY_TAG = '@certify-plugin';
 
-Before({ tags: CERTIFY_TAG }, async function (this: PbxWorld) {
+BeforeAll(() => {
+  prefetchCertifications(CERTIFY_TAG);
+});
+
+AfterAll(async () => {
+  await closeCertifications();
+});
+
+Before({ tags: CERTIFY_TAG }, function (this: PbxWorld) {
   if (this.parameters.target !== undefined)
     return this.notVerifiable(
       'PLUGIN clauses judge a check plug-in under certify-plugin, not the target: these scenarios prove certify-plugin itself and run without --target (certify a plug-in with pbx-conformance certify-plugin)',
     );
-  this.memory.set(CERTIFICATION, await Certification.open());
+  this.memory.set(CERTIFICATION, new Certification());
   return undefined;
-});
-
-After({ tags: CERTIFY_TAG }, async function (this: PbxWorld) {
-  await this.memory.get(CERTIFICATION)?.close();
 });
 
 function certification(world: PbxWorld): Certification {
   return world.memory.require(CERTIFICATION);
 }
 
-Given('the plug-in {string}:', async function (this: PbxWorld, name: string, source: string) {
-  await certification(this).writePlugin(name, source);
+Given('the plug-in {string}:', function (this: PbxWorld, name: string, source: string) {
+  certification(this).writePlugin(name, source);
 });
 
 Given('the expectations file:', async function (this: PbxWorld, yaml: string) {
-  certification(this).expectations = await parseExpectations(parseYaml(yaml), 'the scenario');
+  await certification(this).setExpectations(yaml);
 });
 
 Given('this machine has the locale {string}', function (this: PbxWorld, name: string) {
@@ -56,8 +59,7 @@ Given('this machine has the locale {string}', function (this: PbxWorld, name: st
 });
 
 When(
-  /^certify-plugin runs "([^"]*)" on the scenarios? ((?:"[^"]*"(?:, | and )?)+)(?: and (\d+) generated states)?( with the extra runs)?$/,
-  // Cucumber hands an optional group that did not match as null.
+  CERTIFY_STEP,
   async function (
     this: PbxWorld,
     command: string,
@@ -65,14 +67,14 @@ When(
     generated: string | null,
     extra: string | null,
   ) {
-    const scenarios = [...names.matchAll(/"([^"]*)"/g)].map((m) => m[1] as string);
+    const step = certifyStepOf([command, names, generated, extra]);
     const run = certification(this);
-    await run.run(command, scenarios, { extraRuns: Boolean(extra), generated: Number(generated ?? 0) });
+    await run.run(step);
     const result = run.result;
     assert.ok(result, 'certify-plugin gave no result');
     this.evidence({
       exchange: 'certify-plugin',
-      request: `certify-plugin ${scenarios.map((s) => `--scenario ${s}`).join(' ')} --runs ${generated ?? 0} -- ${command}`,
+      request: `certify-plugin ${step.scenarios.map((s) => `--scenario ${s}`).join(' ')} --runs ${step.generated} -- ${step.command}`,
       details: {
         runs: result.runs.map((r) => ({
           run: r.run,

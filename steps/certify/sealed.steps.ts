@@ -38,7 +38,7 @@ function pluginRuns(world: PbxWorld): RunRecord[] {
 }
 
 Given('this machine can seal a plug-in run', async function (this: PbxWorld) {
-  const sandbox = await probeSandbox(certification(this).env);
+  const sandbox = await probeSandbox(certification(this).harnessEnv);
   if (sandbox.report.sealed) return;
   const reason = `this machine cannot seal a plug-in run: ${sandbox.report.reason}`;
   if (process.env['PBX_REQUIRE_SEALED'] === '1') assert.fail(`PBX_REQUIRE_SEALED=1 but ${reason}`);
@@ -62,8 +62,7 @@ Given(
       );
     });
     this.memory.set(SECRET, { name, value, holder });
-    const run = certification(this);
-    run.env = { ...run.env, [name]: value };
+    certification(this).env[name] = value;
   },
 );
 

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { request } from 'undici';
-import { type PbxHandle, start } from '../../simulators/pbx/index.ts';
+import { type PbxHandle, pbxState, start } from '../../simulators/pbx/index.ts';
 import { consoleMount } from '../../src/console/console-mount.ts';
 import { axeViolations, type Browser, browserSkipReason, launchBrowser, screenshot } from './browser.ts';
 
@@ -30,7 +30,7 @@ after(async () => {
 
 /** What the data endpoint answers at `path` right now, as curl gets it. */
 async function wire(path: string): Promise<{ status: number; body: string }> {
-  const endpoint = pbx.internals.endpoint.status();
+  const endpoint = await pbx.control.endpointStatus();
   const answer = await request(`http://127.0.0.1:${endpoint.port}${path}`);
   return { status: answer.statusCode, body: await answer.body.text() };
 }
@@ -191,7 +191,7 @@ test('the tile switch stops the data endpoint, shown on the page and on the wire
   await openConsole();
   await page.getByLabel('Monitoring tile on').uncheck();
   await page.locator('#face-status', { hasText: 'no answer' }).waitFor();
-  assert.equal(pbx.internals.endpoint.status().state, 'stopped');
+  assert.equal((await pbx.control.endpointStatus()).state, 'stopped');
   assert.equal((await control('GET', '/state')).body.monitoring.tileOn, false);
 });
 
@@ -265,7 +265,7 @@ test('beyond loopback: the page without the token changes nothing; given once, e
       return answer.status;
     });
     assert.equal(unauthorized, 401);
-    assert.equal(guarded.internals.store.read().raid, null, 'nothing changed');
+    assert.equal(pbxState(guarded).raid, null, 'nothing changed');
     await other.getByLabel('Control token').fill('not-the-token');
     await other.getByRole('button', { name: 'Use this token' }).click();
     await other.getByText('That token was refused.').waitFor();
@@ -274,7 +274,7 @@ test('beyond loopback: the page without the token changes nothing; given once, e
     await other.getByLabel('Scenario to load').selectOption('raid-degraded');
     await other.getByRole('button', { name: 'Load scenario' }).click();
     await other.getByText('load raid-degraded: done').waitFor();
-    assert.notEqual(guarded.internals.store.read().raid, null, 'the scenario was loaded');
+    assert.notEqual(pbxState(guarded).raid, null, 'the scenario was loaded');
     const afterToken = calls.slice(calls.findIndex((c) => c.authorized));
     assert.ok(afterToken.some((c) => c.method === 'PUT' && c.path === '/scenario'));
     assert.deepEqual(

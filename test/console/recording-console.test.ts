@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { request } from 'undici';
-import { type PbxHandle, type Recording, start } from '../../simulators/pbx/index.ts';
+import { type PbxHandle, pbxNow, type Recording, start } from '../../simulators/pbx/index.ts';
 import { consoleMount } from '../../src/console/console-mount.ts';
 import { consoleOptionsOf, type ReplayClock } from '../../src/console/console-options.ts';
 import { captureTcp } from '../../src/record/capture-tcp.ts';
@@ -66,8 +66,8 @@ before(async () => {
     ],
   });
   // As `simulate` does: the recording view reads the replayed PBX's own virtual clock.
-  const pbxClock = replayed.internals.clock;
-  clock.current = { startedAt: pbxClock.now(), now: () => pbxClock.now() };
+  const pbx = replayed;
+  clock.current = { startedAt: pbxNow(pbx), now: () => pbxNow(pbx) };
   browser = await launchBrowser();
   page = await browser.newPage();
 });

@@ -43,7 +43,6 @@ test('fuzz: 2,000 generated inputs over the five faces of the simulator, no cras
     const report = fuzzReport(result, await loadCatalog(), {
       target: 'embedded',
       targetFile: null,
-      toolVersion: 'test',
       tagExpression: null,
     });
     assert.deepEqual(validateReport(report), []);

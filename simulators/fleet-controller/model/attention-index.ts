@@ -1,6 +1,6 @@
 import { compareSites, type SiteView, siteView } from './caller-view.ts';
 import { evaluateFindings } from './findings.ts';
-import type { FleetState } from './fleet-state.ts';
+import type { FleetReads } from './fleet-reads.ts';
 
 /** A kept view of one site for one partner, valid while the partner's generation is unchanged. */
 interface KeptView {
@@ -36,7 +36,7 @@ export class AttentionIndex {
   private readonly generations = new Map<string, number>();
   private generationCounter = 0;
 
-  constructor(private readonly state: FleetState) {}
+  constructor(private readonly state: FleetReads) {}
 
   touchSite(siteId: string): void {
     if (!this.rebuildAll) this.dirty.add(siteId);

@@ -1,7 +1,7 @@
 import type { Severity } from '../../shared/wire/severity.ts';
 import { compareAttention } from './attention-order.ts';
 import { evaluateFindings, type FindingKey } from './findings.ts';
-import type { FleetState } from './fleet-state.ts';
+import type { FleetReads } from './fleet-reads.ts';
 import type { AttentionItem, Site, SiteRight } from './types.ts';
 
 /** An attention item on the wire (schemas/fleet/attention-item.schema.json, FLEET-ITEM-SCHEMA). */
@@ -42,7 +42,7 @@ export function itemVisible(right: SiteRight, item: AttentionItem): boolean {
  * The sites a partner access holds a right on, own or managed (FLEET-AUTH-VISIBLE-SITES). A site
  * without a right of the partner is never listed (FLEET-AUTH-FOREIGN-SITE-HIDDEN).
  */
-export function visibleSites(state: FleetState, partnerId: string): { site: Site; right: SiteRight }[] {
+export function visibleSites(state: FleetReads, partnerId: string): { site: Site; right: SiteRight }[] {
   const out: { site: Site; right: SiteRight }[] = [];
   for (const right of state.access.rights.get(partnerId)?.values() ?? []) {
     const site = state.access.sites.get(right.siteId);
@@ -67,7 +67,7 @@ export function compareSites(
  * The items of a site open for a partner access, in `attentionEvents` order
  * (FLEET-SITE-ATTENTION-EVENTS-OPEN, FLEET-SITE-ATTENTION-EVENTS-ORDER, FLEET-ACK-LEAVES-OPEN-LIST).
  */
-export function openItems(state: FleetState, right: SiteRight): AttentionItem[] {
+export function openItems(state: FleetReads, right: SiteRight): AttentionItem[] {
   return state.attention.book
     .itemsOf(right.siteId)
     .filter((item) => itemVisible(right, item) && !item.acks.has(right.partnerId))
@@ -100,7 +100,7 @@ export function itemView(item: AttentionItem): AttentionItemView {
  * One site as a partner access sees it: findings evaluated now plus `events` while an item is open
  * for it (FLEET-SITE-EVENTS-KEY). `attentionEvents` is always present, empty when nothing is open.
  */
-export function siteView(state: FleetState, site: Site, right: SiteRight): SiteView {
+export function siteView(state: FleetReads, site: Site, right: SiteRight): SiteView {
   const attention: SiteView['attention'] = evaluateFindings({
     reachable: state.ingest.reachable(site.id),
     inventory: state.ingest.inventories.get(site.id) ?? null,
@@ -111,6 +111,6 @@ export function siteView(state: FleetState, site: Site, right: SiteRight): SiteV
 }
 
 /** The site list of a partner access (FLEET-SITES-LIST). */
-export function siteList(state: FleetState, partnerId: string): SiteView[] {
+export function siteList(state: FleetReads, partnerId: string): SiteView[] {
   return visibleSites(state, partnerId).map(({ site, right }) => siteView(state, site, right));
 }

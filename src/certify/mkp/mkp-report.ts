@@ -1,12 +1,7 @@
+import type { Catalog } from '../../catalog/catalog.ts';
 import type { EvidenceAttachment } from '../../report/attachments.ts';
-import type { CatalogIdentity } from '../../report/catalog-identity.ts';
-import {
-  type ClauseResult,
-  type CompatibilityReport,
-  emptyVerdictCounts,
-  type InterfaceResult,
-  type ScenarioResult,
-} from '../../report/model.ts';
+import { buildReport } from '../../report/build-report.ts';
+import type { ClauseResult, CompatibilityReport, ScenarioResult } from '../../report/model.ts';
 import type { CertifyMkpResult } from './certify-mkp.ts';
 import type { RuleVerdict } from './judge-mkp.ts';
 import { APPLICABLE_PLUGIN_CLAUSES, MKP_PLUGIN_RULES } from './mkp-rules.ts';
@@ -19,9 +14,8 @@ export interface MkpReportInput {
   plugin: string;
   /** `--mkp FILE` or `--plugin-dir DIR` as given. */
   source: string;
-  toolVersion: string;
-  /** The shipped catalog's version and fingerprint (src/report/catalog-identity.ts). */
-  catalog: CatalogIdentity;
+  /** The shipped catalog, whose version and fingerprint name it in the report. */
+  catalog: Pick<Catalog, 'version' | 'fingerprint'>;
   /** A PLUGIN clause's catalog entry (section, rule), when the shipped catalog has it. */
   catalogClause?: (
     id: string,
@@ -92,7 +86,8 @@ function clauseOf(v: RuleVerdict, input: MkpReportInput): ClauseResult {
     check: 'plugin',
     property: false,
     level: v.level,
-    verdict: v.verdict,
+    // A broken `should` rule is a warning in the one result model, never a failure of the run.
+    verdict: v.verdict === 'fail' && v.level === 'should' ? 'warn' : v.verdict,
     ...(v.verdict === 'not-verifiable' ? { reason: v.reasons.join('; ') || 'not verifiable' } : {}),
     scenarios,
   };
@@ -110,57 +105,39 @@ function pbxPart(text: string): string {
  * with the evidence (exceptions with tracebacks, the services seen, the served text).
  */
 export function toMkpReport(input: MkpReportInput): CompatibilityReport {
-  const clauses = input.result.verdicts.map((v) => clauseOf(v, input));
-  const interfaces: InterfaceResult[] = [];
-  for (const id of ['PLUGIN', 'MKP']) {
-    const own = clauses.filter((c) => c.interface === id);
-    const counts = emptyVerdictCounts();
-    for (const c of own) counts[c.verdict] += 1;
-    interfaces.push({ id, score: { passed: counts.pass, testable: own.length }, counts, clauses: own });
-  }
-  const counts = emptyVerdictCounts();
-  for (const c of clauses) counts[c.verdict] += 1;
   const mustFailures = input.result.verdicts.filter((v) => v.verdict === 'fail' && v.level === 'must');
   const harness = input.result.runs.filter((r) => r.harnessProblem);
-  const reasons = [
-    ...mustFailures.map((v) => `${v.id}: ${v.reasons[0] ?? 'failed'}`),
-    ...harness.map((r) => `${r.scenario}: ${r.harnessProblem}`),
-  ];
-  const scenarioNames = new Set(input.result.runs.map((r) => r.scenario));
-  return {
-    reportVersion: 1,
-    metadata: {
+  // One scenario per scenario name: it failed when a run of it failed, was skipped when the
+  // harness could not set one up, and passed when it ran without either.
+  const scenarioCounts = { total: 0, passed: 0, failed: 0, skipped: 0, other: 0 };
+  for (const scenario of new Set(input.result.runs.map((r) => r.scenario))) {
+    const runs = input.result.runs.filter((r) => r.scenario === scenario);
+    scenarioCounts.total += 1;
+    if (runs.some((r) => r.failure)) scenarioCounts.failed += 1;
+    else if (runs.some((r) => r.harnessProblem)) scenarioCounts.skipped += 1;
+    else if (runs.some((r) => r.run)) scenarioCounts.passed += 1;
+    else scenarioCounts.other += 1;
+  }
+  return buildReport({
+    run: {
       command: 'certify-plugin',
       target: `${input.plugin} (certify-plugin --mkp)`,
       targetFile: input.source,
-      startedAt: input.result.startedAt.toISOString(),
-      finishedAt: input.result.finishedAt.toISOString(),
-      toolVersion: input.toolVersion,
-      ...input.catalog,
-      // No Cucumber ran, as for certify-plugin without --mkp: the runs are judged by the command itself.
-      cucumberVersion: null,
-      tagExpression: null,
+      startedAt: input.result.startedAt,
+      finishedAt: input.result.finishedAt,
     },
-    scenarios: {
-      total: scenarioNames.size,
-      passed: input.result.runs.filter((r) => r.run && !r.failure).length,
-      failed: input.result.runs.filter((r) => r.failure).length,
-      skipped: harness.length,
-      other: 0,
+    catalog: input.catalog,
+    // The catalog's PLUGIN clauses first, then the project's MKP rules.
+    results: {
+      judged: input.result.verdicts
+        .map((v) => clauseOf(v, input))
+        .sort((a, b) => Number(a.interface !== 'PLUGIN') - Number(b.interface !== 'PLUGIN')),
+      scenarioCounts,
     },
-    clauses: counts,
-    interfaces,
-    untracedScenarios: [],
-    baseline: {
-      file: '',
-      present: false,
-      expectedFailures: [],
-      unexpectedFailures: mustFailures.map((v) => v.id),
-      unexpectedPasses: [],
-      listedNotRun: [],
-      expired: [],
-    },
-    outcome: { passed: mustFailures.length === 0 && harness.length === 0 && clauses.length > 0, reasons },
+    moreReasons: [
+      ...mustFailures.map((v) => `${v.id}: ${v.reasons[0] ?? 'failed'}`),
+      ...harness.map((r) => `${r.scenario}: ${r.harnessProblem}`),
+    ],
     sandbox: input.result.sandbox,
-  };
+  });
 }

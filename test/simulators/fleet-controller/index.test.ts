@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RequestLogEntry } from '../../../simulators/fleet-controller/api/api-core.ts';
+import { partsOf } from '../../../simulators/fleet-controller/controller-parts.ts';
 import { start } from '../../../simulators/fleet-controller/index.ts';
 import { ANNA, basic, FAST_SCRYPT, SAM, T0, TOKENS, TOM, VERA } from './fleet-test-kit.ts';
 
@@ -51,7 +52,7 @@ test('FLEET-ACK-HISTORY-ONCE: concurrent acknowledgements of one item over HTTP 
       'one first acknowledgement per partner access',
     );
   }
-  const history = fleet.internals.state.attention.history;
+  const history = partsOf(fleet).state.attention.history;
   assert.equal(history.length, 2);
   assert.deepEqual(new Set(history.map((h) => h.partnerId)), new Set(['p-nordlicht', 'p-suedwind']));
 });
@@ -119,7 +120,7 @@ test('passwords are stored as hashes; tokens and passwords never appear in the r
   assert.ok(lines.some((l) => l.includes('"status":401')));
   for (const secret of secrets)
     assert.ok(!log.includes(secret), `a secret is in the log: ${secret.slice(0, 4)}…`);
-  const state = fleet.internals.state;
+  const state = partsOf(fleet).state;
   const stored = JSON.stringify({
     accounts: [...state.access.accounts.values()],
     tokens: [...state.access.tokens.values()],
@@ -156,7 +157,7 @@ test('bodies over the bound get 413 with an error object, never a crash', async 
   });
   assert.equal(mcp.status, 413);
   await mcp.arrayBuffer();
-  assert.equal(fleet.internals.state.attention.history.length, 0);
+  assert.equal(partsOf(fleet).state.attention.history.length, 0);
   const still = await fetch(`${fleet.urls.api}/api/v1/sites`, { headers: { authorization: basic(ANNA) } });
   assert.equal(still.status, 200);
   await still.arrayBuffer();

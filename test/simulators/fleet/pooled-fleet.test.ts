@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import { request } from 'undici';
 import { addressAt } from '../../../simulators/fleet/address-pool.ts';
 import { type DemoFleet, startDemoFleet } from '../../../simulators/fleet/demo-fleet.ts';
-import { httpPbxControl, type PbxControl } from '../../../simulators/pbx/index.ts';
+import { ingestConnections, linkedSites } from '../../../simulators/fleet-controller/index.ts';
+import { forwarderStatus, httpPbxControl, type PbxControl } from '../../../simulators/pbx/index.ts';
 import { eventually } from '../../../steps/support/eventually.ts';
 import { randomPool } from './random-pool.ts';
 
@@ -212,18 +213,13 @@ test('a pooled fleet holds two descriptors per PBX, its two listeners: each inge
   fleet.started(0, primary);
   await fleet.startPeers({ clock });
   await eventually(
-    () => fleet.peers.every(({ pbx }) => pbx.internals.events.status().link === 'up'),
+    () => fleet.peers.every(({ pbx }) => forwarderStatus(pbx).link === 'up'),
     'every ingest link up',
   );
-  const { links } = fleet.controller.internals.state.ingest;
-  assert.equal([...links.values()].filter((link) => link.connected === 1).length, count);
+  assert.equal(linkedSites(fleet.controller), count);
   const held = openDescriptors()! - before;
   // Exactly two per PBX, give or take a descriptor the runtime opens or closes meanwhile.
   assert.ok(Math.abs(held - 2 * count) <= 3, `${count} PBXs hold ${held} descriptors, not ${2 * count}`);
-  const sockets = await new Promise<number>((resolve, reject) =>
-    fleet.controller.internals.ingest.server.getConnections((error, n) =>
-      error ? reject(error) : resolve(n),
-    ),
-  );
+  const sockets = await ingestConnections(fleet.controller);
   assert.equal(sockets, 0, 'no PBX links over TCP');
 });

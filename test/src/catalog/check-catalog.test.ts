@@ -259,7 +259,12 @@ test('a plugin clause counts as cited only where certify-plugin judges it (src/c
       property: false,
       level: 'must' as const,
     });
-    const catalog = { version: 1, clauses: [plugin('PLUGIN-A'), plugin('PLUGIN-B')], unspecified: [] };
+    const catalog = {
+      version: 1,
+      fingerprint: 'sha256:0123456789ab',
+      clauses: [plugin('PLUGIN-A'), plugin('PLUGIN-B')],
+      unspecified: [],
+    };
     const result = checkCatalog({
       catalog,
       scan: { scenarios: [], errors: [] },

@@ -13,7 +13,12 @@ import { captureIo } from './capture-io.ts';
  * The PLUGIN scenarios (features/certify/) prove certify-plugin itself. Under `verify --target`
  * they are not verifiable with the reason, and they open no connection to the target: not to
  * its data endpoint, its web server, nor its control plane (no reset before them).
+ *
+ * The counting servers listen on a loopback address of their own: other test files probe ports
+ * on 127.0.0.1 they have just closed, and the kernel may hand those very ports to these servers.
  */
+
+const OWN_ADDRESS = '127.0.91.7';
 
 async function countingServer(): Promise<{
   port: number;
@@ -25,7 +30,7 @@ async function countingServer(): Promise<{
     connections += 1;
     socket.destroy();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, OWN_ADDRESS, resolve));
   return {
     port: (server.address() as { port: number }).port,
     connections: () => connections,
@@ -44,11 +49,13 @@ test('verify --target: the PLUGIN scenarios are not verifiable, with the reason,
   await writeFile(
     join(dir, 'target.json'),
     JSON.stringify(
-      sampleTarget({
-        web: servers.web.port,
-        monitoring: servers.monitoring.port,
-        control: servers.control.port,
-      }),
+      onOwnAddress(
+        sampleTarget({
+          web: servers.web.port,
+          monitoring: servers.monitoring.port,
+          control: servers.control.port,
+        }),
+      ),
     ),
   );
   const io = captureIo(dir);
@@ -82,3 +89,12 @@ test('verify --target: the PLUGIN scenarios are not verifiable, with the reason,
     control: 0,
   });
 });
+
+/** The sample target with its three endpoints moved from 127.0.0.1 to `OWN_ADDRESS`. */
+function onOwnAddress(target: Record<string, unknown>): Record<string, unknown> {
+  const pbx = target.pbx as { webUrl: string; controlUrl?: string; monitoring: { host: string } };
+  pbx.webUrl = pbx.webUrl.replace('127.0.0.1', OWN_ADDRESS);
+  if (pbx.controlUrl) pbx.controlUrl = pbx.controlUrl.replace('127.0.0.1', OWN_ADDRESS);
+  pbx.monitoring.host = OWN_ADDRESS;
+  return target;
+}

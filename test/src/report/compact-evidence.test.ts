@@ -6,7 +6,7 @@ import {
   type CompactEvidence,
   type EvidenceAttachment,
 } from '../../../src/report/attachments.ts';
-import { buildReport } from '../../../src/report/build-model.ts';
+import { buildReport } from '../../../src/report/build-report.ts';
 import { readEvidenceHeads, utf8Head } from '../../../src/report/compact-evidence.ts';
 import { mergeReports } from '../../../src/report/merge-reports.ts';
 import type { CompatibilityReport, ScenarioResult, ScenarioStatus } from '../../../src/report/model.ts';
@@ -42,35 +42,34 @@ function scenario(
 }
 
 function report(evidence?: 'compact' | 'full'): CompatibilityReport {
-  return buildReport({
-    ...baseInput(),
-    scenarios: [
+  return build(
+    [
       scenario('passes', 'passed', '@MON-A'),
       scenario('fails', 'failed', '@MON-B'),
       scenario('not verifiable', 'skipped', '@MON-C'),
       scenario('expected to fail', 'failed', '@MON-D'),
     ],
-    ...(evidence ? { evidence } : {}),
-  });
+    evidence,
+  );
 }
 
-function baseInput() {
-  return {
-    catalog: testCatalog(),
-    metadata: {
+function build(
+  scenarios: { tags: string[]; result: ScenarioResult }[],
+  evidence?: 'compact' | 'full',
+): CompatibilityReport {
+  const catalog = testCatalog();
+  return buildReport({
+    run: {
       command: 'verify',
       target: 'embedded',
       targetFile: null,
       startedAt: '2026-01-01T10:00:00.000Z',
       finishedAt: '2026-01-01T10:00:05.000Z',
-      toolVersion: '0.1.0',
-      catalogVersion: 1,
-      catalogFingerprint: 'sha256:0123456789ab',
-      cucumberVersion: null,
-      tagExpression: null,
     },
+    catalog,
+    results: { scenarios, catalog, ...(evidence ? { evidence } : {}) },
     expectedFailures: { path: 'x.yaml', file: null, entries: [{ clause: 'MON-D', reason: 'known' }] },
-  } satisfies Omit<Parameters<typeof buildReport>[0], 'scenarios'>;
+  });
 }
 
 const evidenceOf = (r: CompatibilityReport, id: string) =>
@@ -131,7 +130,7 @@ test('each distinct head is kept once: a pass proving two clauses and passes wit
   other.result.evidence = [
     { exchange: 'HTTP GET /xml', response: `<?xml version="1.0"?>${'<a/>'.repeat(900)}` },
   ];
-  const built = buildReport({ ...baseInput(), scenarios: [twice, same, other] });
+  const built = build([twice, same, other]);
   assert.deepEqual(validateReport(built), []);
   const heads = readEvidenceHeads(built);
   assert.equal(Object.keys(heads).length, 2);
@@ -151,7 +150,7 @@ test('each distinct head is kept once: a pass proving two clauses and passes wit
 
 test('report merge keeps the heads its shards refer to, and reads an inline head of an earlier report', () => {
   const shard = (index: number, scenarios: ReturnType<typeof scenario>[]) => {
-    const built = buildReport({ ...baseInput(), scenarios });
+    const built = build(scenarios);
     built.metadata.run = { id: 'run-1', shard: { index, total: 2 } };
     return built;
   };
@@ -181,10 +180,8 @@ test('report merge keeps the heads its shards refer to, and reads an inline head
 
 test('the HTML shows the start of each distinct head once, and each pass links to its own', () => {
   const same = scenario('the same answer', 'passed', '@MON-C');
-  const html = renderHtml(
-    buildReport({ ...baseInput(), scenarios: [scenario('passes', 'passed', '@MON-A'), same] }),
-  );
-  const built = buildReport({ ...baseInput(), scenarios: [scenario('passes', 'passed', '@MON-A'), same] });
+  const built = build([scenario('passes', 'passed', '@MON-A'), same]);
+  const html = renderHtml(built);
   const [key] = Object.keys(readEvidenceHeads(built));
   assert.ok(key);
   assert.equal(html.split(`id="h-${key.slice(0, 8)}"`).length - 1, 1, 'the head once');

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { NOT_VERIFIABLE_MEDIA_TYPE } from '../../../src/report/attachments.ts';
-import { buildModel } from '../../../src/report/build-model.ts';
 import { renderHtml } from '../../../src/report/render-html.ts';
 import { escapedBytes, reproduceCommands } from '../../../src/report/reproduce.ts';
+import { buildFromMessages } from './build-from-messages.ts';
 import { sampleReport } from './sample-report.ts';
 import { syntheticEnvelopes } from './synthetic-envelopes.ts';
 import { testCatalog } from './test-catalog.ts';
@@ -59,7 +59,7 @@ test('not-verifiable reasons are grouped: each reason once with its clauses, not
       },
     ],
   });
-  const report = buildModel({
+  const report = buildFromMessages({
     catalog,
     envelopes: syntheticEnvelopes([
       { name: 'passes', tags: ['@MON-A'], steps: [{ text: 'x', status: 'PASSED' }] },
@@ -73,8 +73,6 @@ test('not-verifiable reasons are grouped: each reason once with its clauses, not
       startedAt: '2026-01-01T10:00:00.000Z',
       finishedAt: '2026-01-01T10:00:05.000Z',
       toolVersion: '0.1.0',
-      catalogVersion: 1,
-      catalogFingerprint: 'sha256:0123456789ab',
       tagExpression: null,
     },
     expectedFailures: { path: '/x/lab-pbx.yaml', file: null, entries: [] },

@@ -1,6 +1,6 @@
 import { EVIDENCE_MEDIA_TYPE, NOT_VERIFIABLE_MEDIA_TYPE } from '../../../src/report/attachments.ts';
-import { buildModel } from '../../../src/report/build-model.ts';
 import type { CompatibilityReport } from '../../../src/report/model.ts';
+import { buildFromMessages } from './build-from-messages.ts';
 import { syntheticEnvelopes } from './synthetic-envelopes.ts';
 import { testCatalog } from './test-catalog.ts';
 
@@ -11,7 +11,7 @@ export function sampleReport(): CompatibilityReport {
   const catalog = testCatalog();
   const first = catalog.clauses[0];
   if (first) first.rule = `Rule with ${HOSTILE}`;
-  return buildModel({
+  return buildFromMessages({
     catalog,
     envelopes: syntheticEnvelopes([
       { name: `passes ${HOSTILE}`, tags: ['@MON-A'], steps: [{ text: 'x', status: 'PASSED' }] },
@@ -59,8 +59,6 @@ export function sampleReport(): CompatibilityReport {
       startedAt: '2026-01-01T10:00:00.000Z',
       finishedAt: '2026-01-01T10:00:05.000Z',
       toolVersion: '0.1.0',
-      catalogVersion: 1,
-      catalogFingerprint: 'sha256:0123456789ab',
       tagExpression: '@MON or @XMLRPC',
     },
     expectedFailures: {

@@ -4,6 +4,7 @@ import type { Catalog } from '../../../src/catalog/catalog.ts';
 export function testCatalog(): Catalog {
   return {
     version: 1,
+    fingerprint: 'sha256:0123456789ab',
     clauses: [
       { id: 'MON-A', spec: 's.md', section: 'One / A', rule: 'Rule A', check: 'black-box', property: false },
       { id: 'MON-B', spec: 's.md', section: 'One / B', rule: 'Rule B', check: 'control', property: true },

@@ -100,8 +100,15 @@ export class MonitoringEndpoint {
   private atCapacity = false;
   private lastEphemeral: { host: string; port: number } | undefined;
   private reportedHosts: string | undefined;
+  /** The settings the listener follows, as of the last store change looked at (`watchedKey`). */
+  private watched: string | undefined;
   private readonly onChange = () => {
     if (this.closed) return;
+    // Most changes (a maintenance command, a lookup, a call) touch nothing the listener follows:
+    // they cost one short key instead of parsing the hosts list twice (issue 31 §3).
+    const watched = this.watchedKey();
+    if (watched === this.watched) return;
+    this.watched = watched;
     this.reportInvalidHosts();
     if (this.reconcileKey() === this.appliedKey) return;
     this.apply().catch(() => {
@@ -274,6 +281,17 @@ export class MonitoringEndpoint {
     for (const error of activeRanges(hosts).invalid) {
       this.store.log('error', 'monitoring', `${error.message}; the entry is ignored`, { entry: error.entry });
     }
+  }
+
+  /**
+   * Everything `reportInvalidHosts` and `reconcileKey` read: tile, licence, host, port and the
+   * hosts list's entries. While it stays the same, both would answer as they did.
+   */
+  private watchedKey(): string {
+    const { monitoring, licence } = this.store.read();
+    let key = `${monitoring.tileOn}|${licence.valid}|${monitoring.host}|${monitoring.port}`;
+    for (const host of monitoring.hosts) key += `\n${host.active ? '+' : '-'}${host.entry}`;
+    return key;
   }
 
   /** What decides the listener: run or not, and where. Other changes leave it alone. */

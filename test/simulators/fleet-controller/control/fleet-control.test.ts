@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { httpFleetControl, start } from '../../../../simulators/fleet-controller/index.ts';
 import { emptyFixture } from '../../../../simulators/fleet-controller/model/fleet-fixture.ts';
-import { pbxInventory, start as startPbx } from '../../../../simulators/pbx/index.ts';
+import { pbxInventory, pbxState, start as startPbx } from '../../../../simulators/pbx/index.ts';
 import { ControlError } from '../../../../simulators/shared/control/control-error.ts';
 import { basic, FAST_SCRYPT, T0 } from '../fleet-test-kit.ts';
 
@@ -184,7 +184,7 @@ test('getInventory shows the inventory a connected PBX reported, null before it,
     await new Promise((resolve) => setTimeout(resolve, 20));
     reported = await control.getInventory({ siteId: 'site-kiel' });
   }
-  assert.deepEqual(reported, pbxInventory(pbx.internals.store.read(), T0));
+  assert.deepEqual(reported, pbxInventory(pbxState(pbx), T0));
 
   // In process the same operation answers the same; `setInventory` null clears it.
   assert.deepEqual(await fleet.control.getInventory({ siteId: 'site-kiel' }), reported);

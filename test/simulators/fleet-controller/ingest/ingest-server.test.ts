@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect, Socket } from 'node:net';
 import { test } from 'node:test';
+import { partsOf } from '../../../../simulators/fleet-controller/controller-parts.ts';
 import { start } from '../../../../simulators/fleet-controller/index.ts';
 import { startIngestServer } from '../../../../simulators/fleet-controller/ingest/ingest-server.ts';
 import {
@@ -141,7 +142,7 @@ test('malformed events are counted and acknowledged; an inventory updates the fi
   const stats = await fleet.control.stats();
   assert.equal(stats.invalid, 3);
   assert.equal(stats.accepted, 0);
-  const inventory = fleet.internals.state.ingest.inventories.get('site-hamburg');
+  const inventory = partsOf(fleet).state.ingest.inventories.get('site-hamburg');
   assert.equal(inventory?.updateKind, 'major');
 });
 

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { partsOf } from '../../../../simulators/fleet-controller/controller-parts.ts';
 import { start } from '../../../../simulators/fleet-controller/index.ts';
 import { ANNA, assertSchema, basic, FAST_SCRYPT, T0, TOKENS, VERA } from '../fleet-test-kit.ts';
 
@@ -219,7 +220,7 @@ test('MCP-ACK-TOKEN-LEVEL, MCP-ACK-ACCOUNT-LEVEL, MCP-UNSPEC-VIEWER: a read toke
   await fleet.control.updateAccount({ accountId: ANNA.id, level: 'read' });
   await expectForbidden(TOKENS.annaRw);
   assert.deepEqual((await fleet.control.items({ siteId: 'site-bremen' }))[0]!.acknowledgedBy, []);
-  assert.equal(fleet.internals.state.attention.history.length, 0);
+  assert.equal(partsOf(fleet).state.attention.history.length, 0);
 });
 
 test('MCP-ACK-ATTENTIONID-REQUIRED, MCP-ACK-COMMENT-MAX, MCP-UNSPEC-FAILED-RESULT: invalid arguments and unknown items fail and acknowledge nothing', async (t) => {
@@ -250,7 +251,7 @@ test('MCP-ACK-ATTENTIONID-REQUIRED, MCP-ACK-COMMENT-MAX, MCP-UNSPEC-FAILED-RESUL
     arguments: { attentionId: id, comment: '😀'.repeat(1001) },
   });
   assert.equal(long.isError, true);
-  assert.equal(fleet.internals.state.attention.history.length, 0);
+  assert.equal(partsOf(fleet).state.attention.history.length, 0);
   for (const attentionId of [id + 100, south]) {
     const res = await client.callTool({ name: 'fleet_attention_acknowledge', arguments: { attentionId } });
     assert.equal(res.isError, true);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { partsOf } from '../../../../simulators/fleet-controller/controller-parts.ts';
 import { start } from '../../../../simulators/fleet-controller/index.ts';
 import { commitAcknowledge } from '../../../../simulators/fleet-controller/model/acknowledge.ts';
 import { encodeLine, LineReader } from '../../../../simulators/shared/wire/ingest-protocol.ts';
@@ -68,7 +69,7 @@ test('a controller killed (SIGKILL) in the middle of writing restarts consistent
     // The database opens cleanly and holds what the writer committed.
     const fleet = await start({ dataDir: dir, scryptCost: FAST_SCRYPT });
     try {
-      const state = fleet.internals.state;
+      const state = partsOf(fleet).state;
       assert.deepEqual(consistencyProblems(state), [], context);
       assert.ok(state.attention.history.length > previous.history, `${context}: history grew`);
       assert.ok(state.ingest.stats.accepted > previous.accepted, `${context}: reports grew`);
@@ -276,7 +277,7 @@ test('a controller killed (SIGKILL) during batched ingestion keeps every report 
 
     const fleet = await start({ dataDir: dir, scryptCost: FAST_SCRYPT });
     try {
-      const state = fleet.internals.state;
+      const state = partsOf(fleet).state;
       assert.deepEqual(consistencyProblems(state), [], context);
       for (const pbx of INGEST_PBXS) {
         const lastSeq = state.ingest.lastSequence(`${pbx.siteId}\u0000${pbx.stream}`);

@@ -6,6 +6,7 @@ import { type TestContext, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { open } from 'lmdb';
+import { partsOf } from '../../../../simulators/fleet-controller/controller-parts.ts';
 import { emptyFixture, type FleetHandle, start } from '../../../../simulators/fleet-controller/index.ts';
 import { itemView } from '../../../../simulators/fleet-controller/model/caller-view.ts';
 import { defaultFixture } from '../../../../simulators/fleet-controller/model/fleet-fixture.ts';
@@ -73,7 +74,7 @@ async function observe(fleet: FleetHandle) {
     views[`link ${site}`] = await fleet.control.linkStatus({ siteId: site });
   }
   views['stats'] = await fleet.control.stats();
-  const state = fleet.internals.state;
+  const state = partsOf(fleet).state;
   views['accounts'] = [...state.access.accounts.values()].sort((a, b) => a.id.localeCompare(b.id));
   views['tokens'] = [...state.access.tokens.values()].sort((a, b) => a.id.localeCompare(b.id));
   views['counters'] = { ...state.counters(), clockAt: 0 };
@@ -165,8 +166,8 @@ test('a restart with the same data directory keeps every item, acknowledgement, 
       },
     });
     before = await observe(first);
-    lastClock = first.internals.clock.now();
-    assert.deepEqual(consistencyProblems(first.internals.state), []);
+    lastClock = partsOf(first).clock.now();
+    assert.deepEqual(consistencyProblems(partsOf(first).state), []);
   } finally {
     await first.close();
   }
@@ -176,7 +177,7 @@ test('a restart with the same data directory keeps every item, acknowledgement, 
   try {
     assert.deepEqual(await observe(second), before);
     assert.equal((await get(second, '/sites', TOM)).status, 401, 'the old password no longer signs in');
-    assert.ok(second.internals.clock.now() >= lastClock, 'the clock does not run backwards');
+    assert.ok(partsOf(second).clock.now() >= lastClock, 'the clock does not run backwards');
 
     const anna = before[`sites ${ANNA.email}`] as { status: number; etag: string; body: string };
     assert.equal(anna.status, 200);
@@ -187,7 +188,7 @@ test('a restart with the same data directory keeps every item, acknowledgement, 
     assert.equal(res.status, 304, 'the ETag from before the restart still matches');
     await res.arrayBuffer();
 
-    const auth = second.internals.authenticator;
+    const auth = partsOf(second).authenticator;
     assert.equal(auth.bearer(`Bearer ${issued.token}`)?.account.id, ANNA.id, 'an issued token still works');
     assert.equal(auth.bearer(`Bearer ${TOKENS.annaR}`), null, 'a revoked token stays revoked');
 
@@ -198,7 +199,7 @@ test('a restart with the same data directory keeps every item, acknowledgement, 
       subject: 'NAS voll',
       severity: 'ERROR',
     });
-    const state = second.internals.state;
+    const state = partsOf(second).state;
     assert.equal(again.outcome, 'merged');
     const fresh = await second.control.injectEvent({
       siteId: 'site-bremen',
@@ -239,7 +240,7 @@ test('the control-plane reset is persisted: after it and a restart the directory
   }
   const second = await start(options);
   try {
-    const state = second.internals.state;
+    const state = partsOf(second).state;
     assert.equal(state.attention.history.length, 0);
     assert.deepEqual(await second.control.items({ siteId: 'site-kiel' }), []);
     assert.equal(state.access.partners.has('p-extra'), false);
@@ -340,7 +341,7 @@ test('ids and texts with NUL, lone surrogates and astral characters survive a re
     // A lone surrogate cannot travel in a URL path, so the site's path-addressed operations go to
     // the state itself (the control plane's client refuses to send it, in process as over HTTP).
     await assert.rejects(first.control.items({ siteId }), /cannot be sent in a URL/);
-    first.internals.state.attention.report(siteId, {
+    partsOf(first).state.attention.report(siteId, {
       module: 'M\u0000',
       subject: `${'😀'.repeat(250)}\ud800`,
       description: 'a\u0000b',
@@ -355,12 +356,12 @@ test('ids and texts with NUL, lone surrogates and astral characters survive a re
   const second = await start(options);
   try {
     assert.deepEqual({ items: itemsOf(second, siteId), sites: await get(second, '/sites', ANNA) }, before);
-    assert.equal(second.internals.state.access.rightOf('p-nordlicht', siteId)?.modules?.[0], 'M\u0000');
+    assert.equal(partsOf(second).state.access.rightOf('p-nordlicht', siteId)?.modules?.[0], 'M\u0000');
   } finally {
     await second.close();
   }
 });
 
 function itemsOf(fleet: FleetHandle, siteId: string) {
-  return fleet.internals.state.attention.book.itemsOf(siteId).map(itemView);
+  return partsOf(fleet).state.attention.book.itemsOf(siteId).map(itemView);
 }

@@ -5,6 +5,7 @@ import { request } from 'undici';
 import { parse } from 'yaml';
 import { MONITORING_LIMITS } from '../../../../simulators/pbx/control/monitoring-input.ts';
 import { start } from '../../../../simulators/pbx/index.ts';
+import { partsOf } from '../../../../simulators/pbx/pbx-parts.ts';
 import { Resolver } from '../../../../simulators/pbx/resolver/resolver.ts';
 import { SNAPSHOT_FORMATS } from '../../../../simulators/pbx/snapshot/snapshot.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
@@ -65,7 +66,9 @@ test('the document is OpenAPI 3.1', () => {
 test('every control route a started PBX serves, from every group, is documented, and nothing more', async (t) => {
   const pbx = await start({ monitoringPort: 0, clock: { mode: 'frozen' } });
   t.after(() => pbx.close());
-  const served = pbx.internals.controlRoutes.map((r) => `${r.method} ${r.path}`).sort();
+  const served = partsOf(pbx)
+    .controlRoutes.map((r) => `${r.method} ${r.path}`)
+    .sort();
   assert.equal(new Set(served).size, served.length, 'no route twice in the table');
   assert.ok(
     served.some((key) => key.startsWith('GET /resolver/')),

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type FleetHandle, start } from '../../../../simulators/fleet-controller/index.ts';
+import {
+  connectInProcess,
+  type FleetHandle,
+  ingestConnections,
+  start,
+} from '../../../../simulators/fleet-controller/index.ts';
 import { AttentionForwarder } from '../../../../simulators/pbx/events/attention-forwarder.ts';
 import { THROTTLE_INTERVAL_MS } from '../../../../simulators/pbx/events/forwarding-limiter.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
@@ -22,7 +27,7 @@ type Transport = (typeof TRANSPORTS)[number];
 
 /** `dial` for the in-process transport. */
 function dialOf(fleet: FleetHandle, transport: Transport) {
-  return transport === 'tcp' ? {} : { dial: () => fleet.internals.ingest.connectInProcess() };
+  return transport === 'tcp' ? {} : { dial: () => connectInProcess(fleet) };
 }
 
 async function setup(t: { after(fn: () => Promise<void> | void): void }, transport: Transport) {
@@ -59,9 +64,7 @@ for (const transport of TRANSPORTS) {
       connected: 1,
       cut: false,
     });
-    const sockets = await new Promise<number>((resolve, reject) =>
-      fleet.internals.ingest.server.getConnections((error, n) => (error ? reject(error) : resolve(n))),
-    );
+    const sockets = await ingestConnections(fleet);
     assert.equal(sockets, transport === 'tcp' ? 1 : 0, 'TCP connections at the ingest listener');
     clock.advance(250);
     assert.equal(

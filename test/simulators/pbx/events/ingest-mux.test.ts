@@ -19,9 +19,9 @@ import { FAST_SCRYPT, T0 } from '../../fleet-controller/fleet-test-kit.ts';
 const SITES = ['site-hamburg', 'site-kiel', 'site-bremen'] as const;
 const FAST = { retryMinMs: 5, retryMaxMs: 20, refusedRetryMs: 20, helloTimeoutMs: 2_000 };
 
-async function until(what: string, done: () => boolean): Promise<void> {
+async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 5_000;
-  while (!done()) {
+  while (!(await done())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -101,19 +101,18 @@ async function runScript(multiplexed: boolean) {
     kiel.send(event(5, 'Sicherung fehlgeschlagen'));
     await until('Kiel ack', () => acks.get('site-kiel') === 6);
 
-    const { state } = fleet.internals;
     return {
-      items: SITES.map((siteId) =>
-        state.attention.book
-          .itemsOf(siteId)
-          .map(({ id: _id, ...item }) => item)
-          .sort((a, b) => a.subject.localeCompare(b.subject)),
+      items: await Promise.all(
+        SITES.map(async (siteId) =>
+          (await fleet.control.items({ siteId }))
+            .map(({ id: _id, ...item }) => item)
+            .sort((a, b) => a.subject.localeCompare(b.subject)),
+        ),
       ),
-      stats: { ...state.ingest.stats },
-      streams: SITES.map((siteId) =>
-        [...state.ingest.streams].filter(([stream]) => stream.startsWith(siteId)),
+      stats: await fleet.control.stats(),
+      connections: await Promise.all(
+        SITES.map(async (siteId) => (await fleet.control.linkStatus({ siteId })).connected),
       ),
-      connections: SITES.map((siteId) => fleet.internals.ingest.connections(siteId)),
       told: [...told].sort(),
       tcpConnections: dialer?.connectionsOpened,
     };
@@ -143,6 +142,7 @@ test('a multiplexed connection: each channel is a session of its own (a wrong ke
   const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
   t.after(() => fleet.close());
   await fleet.control.registerPbx({ siteId: 'site-hamburg', key: 'the-key' });
+  const connected = async (siteId: string) => (await fleet.control.linkStatus({ siteId })).connected;
   const url = new URL(fleet.urls.ingest);
   const socket = connect({ host: url.hostname, port: Number(url.port) });
   t.after(() => socket.destroy());
@@ -168,16 +168,16 @@ test('a multiplexed connection: each channel is a session of its own (a wrong ke
     '9\t',
     '9\t{"type":"refused","reason":"bad-key"}',
   ]);
-  assert.equal(fleet.internals.ingest.connections('site-hamburg'), 1);
+  assert.equal(await connected('site-hamburg'), 1);
   // A frame for a channel already closed (in flight when it closed) opens no session again.
   const before = text;
   socket.write(`9\t${hello('the-key')}\n11\t${hello('the-key')}\n`);
   await until('the new channel welcomed', () => text.includes('11\t{"type":"welcome"'));
   assert.equal(text.slice(before.length), '11\t{"type":"welcome","lastSeq":0}\n');
-  assert.equal(fleet.internals.ingest.connections('site-hamburg'), 2);
+  assert.equal(await connected('site-hamburg'), 2);
   socket.write('not a frame\n');
   await until('the connection closed', () => closed);
-  await until('the session gone with it', () => fleet.internals.ingest.connections('site-hamburg') === 0);
+  await until('the session gone with it', async () => (await connected('site-hamburg')) === 0);
 });
 
 test('EVENT-UNSPEC-TRANSPORT: an ack line is the bytes JSON.stringify gives for it', () => {

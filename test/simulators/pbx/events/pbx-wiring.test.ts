@@ -5,6 +5,7 @@ import { attentionEffects } from '../../../../simulators/pbx/events/attention-ef
 import { AttentionForwarder } from '../../../../simulators/pbx/events/attention-forwarder.ts';
 import { ATTENTION_OPERATIONS } from '../../../../simulators/pbx/events/attention-operations.ts';
 import { start as startPbx } from '../../../../simulators/pbx/index.ts';
+import { partsOf } from '../../../../simulators/pbx/pbx-parts.ts';
 import { startControlPlane } from '../../../../simulators/shared/control/start-control-plane.ts';
 import { closeServer } from '../../../../simulators/shared/http/listen.ts';
 import { ANNA, basic, FAST_SCRYPT } from '../../fleet-controller/fleet-test-kit.ts';
@@ -17,7 +18,7 @@ test('a started PBX with a forwarder and the events routes on its control plane 
   t.after(() => fleet.close());
   const pbx = await startPbx({ monitoringPort: 0, clock: { start: T0 } });
   t.after(() => pbx.close());
-  const { store } = pbx.internals;
+  const { store } = partsOf(pbx);
   const reg = await fleet.control.registerPbx({ siteId: 'site-hamburg' });
   const forwarder = new AttentionForwarder(store, {
     controller: { ingest: reg.ingest, siteId: 'site-hamburg', key: reg.key },

@@ -6,6 +6,7 @@ import { request } from 'undici';
 import { start } from '../../../../simulators/pbx/index.ts';
 import { monitoringPackage } from '../../../../simulators/pbx/mkp/monitoring-package.ts';
 import { createPackageDownloadHandler } from '../../../../simulators/pbx/mkp/package-download.ts';
+import { partsOf } from '../../../../simulators/pbx/pbx-parts.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import type { ModuleState } from '../../../../simulators/pbx/state/types.ts';
 import { closeServer } from '../../../../simulators/shared/http/listen.ts';
@@ -122,7 +123,9 @@ test('a package that cannot be built answers 500 with the reason', async () => {
 test('the simulated PBX serves the package on its web server, without sign-in, tile off or not', async () => {
   const pbx = await start({ monitoringPort: 0, clock: { mode: 'frozen' } });
   try {
-    const id = pbx.internals.store.read().modules.find((m) => m.name === 'Monitoring')!.id;
+    const id = partsOf(pbx)
+      .store.read()
+      .modules.find((m) => m.name === 'Monitoring')!.id;
     const url = `${pbx.urls.web}/downloads/moduledata/${id}/pbx_monitoring.mkp`;
     const answer = await fetch(url);
     assert.equal(answer.status, 200);

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { evaluateFindings } from '../../../../simulators/fleet-controller/index.ts';
-import { httpPbxControl, pbxInventory, start } from '../../../../simulators/pbx/index.ts';
+import { httpPbxControl, pbxInventory, pbxNow, pbxState, start } from '../../../../simulators/pbx/index.ts';
 import { FINDING_CAUSES } from '../../../../steps/fleet/support/finding-causes.ts';
 import type { PbxPlane } from '../../../../steps/fleet/support/fleet-target.ts';
 
 /** The findings the simulated controller would evaluate from the PBX's inventory now. */
 function findings(handle: Awaited<ReturnType<typeof start>>): string[] {
-  const inventory = pbxInventory(handle.internals.store.read(), handle.internals.clock.now());
+  const inventory = pbxInventory(pbxState(handle), pbxNow(handle));
   return evaluateFindings({ reachable: true, inventory });
 }
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { NOT_VERIFIABLE_MEDIA_TYPE } from '../../../src/report/attachments.ts';
-import { buildModel } from '../../../src/report/build-model.ts';
 import type { ExpectedFailures } from '../../../src/report/expected-failures.ts';
 import type { CompatibilityReport } from '../../../src/report/model.ts';
 import { renderJson } from '../../../src/report/render-json.ts';
 import { validateReport } from '../../../src/report/validate-report.ts';
+import { buildFromMessages } from './build-from-messages.ts';
 import { type SyntheticScenario, syntheticEnvelopes } from './synthetic-envelopes.ts';
 import { testCatalog } from './test-catalog.ts';
 
@@ -15,8 +15,6 @@ const METADATA = {
   startedAt: '2026-01-01T10:00:00.000Z',
   finishedAt: '2026-01-01T10:00:05.000Z',
   toolVersion: '0.1.0',
-  catalogVersion: 1,
-  catalogFingerprint: 'sha256:0123456789ab',
   tagExpression: null,
 };
 
@@ -24,7 +22,7 @@ function build(
   scenarios: SyntheticScenario[],
   expected: ExpectedFailures['entries'] = [],
 ): CompatibilityReport {
-  return buildModel({
+  return buildFromMessages({
     envelopes: syntheticEnvelopes(scenarios),
     catalog: testCatalog(),
     metadata: METADATA,
@@ -172,7 +170,7 @@ test('--repeat: each clause is stable pass, stable fail or flaky across the runs
       { name: 'c', tags: ['@MON-C'], steps: [{ text: 'c', status: 'FAILED', message: 'y' }] },
     ]);
   const runs = [round('PASSED'), round('FAILED'), round('PASSED')];
-  const report = buildModel({
+  const report = buildFromMessages({
     envelopes: runs.flat(),
     repeatedRuns: runs,
     catalog,
@@ -183,8 +181,6 @@ test('--repeat: each clause is stable pass, stable fail or flaky across the runs
       startedAt: '2026-01-01T00:00:00.000Z',
       finishedAt: '2026-01-01T00:00:01.000Z',
       toolVersion: '0',
-      catalogVersion: 1,
-      catalogFingerprint: 'sha256:0123456789ab',
       tagExpression: null,
     },
   });
