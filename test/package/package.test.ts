@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { PACKAGE_ROOT } from '../../src/core/project-paths.ts';
+import { readEvidenceHeads } from '../../src/report/compact-evidence.ts';
 import { docSnippets } from '../docs/doc-snippets.ts';
 import { randomPool } from '../simulators/fleet/random-pool.ts';
 import { runDocSnippets } from './doc-snippet-runs.ts';
@@ -319,7 +320,8 @@ test('the packed tarball installs into a fresh folder and runs there, writing on
     project,
   );
   assert.equal(resolved.code, 0, resolved.stdout + resolved.stderr);
-  assert.match(resolved.stdout, /Anna Schmidt/);
+  // The endpoint's answer is the head of the passing lookup's evidence (packed in evidenceHeads).
+  assert.match(JSON.stringify(readEvidenceHeads(JSON.parse(resolved.stdout))), /Anna Schmidt/);
 
   // 3e. certify-plugin with a plug-in and an expectations file of the user's folder.
   await writeFile(join(project, 'check_ok.sh'), '#!/bin/sh\necho "OK - served | \'seen\'=1;;;0"\nexit 0\n', {
