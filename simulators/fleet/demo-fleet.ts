@@ -138,7 +138,7 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
       key,
       ...dial,
     }));
-    const { start: startPbx, resolveScenario } = await import('../pbx/index.ts');
+    const { start: startPbx, resolveScenario, shareableState } = await import('../pbx/index.ts');
     const controlUrl = connectableHttp(controller.urls.control);
     const pbxOptions = (index: number): Partial<PbxStartOptions> => {
       const settings = registrations[index];
@@ -154,7 +154,7 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
     const started = (index: number, pbx: PbxHandle) => {
       const settings = registrations[index];
       if (!settings) return;
-      siteControl?.add(settings.siteId, pbx.internals.controlRoutes);
+      siteControl?.add(settings.siteId, () => pbx.internals.controlRoutes);
       if (activity) pbx.internals.activity.start({ ...activity, siteId: settings.siteId });
     };
     return {
@@ -168,12 +168,14 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
       started,
       async startPeers(options) {
         // A pooled fleet's PBXs start from one state, resolved once (not read, validated and
-        // merged thousands of times); each PBX still gets its own copy.
+        // merged thousands of times) and shared, frozen, as every PBX's baseline.
         const base =
           pool && typeof options.scenario !== 'object'
             ? {
                 ...options,
-                scenario: resolveScenario(options.scenario ?? 'healthy', options.clock?.start ?? Date.now()),
+                scenario: shareableState(
+                  resolveScenario(options.scenario ?? 'healthy', options.clock?.start ?? Date.now()),
+                ),
               }
             : options;
         const rest = registrations.slice(1).map((settings, i) => ({ settings, index: i + 1 }));

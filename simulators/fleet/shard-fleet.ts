@@ -50,12 +50,13 @@ export interface RunningShard {
  */
 export async function startShard(options: ShardOptions): Promise<RunningShard> {
   const { defaultFixture } = await import('../fleet-controller/index.ts');
-  const { start, resolveScenario } = await import('../pbx/index.ts');
-  // Every PBX of the shard starts from one state, resolved once; each gets its own copy.
-  const scenario =
+  const { start, resolveScenario, shareableState } = await import('../pbx/index.ts');
+  // Every PBX of the shard starts from one state, resolved once and shared (frozen) as their baseline.
+  const scenario = shareableState(
     typeof options.pbx.scenario === 'object'
-      ? options.pbx.scenario
-      : resolveScenario(options.pbx.scenario ?? 'healthy', options.pbx.clock?.start ?? Date.now());
+      ? structuredClone(options.pbx.scenario)
+      : resolveScenario(options.pbx.scenario ?? 'healthy', options.pbx.clock?.start ?? Date.now()),
+  );
   const { from, to } = shardSlice(options.shard, options.count);
   const sites = (demoFixture(defaultFixture(), options.count, () => '').pbxs ?? []).slice(from, to);
   const plane = new SiteControlPlane();
@@ -97,7 +98,7 @@ export async function startShard(options: ShardOptions): Promise<RunningShard> {
             },
           });
           pbxs.push(pbx);
-          plane.add(siteId, pbx.internals.controlRoutes);
+          plane.add(siteId, () => pbx.internals.controlRoutes);
           if (options.activity) pbx.internals.activity.start({ ...options.activity, siteId });
         } catch (error) {
           failure ??= error;

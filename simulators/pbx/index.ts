@@ -95,6 +95,8 @@ export type {
   SearchLogLevel,
   SearchStep,
 } from './state/resolver-state.ts';
+/** Freezes a state so that every PBX started from it shares it instead of copying it. */
+export { shareableState } from './state/state-copy.ts';
 export { type ModuleLogEntry, PbxStore } from './state/store.ts';
 export type {
   AgentExtensions,

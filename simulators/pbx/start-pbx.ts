@@ -26,6 +26,7 @@ import { resolverEffects } from './resolver/resolver-effects.ts';
 import { RESOLVER_OVERLAY_RULES } from './resolver/resolver-overlay-rules.ts';
 import { SnapshotCache } from './snapshot/snapshot.ts';
 import { isPbxRestarting } from './state/pbx-restarting.ts';
+import { freezeState } from './state/state-copy.ts';
 import { PbxStore } from './state/store.ts';
 import type { PbxState } from './state/types.ts';
 import { startWebServer } from './web/web-server.ts';
@@ -133,9 +134,17 @@ export interface PbxHandle {
 export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
   const host = options.host ?? '127.0.0.1';
   const clock = new VirtualClock(options.clock);
-  const initial = resolveScenario(options.scenario ?? 'healthy', clock.now());
-  initial.monitoring.host = host;
-  if (options.monitoringPort !== undefined) initial.monitoring.port = options.monitoringPort;
+  const scenario = options.scenario ?? 'healthy';
+  // A frozen state (`shareableState`: a shard's, a pooled fleet's) is shared by every PBX starting
+  // from it; any other is resolved into this PBX's own. Frozen either way, it is the store's
+  // baseline as it is, and only the listener's address differs per PBX (issue 31 §4).
+  const base =
+    typeof scenario !== 'string' && Object.isFrozen(scenario)
+      ? scenario
+      : freezeState(resolveScenario(scenario, clock.now()));
+  const monitoring = { ...base.monitoring, host };
+  if (options.monitoringPort !== undefined) monitoring.port = options.monitoringPort;
+  const initial: PbxState = Object.freeze({ ...base, monitoring: Object.freeze(monitoring) });
   const store = new PbxStore(clock, initial);
   const cache = new SnapshotCache(store);
   const ownWaits = options.durationClock ? undefined : durationClock();
@@ -182,33 +191,40 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
       },
     });
     servers.push(web.server);
-    const effects = {
+    const effects = () => ({
       ...stateEffects(store, cache, endpoint, RESOLVER_OVERLAY_RULES),
       ...resolverEffects(resolver),
       ...maintenance.effects,
       ...attentionEffects(events, store),
       ...activityEffects(activity),
       ...consoleEffects(store, endpoint),
-    };
+    });
     // A PBX mounted on a fleet's control plane (`/pbx/{siteId}`) has no listener of its own, nor
     // has one driven only in process (`controlListener: false`, certify-plugin's scenario PBX).
-    const plane =
+    // A mounted PBX builds its routes and client on first use: most of a shard's thousands are
+    // never addressed, and their closures were a fifth of each PBX's memory (issue 31 §4).
+    let plane: { url: string; routes: readonly ControlRoute[]; client: PbxControl } | undefined =
       options.controlListener === false
-        ? { ...controlPlane(PBX_CONTROL_OPERATIONS, effects), url: 'in-process:' }
+        ? { ...controlPlane(PBX_CONTROL_OPERATIONS, effects()), url: 'in-process:' }
         : options.controlMountedAt === undefined
-          ? await startControlPlane(PBX_CONTROL_OPERATIONS, effects, {
+          ? await startControlPlane(PBX_CONTROL_OPERATIONS, effects(), {
               host: options.controlHost ?? '127.0.0.1',
               port: options.controlPort ?? 0,
               ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
               ...(options.controlMounts === undefined ? {} : { mounts: options.controlMounts }),
+            }).then((listening) => {
+              servers.push(listening.server);
+              return listening;
             })
-          : { ...controlPlane(PBX_CONTROL_OPERATIONS, effects), url: options.controlMountedAt };
-    if ('server' in plane) servers.push(plane.server);
-    const client = plane.client;
-    const controlPlaneRoutes = { url: plane.url, routes: plane.routes };
+          : undefined;
+    const mountedAt = options.controlMountedAt ?? '';
+    const ownPlane = () => {
+      plane ??= { ...controlPlane(PBX_CONTROL_OPERATIONS, effects()), url: mountedAt };
+      return plane;
+    };
     const urls: PbxUrls = {
       web: web.url,
-      control: controlPlaneRoutes.url,
+      control: plane?.url ?? mountedAt,
       get monitoring() {
         const status = endpoint.status();
         return status.state === 'listening' ? `tcp://${status.host}:${status.port}` : null;
@@ -223,9 +239,19 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
       events,
       resolver,
       activity,
-      controlRoutes: controlPlaneRoutes.routes,
+      get controlRoutes() {
+        return ownPlane().routes;
+      },
     };
-    return attachParts({ urls, control: client, internals: parts, close: shutdown }, parts);
+    const handle = {
+      urls,
+      get control() {
+        return ownPlane().client;
+      },
+      internals: parts,
+      close: shutdown,
+    };
+    return attachParts(handle, parts);
   } catch (error) {
     await shutdown();
     throw error;

@@ -24,6 +24,12 @@ export interface ApiResponse {
   body?: string;
   /** `body` already encoded as UTF-8, when the core keeps it so (a cached site list); sent as is. */
   bytes?: Buffer;
+  /**
+   * Every header of the answer as a name, value, name, value list, `Content-Length` included,
+   * when the core keeps the whole answer ready (a cached site list): written as it is, in place of
+   * `headers`, which then says the same.
+   */
+  rawHeaders?: readonly string[];
 }
 
 /** One line of the controller's request log: never headers, bodies, passwords or tokens. */
@@ -117,7 +123,10 @@ export function createApiCore(state: FleetState, auth: Authenticator, log: Reque
  * come from the partner's cache entry, rendered again only after something it shows changed.
  */
 function getSites(siteLists: SiteListCache, account: Account, req: ApiRequest): ApiResponse {
-  const { body, bytes, etag } = siteLists.get(account.partnerId);
+  const list = siteLists.get(account.partnerId);
+  const { body, bytes, etag } = list;
+  if (ifNoneMatchHits(req.headers['if-none-match'], etag)) return list.notModified;
+  if (req.method === 'GET') return list.ok;
   const headers = { etag, 'cache-control': 'private, no-cache', vary: 'Authorization' };
   if (ifNoneMatchHits(req.headers['if-none-match'], etag)) return { status: 304, headers };
   const res: ApiResponse = { status: 200, headers: { ...headers, 'content-type': JSON_TYPE } };

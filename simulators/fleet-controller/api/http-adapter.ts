@@ -78,6 +78,11 @@ export function toNodeHandler(core: (req: ApiRequest) => CoreAnswer) {
 
 export function writeResponse(res: ServerResponse, response: ApiResponse): void {
   if (res.headersSent) return;
+  if (response.rawHeaders) {
+    res.writeHead(response.status, response.rawHeaders as string[]);
+    res.end(response.bytes ?? response.body);
+    return;
+  }
   const headers: Record<string, string | number> = { ...response.headers };
   const body = response.body === undefined ? undefined : (response.bytes ?? response.body);
   if (body !== undefined) headers['content-length'] = Buffer.byteLength(body);

@@ -1,5 +1,6 @@
 import { siteList } from '../model/caller-view.ts';
 import type { FleetState } from '../model/fleet-state.ts';
+import type { ApiResponse } from './api-core.ts';
 import { etagOf } from './etag.ts';
 
 /** A caller's site list as sent: the JSON text, its UTF-8 bytes and its ETag. */
@@ -7,6 +8,32 @@ export interface RenderedSiteList {
   body: string;
   bytes: Buffer;
   etag: string;
+}
+
+/** A rendered list with its two answers ready: the 304 and the 200 to a GET (issue 31 §3). */
+export interface CachedSiteList extends RenderedSiteList {
+  notModified: ApiResponse;
+  ok: ApiResponse;
+}
+
+/** The JSON type of every answer (FLEET-JSON-UTF8). */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * FLEET-SITES-LIST, FLEET-SITES-NOT-MODIFIED, FLEET-UNSPEC-ETAG: the 304 carries the ETag and the
+ * caching headers and no body; the 200 the same headers, the JSON type and the bytes.
+ */
+function withAnswers(list: RenderedSiteList): CachedSiteList {
+  const common = { etag: list.etag, 'cache-control': 'private, no-cache', vary: 'Authorization' };
+  const ok = { ...common, 'content-type': JSON_TYPE, 'content-length': String(list.bytes.length) };
+  const answer = (status: number, headers: Record<string, string>, withBody: boolean): ApiResponse =>
+    Object.freeze({
+      status,
+      headers: Object.freeze(headers),
+      rawHeaders: Object.freeze(Object.entries(headers).flat()),
+      ...(withBody ? { body: list.body, bytes: list.bytes } : {}),
+    });
+  return { ...list, notModified: answer(304, common, false), ok: answer(200, ok, true) };
 }
 
 /** Bound on cached lists (one per partner access); the oldest goes first. */
@@ -32,15 +59,15 @@ export function renderSiteList(state: FleetState, partnerId: string): RenderedSi
  * compare times inside the inventory (PBX clock), so a list rendered earlier stays exact.
  */
 export class SiteListCache {
-  private readonly entries = new Map<string, RenderedSiteList & { revision: number }>();
+  private readonly entries = new Map<string, CachedSiteList & { revision: number }>();
 
   constructor(private readonly state: FleetState) {}
 
-  get(partnerId: string): RenderedSiteList {
+  get(partnerId: string): CachedSiteList {
     const revision = this.state.viewRevision(partnerId);
     const cached = this.entries.get(partnerId);
     if (cached?.revision === revision) return cached;
-    const fresh = { ...renderSiteList(this.state, partnerId), revision };
+    const fresh = { ...withAnswers(renderSiteList(this.state, partnerId)), revision };
     this.entries.delete(partnerId);
     if (this.entries.size >= MAX_ENTRIES) {
       const oldest = this.entries.keys().next().value;

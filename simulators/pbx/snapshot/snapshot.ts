@@ -1,3 +1,4 @@
+import { copyState } from '../state/state-copy.ts';
 import type { PbxStore } from '../state/store.ts';
 import type { PbxState, SnapshotFormat } from '../state/types.ts';
 import { readLinuxSections } from './render/linux-sections.ts';
@@ -44,7 +45,7 @@ export class SnapshotCache {
   }
 
   private take(now: number): Snapshot {
-    const state = structuredClone(this.store.read()) as PbxState;
+    const state = copyState(this.store.read()) as PbxState;
     return snapshotOf(state, now, {
       serial: ++this.serial,
       linuxScriptFails: this.store.hasFault('linux-script-failure'),

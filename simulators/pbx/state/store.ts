@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Clock } from '../../shared/clock.ts';
 import { deepMerge } from '../../shared/deep-merge.ts';
+import { copyState } from './state-copy.ts';
 import type { PbxState } from './types.ts';
 
 /**
@@ -74,8 +75,10 @@ export class PbxStore extends EventEmitter<PbxStoreEvents> {
     initial: PbxState,
   ) {
     super();
-    this.baseline = structuredClone(initial);
-    this.current = structuredClone(initial);
+    // A frozen state (`freezeState`) is shared: nothing changes it, so it serves as the baseline
+    // of every PBX that starts from it (a shard's thousands) without a copy each (issue 31 §4).
+    this.baseline = Object.isFrozen(initial) ? initial : copyState(initial);
+    this.current = copyState(initial);
   }
 
   /** The live state. Treat as read-only; change it through `update()` or `patch()`. */
@@ -101,14 +104,14 @@ export class PbxStore extends EventEmitter<PbxStoreEvents> {
 
   /** Replaces state and baseline: `reset()` returns to this state afterwards. */
   load(state: PbxState, { asBaseline = true } = {}): void {
-    this.current = structuredClone(state);
-    if (asBaseline) this.baseline = structuredClone(state);
+    this.current = copyState(state);
+    if (asBaseline) this.baseline = copyState(state);
     this.changed();
   }
 
   /** Back to the baseline: state, faults, warnings, log. */
   reset(): void {
-    this.current = structuredClone(this.baseline);
+    this.current = copyState(this.baseline);
     this.faults.clear();
     this.warningSet.clear();
     this.logEntries.length = 0;

@@ -12,7 +12,7 @@ export const SITE_CONTROL_PREFIX = '/pbx';
 type Dispatch = (request: RawControlRequest) => Promise<RawControlResponse>;
 
 interface SiteEntry {
-  routes: readonly ControlRoute[];
+  routes: readonly ControlRoute[] | (() => readonly ControlRoute[]);
   dispatch?: Dispatch;
 }
 
@@ -26,8 +26,11 @@ interface SiteEntry {
 export class SiteControlPlane {
   private readonly sites = new Map<string, SiteEntry>();
 
-  /** Mounts a PBX's control routes at `/pbx/{siteId}`. */
-  add(siteId: string, routes: readonly ControlRoute[]): void {
+  /**
+   * Mounts a PBX's control routes at `/pbx/{siteId}`; given as a function, they are asked for at
+   * the site's first request (a PBX builds them on first use).
+   */
+  add(siteId: string, routes: readonly ControlRoute[] | (() => readonly ControlRoute[])): void {
     this.sites.set(siteId, { routes });
   }
 
@@ -73,7 +76,9 @@ export class SiteControlPlane {
       return Promise.resolve(
         errorResponse(404, 'not_found', `no PBX of site ${siteId} on this control plane`),
       );
-    entry.dispatch ??= createControlDispatcher(entry.routes);
+    entry.dispatch ??= createControlDispatcher(
+      typeof entry.routes === 'function' ? entry.routes() : entry.routes,
+    );
     const inner = slash === -1 ? '/' : rest.slice(slash);
     const query = queryAt === -1 ? '' : request.url.slice(queryAt);
     return entry.dispatch({ ...request, url: `${inner}${query}` });
