@@ -1,4 +1,5 @@
 import { benchCertify } from './certify.bench.ts';
+import { benchConsole } from './console.bench.ts';
 import { benchFleet } from './fleet.bench.ts';
 import { benchFleetScale } from './fleet-scale.bench.ts';
 import { benchFuzz } from './fuzz.bench.ts';
@@ -19,6 +20,7 @@ const benches: Record<string, () => Promise<void>> = {
   resolver: benchResolver,
   sandbox: benchSandbox,
   certify: benchCertify,
+  console: benchConsole,
   startup: benchStartup,
   suite: benchSuite,
   'xmlrpc-load': benchXmlRpcLoad,

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call } from './api.ts';
+import { type Column, DataTable } from './data-table.tsx';
 import type { ConsoleConfig } from './main.tsx';
 
 interface AttentionItem {
@@ -20,6 +21,12 @@ interface Site {
 }
 
 type Fleet = NonNullable<ConsoleConfig['fleet']>;
+
+const MCP_TOKEN_COLUMNS: Column<Fleet['mcpTokens'][number]>[] = [
+  { header: 'Token', cell: (t) => <code>{t.secret}</code> },
+  { header: 'Account', cell: (t) => t.accountId },
+  { header: 'Level', cell: (t) => t.level },
+];
 
 /** Height of one row of the site list; only the rows in view (and a few beyond) are in the page. */
 const ROW_PX = 30;
@@ -173,26 +180,12 @@ export function FleetView({
         <p>
           MCP endpoint: <code>{fleet.mcpUrl}</code> (Bearer token)
         </p>
-        <table id="mcp-tokens">
-          <thead>
-            <tr>
-              <th scope="col">Token</th>
-              <th scope="col">Account</th>
-              <th scope="col">Level</th>
-            </tr>
-          </thead>
-          <tbody>
-            {fleet.mcpTokens.map((t) => (
-              <tr key={t.secret}>
-                <td>
-                  <code>{t.secret}</code>
-                </td>
-                <td>{t.accountId}</td>
-                <td>{t.level}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          id="mcp-tokens"
+          columns={MCP_TOKEN_COLUMNS}
+          rows={fleet.mcpTokens}
+          rowKey={(t) => t.secret}
+        />
       </section>
     </div>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from './api.ts';
+import { type Column, DataTable } from './data-table.tsx';
 import { markChanges, type ShownLine } from './diff.ts';
 import { StateEditor } from './state-editor.tsx';
 
@@ -56,6 +57,16 @@ interface PbxData {
 
 /** The state a `<<<local>>>` line gives, as Checkmk names it. */
 const STATES = ['OK', 'WARN', 'CRIT', 'UNKNOWN'];
+
+type LocalCheck = ReturnType<typeof parseLocalChecks>[number];
+const LOCAL_CHECK_COLUMNS: Column<LocalCheck>[] = [
+  {
+    header: 'State',
+    cell: (check) => <span class={`state state-${check.state}`}>{STATES[check.state] ?? check.state}</span>,
+  },
+  { header: 'Service', cell: (check) => check.name },
+  { header: 'Summary', cell: (check) => check.text },
+];
 
 /**
  * The PBX view (issue 32): scenario, tile and licence, faults, the clock, what each face of the
@@ -281,26 +292,12 @@ export function PbxView({
 
       <section aria-labelledby="local-h" class="card">
         <h2 id="local-h">Local checks</h2>
-        <table id="local-checks">
-          <thead>
-            <tr>
-              <th scope="col">State</th>
-              <th scope="col">Service</th>
-              <th scope="col">Summary</th>
-            </tr>
-          </thead>
-          <tbody>
-            {localChecks.map((check) => (
-              <tr key={check.name}>
-                <td>
-                  <span class={`state state-${check.state}`}>{STATES[check.state] ?? check.state}</span>
-                </td>
-                <td>{check.name}</td>
-                <td>{check.text}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          id="local-checks"
+          columns={LOCAL_CHECK_COLUMNS}
+          rows={localChecks}
+          rowKey={(check) => check.name}
+        />
       </section>
 
       <section aria-labelledby="log-h" class="card">
@@ -411,26 +408,16 @@ function Toggle(props: {
 function RecordTable({ rows, label }: { rows: Record<string, unknown>[]; label: string }) {
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))].slice(0, 6);
   return (
-    <table aria-label={label}>
-      <thead>
-        <tr>
-          {columns.map((c) => (
-            <th scope="col" key={c}>
-              {c}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row, i) => (
-          <tr key={i}>
-            {columns.map((c) => (
-              <td key={c}>{typeof row[c] === 'object' ? JSON.stringify(row[c]) : String(row[c] ?? '')}</td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      label={label}
+      columns={columns.map((c) => ({
+        header: c,
+        cell: (row: Record<string, unknown>) =>
+          typeof row[c] === 'object' ? JSON.stringify(row[c]) : String(row[c] ?? ''),
+      }))}
+      rows={rows}
+      rowKey={(_row, i) => i}
+    />
   );
 }
 

@@ -1,8 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call } from './api.ts';
+import { type Column, DataTable } from './data-table.tsx';
 import type { ConsoleConfig } from './main.tsx';
 
 type Recording = NonNullable<ConsoleConfig['recording']>;
+
+const SAMPLE_COLUMNS: Column<Recording['samples'][number]>[] = [
+  { header: 'Sample', cell: (s) => s.index },
+  { header: 'Recorded at', cell: (s) => s.at },
+  { header: 'Offset', cell: (s) => `${(s.offsetMs / 1000).toFixed(1)} s` },
+  { header: 'Recorded answers', cell: (s) => s.answers },
+];
 
 /**
  * A replayed recording: its samples and their timing; the one being served now is marked. Each
@@ -31,26 +39,13 @@ export function RecordingView({
       <p>
         Timing: <strong>{recording.timing}</strong>; {recording.samples.length} samples.
       </p>
-      <table id="recording-samples">
-        <thead>
-          <tr>
-            <th scope="col">Sample</th>
-            <th scope="col">Recorded at</th>
-            <th scope="col">Offset</th>
-            <th scope="col">Recorded answers</th>
-          </tr>
-        </thead>
-        <tbody>
-          {recording.samples.map((s) => (
-            <tr key={s.index} aria-current={current === s.index ? 'true' : undefined}>
-              <td>{s.index}</td>
-              <td>{s.at}</td>
-              <td>{(s.offsetMs / 1000).toFixed(1)} s</td>
-              <td>{s.answers}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        id="recording-samples"
+        columns={SAMPLE_COLUMNS}
+        rows={recording.samples}
+        rowKey={(s) => s.index}
+        current={(s) => current === s.index}
+      />
     </section>
   );
 }
