@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { renderAgentText } from '../../../simulators/pbx/index.ts';
+import { renderFormat } from '../../../simulators/pbx/index.ts';
 import {
   bareIntegerProblems,
   callsApartProblems,
@@ -17,8 +17,11 @@ import {
 } from '../../../steps/support/agent-field-lines.ts';
 import { scenarioSnapshot } from '../../simulators/pbx/snapshot/render/snapshot-of.ts';
 
-const HEALTHY = renderAgentText(scenarioSnapshot('healthy'));
-const RAID = renderAgentText(scenarioSnapshot('raid-degraded'));
+const NO_FAULTS = { renderError: false, jsonError: false };
+const agentText = (scenario: string) =>
+  renderFormat(scenarioSnapshot(scenario), 'checkmk', NO_FAULTS).toString('utf8');
+const HEALTHY = agentText('healthy');
+const RAID = agentText('raid-degraded');
 
 /** The healthy text with one row replaced (the row must exist). */
 function drift(from: string, to: string, text = HEALTHY): string {

@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { listScenarios, renderJsonSnapshot } from '../../../simulators/pbx/index.ts';
+import { listScenarios, renderFormat } from '../../../simulators/pbx/index.ts';
 import { JSON_SNAPSHOT_FIELDS, jsonSnapshotDeviations } from '../../../steps/support/json-snapshot-spec.ts';
 import { scenarioSnapshot } from '../../simulators/pbx/snapshot/render/snapshot-of.ts';
 
 function simulatorJson(scenario = 'healthy'): Record<string, unknown> {
-  return JSON.parse(renderJsonSnapshot(scenarioSnapshot(scenario))) as Record<string, unknown>;
+  return JSON.parse(
+    renderFormat(scenarioSnapshot(scenario), 'json', { renderError: false, jsonError: false }).toString(
+      'utf8',
+    ),
+  ) as Record<string, unknown>;
 }
 
 /** The same fields, nested in groups the way another implementation might lay them out. */
