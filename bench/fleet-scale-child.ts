@@ -27,7 +27,8 @@ import {
   startDemoFleet,
   startShard,
 } from '../simulators/fleet/index.ts';
-import type { PbxHandle } from '../simulators/pbx/index.ts';
+import { acceptedEvents, ingestConnections, linkedSites } from '../simulators/fleet-controller/index.ts';
+import { forwarderStatus, type PbxHandle, raiseAttention } from '../simulators/pbx/index.ts';
 
 const mode = process.argv[2] as 'whole' | 'controller' | 'shard';
 const args = process.argv.slice(mode === 'shard' ? 4 : 3);
@@ -63,9 +64,7 @@ let fleet: DemoFleet | undefined;
 
 /** Connected links at this process's controller. */
 const linked = () => {
-  let up = 0;
-  for (const link of fleet!.controller.internals.state.ingest.links.values()) if (link.connected > 0) up++;
-  return up;
+  return linkedSites(fleet!.controller);
 };
 
 /** The bare baselines beside the controller: the data endpoint's bytes from PBX 1, the `/sites` body. */
@@ -116,7 +115,7 @@ function raise(n: number, perPbx: number): number {
   let raised = 0;
   for (const pbx of pbxs().slice(0, n)) {
     for (let i = 0; i < perPbx; i++) {
-      const outcome = pbx.internals.events.raise({
+      const outcome = raiseAttention(pbx, {
         module: 'Bench',
         subject: `bench ${i % 3}`,
         severity: 'WARNING',
@@ -129,11 +128,11 @@ function raise(n: number, perPbx: number): number {
 
 /** Waits until this process's controller accepted `target` events after `before`. */
 async function accepted(before: number, target: number, t0: number) {
-  const { state } = fleet!.controller.internals;
+  const controller = fleet!.controller;
   const deadline = t0 + 120_000;
-  while (state.ingest.stats.accepted - before < target && performance.now() < deadline)
+  while (acceptedEvents(controller) - before < target && performance.now() < deadline)
     await new Promise((resolve) => setImmediate(resolve));
-  return { accepted: state.ingest.stats.accepted - before, ms: performance.now() - t0 };
+  return { accepted: acceptedEvents(controller) - before, ms: performance.now() - t0 };
 }
 
 if (mode === 'whole' || mode === 'controller') {
@@ -228,7 +227,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     closers.push(() => running?.close());
     pbxs = () => running!.pbxs;
     const listeningMs = performance.now() - t0;
-    while (running.pbxs.some((pbx) => pbx.internals.events.status().link !== 'up'))
+    while (running.pbxs.some((pbx) => forwarderStatus(pbx).link !== 'up'))
       await new Promise((resolve) => setTimeout(resolve, 100));
     send({
       listeningMs,
@@ -243,20 +242,17 @@ for await (const line of createInterface({ input: process.stdin })) {
     while (linked() < count) await new Promise((resolve) => setTimeout(resolve, 200));
     const waitedMs = performance.now() - t0;
     const rss = rssAfterGc();
-    const { ingest } = fleet!.controller.internals;
     send({
       waitedMs,
       rss,
       heapUsed: process.memoryUsage().heapUsed,
       /** TCP connections the controller's ingest listener holds: one per shard when multiplexed. */
-      tcpConnections: await new Promise<number>((resolve) =>
-        ingest.server.getConnections((error, n) => resolve(error ? -1 : n)),
-      ),
+      tcpConnections: await ingestConnections(fleet!.controller).catch(() => -1),
     });
   } else if (command.op === 'baselines') {
     send(await baselines());
   } else if (command.op === 'accepted-mark') {
-    acceptedMark = fleet!.controller.internals.state.ingest.stats.accepted;
+    acceptedMark = acceptedEvents(fleet!.controller);
     send({ ok: true });
   } else if (command.op === 'wait-accepted') {
     // The controller of a sharded fleet: until the events the shards raised have all arrived.
@@ -265,7 +261,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     send({ raised: raise(command.pbxs ?? 100, command.perPbx ?? 1) });
   } else if (command.op === 'events') {
     // The whole fleet in this process: raise, then wait until the controller accepted them all.
-    const before = fleet!.controller.internals.state.ingest.stats.accepted;
+    const before = acceptedEvents(fleet!.controller);
     const cpu = process.cpuUsage();
     const t0 = performance.now();
     const raised = raise(command.pbxs ?? 100, command.perPbx ?? 1);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FleetFixture, FleetHandle, SiteControlPlane } from '../fleet-controller/index.ts';
 import type {
   ControllerSettings,
@@ -96,7 +96,9 @@ export interface DemoFleet {
  * data directory) throws an error whose cause says why (the CLI reports it as a harness error).
  */
 export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFleet> {
-  const { start, defaultFixture, SiteControlPlane } = await import('../fleet-controller/index.ts');
+  const { alignFixture, connectInProcess, start, defaultFixture, SiteControlPlane } = await import(
+    '../fleet-controller/index.ts'
+  );
   const fixture = demoFixture(defaultFixture(), options.pbxCount, options.keyFor);
   const pool = options.pool ?? null;
   const siteControl = pool ? new SiteControlPlane() : null;
@@ -126,19 +128,25 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
     await controller.close();
   };
   try {
-    await alignStoredState(controller, fixture);
+    // A restored data directory holds an earlier run's keys: this run's PBX sites and keys are registered.
+    await alignFixture(controller, fixture);
     const ingest = connectableTcp(controller.urls.ingest);
     // A pooled fleet's PBXs link over in-process pipes: the same lines, sessions and batches as
     // over TCP, without a socket pair per PBX (2 descriptors per PBX instead of 4, issue 22).
-    const { ingest: listener } = controller.internals;
-    const dial = pool ? { dial: () => listener.connectInProcess() } : {};
+    const dial = pool ? { dial: () => connectInProcess(controller) } : {};
     const registrations: ControllerSettings[] = (fixture.pbxs ?? []).map(({ siteId, key }) => ({
       ingest,
       siteId,
       key,
       ...dial,
     }));
-    const { start: startPbx, resolveScenario, shareableState } = await import('../pbx/index.ts');
+    const {
+      start: startPbx,
+      resolveScenario,
+      shareableState,
+      siteControlRoutes,
+      startFieldActivity,
+    } = await import('../pbx/index.ts');
     const controlUrl = connectableHttp(controller.urls.control);
     const pbxOptions = (index: number): Partial<PbxStartOptions> => {
       const settings = registrations[index];
@@ -154,8 +162,8 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
     const started = (index: number, pbx: PbxHandle) => {
       const settings = registrations[index];
       if (!settings) return;
-      siteControl?.add(settings.siteId, () => pbx.internals.controlRoutes);
-      if (activity) pbx.internals.activity.start({ ...activity, siteId: settings.siteId });
+      siteControl?.add(settings.siteId, () => siteControlRoutes(pbx));
+      if (activity) startFieldActivity(pbx, { ...activity, siteId: settings.siteId });
     };
     return {
       controller,
@@ -232,26 +240,6 @@ export function demoFixture(
   }
   fixture.pbxs = fixture.sites.slice(0, count).map((site) => ({ siteId: site.id, key: keyFor(site.id) }));
   return fixture;
-}
-
-/**
- * A restored data directory holds what an earlier run stored, with that run's keys: the fixture's
- * PBX sites are added where missing and registered with this run's keys (a new directory already
- * got them from the fixture).
- */
-async function alignStoredState(controller: FleetHandle, fixture: FleetFixture): Promise<void> {
-  const { state } = controller.internals;
-  for (const { siteId, key } of fixture.pbxs ?? []) {
-    if (!state.access.sites.has(siteId)) {
-      const site = fixture.sites.find((s) => s.id === siteId);
-      await controller.control.addSite({ id: siteId, displayName: site?.displayName ?? siteId });
-      for (const right of fixture.rights.filter((r) => r.siteId === siteId))
-        if (state.access.partners.has(right.partnerId)) await controller.control.grant(right);
-    }
-    const keySha256 = createHash('sha256').update(key, 'utf8').digest('hex');
-    if (state.ingest.links.get(siteId)?.keySha256 !== keySha256)
-      await controller.control.registerPbx({ siteId, key });
-  }
 }
 
 /** A wildcard bind address is not a place to connect to; loopback is. */

@@ -50,7 +50,9 @@ export interface RunningShard {
  */
 export async function startShard(options: ShardOptions): Promise<RunningShard> {
   const { defaultFixture } = await import('../fleet-controller/index.ts');
-  const { start, resolveScenario, shareableState } = await import('../pbx/index.ts');
+  const { start, resolveScenario, shareableState, siteControlRoutes, startFieldActivity } = await import(
+    '../pbx/index.ts'
+  );
   // Every PBX of the shard starts from one state, resolved once and shared (frozen) as their baseline.
   const scenario = shareableState(
     typeof options.pbx.scenario === 'object'
@@ -98,8 +100,8 @@ export async function startShard(options: ShardOptions): Promise<RunningShard> {
             },
           });
           pbxs.push(pbx);
-          plane.add(siteId, () => pbx.internals.controlRoutes);
-          if (options.activity) pbx.internals.activity.start({ ...options.activity, siteId });
+          plane.add(siteId, () => siteControlRoutes(pbx));
+          if (options.activity) startFieldActivity(pbx, { ...options.activity, siteId });
         } catch (error) {
           failure ??= error;
         }
