@@ -258,13 +258,18 @@ function fetchTcp(host: string, port: number): Promise<{ ms: number; bytes: numb
   });
 }
 
+/** A GET of `/sites`; a failed one (a reset on a saturated machine) counts as infinitely slow. */
 async function timedGet(url: string, etag?: string): Promise<{ ms: number; status: number; bytes: number }> {
   const t0 = performance.now();
-  const answer = await request(url, {
-    headers: { authorization: AUTH, ...(etag ? { 'if-none-match': etag } : {}) },
-  });
-  const body = await answer.body.arrayBuffer();
-  return { ms: performance.now() - t0, status: answer.statusCode, bytes: body.byteLength };
+  try {
+    const answer = await request(url, {
+      headers: { authorization: AUTH, ...(etag ? { 'if-none-match': etag } : {}) },
+    });
+    const body = await answer.body.arrayBuffer();
+    return { ms: performance.now() - t0, status: answer.statusCode, bytes: body.byteLength };
+  } catch {
+    return { ms: Number.POSITIVE_INFINITY, status: 0, bytes: 0 };
+  }
 }
 
 function quantile(values: number[], q: number): number {
@@ -430,9 +435,10 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
         nextMcp += MCP_EVERY_MS;
         const m0 = performance.now();
         pending.push(
-          mcp
-            .callTool({ name: 'fleet_attention', arguments: {} })
-            .then(() => mcpMs.push(performance.now() - m0)),
+          mcp.callTool({ name: 'fleet_attention', arguments: {} }).then(
+            () => mcpMs.push(performance.now() - m0),
+            () => mcpMs.push(Number.POSITIVE_INFINITY),
+          ),
         );
       }
     }

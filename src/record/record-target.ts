@@ -1,5 +1,3 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import type {
@@ -7,6 +5,7 @@ import type {
   RecordedXmlRpcAnswer,
   RecordingSample,
 } from '../../simulators/pbx/index.ts';
+import { sendHttp } from '../clients/http-send.ts';
 import { xmlRpcAuthValue } from '../clients/xmlrpc-auth-value.ts';
 import type { TargetFile } from '../core/target-file.ts';
 import { type Captured, CaptureError, captureTcp } from './capture-tcp.ts';
@@ -162,7 +161,11 @@ function httpGet(
   return httpExchange(webUrl, path, 'GET', undefined, timeoutMs, headers);
 }
 
-function httpExchange(
+/**
+ * One HTTP exchange of a recording, through undici (src/clients/http-send.ts): the answer's header
+ * pairs are kept as they came (order and casing), as a replay serves them.
+ */
+async function httpExchange(
   webUrl: string,
   path: string,
   method: string,
@@ -172,44 +175,19 @@ function httpExchange(
   localAddress?: string,
 ): Promise<HttpAnswer> {
   const base = new URL(webUrl);
-  const url = new URL(base.pathname.replace(/\/$/, '') + path, base);
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const req = send(
-      url,
-      {
-        method,
-        headers: {
-          connection: 'close',
-          ...headers,
-          ...(body ? { 'content-length': String(body.length) } : {}),
-        },
-        timeout: timeoutMs,
-        ...(localAddress ? { localAddress } : {}),
-      },
-      (res: IncomingMessage) => {
-        const parts: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => parts.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: pairs(res.rawHeaders),
-            body: Buffer.concat(parts),
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on('error', reject);
-    req.end(body);
+  const answer = await sendHttp({
+    url: new URL(base.pathname.replace(/\/$/, '') + path, base),
+    method,
+    headers: {
+      connection: 'close',
+      ...headers,
+      ...(body ? { 'content-length': String(body.length) } : {}),
+    },
+    ...(body ? { body } : {}),
+    timeoutMs,
+    ...(localAddress ? { localAddress } : {}),
   });
-}
-
-function pairs(raw: string[]): [string, string][] {
-  const result: [string, string][] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) result.push([raw[i]!, raw[i + 1]!]);
-  return result;
+  return { status: answer.status, headers: answer.rawHeaders, body: answer.body };
 }
 
 /** The `methodCall` document for one struct parameter (empty for every method recorded). */

@@ -335,18 +335,11 @@ test('nothing outside simulators/ imports past simulators/shared/index.ts', () =
 });
 
 /**
- * Issue 30 §7: HTTP requests go through undici (the derived control clients among them) and raw
- * bytes through the one TCP exchanger (src/core/tcp-exchange.ts); nothing else sends with
- * node:http or node:https. The senders listed here still do, each for a reason undici's API does
- * not cover yet (the raw header pairs of a recording, a streamed body stopped at the answer, a
- * relay); the list can only shrink: a file on it that no longer sends fails the test too.
+ * Issue 30 §7: HTTP requests go through undici (the derived control clients, and
+ * src/clients/http-send.ts where raw header pairs or a body stopped at the answer are needed) and
+ * raw bytes through the one TCP exchanger (src/core/tcp-exchange.ts); nothing sends with
+ * node:http or node:https, without exception.
  */
-const NODE_HTTP_SENDERS_LEFT: Record<string, string> = {
-  'src/record/record-target.ts': 'keeps the raw header pairs (order and casing) of what it records',
-  'steps/maintenance/support/raw-body-request.ts': 'stops a streamed body once the answer has come',
-  'steps/fleet/support/bearer-relay.ts': 'relays a request to the controller as it came',
-};
-
 /** Files that use `request` or `get` of node:http or node:https (called or handed on). */
 function nodeHttpSenders(dirs: readonly string[]): string[] {
   const senders = new Set<string>();
@@ -384,9 +377,6 @@ function nodeHttpSenders(dirs: readonly string[]): string[] {
   return [...senders].sort();
 }
 
-test('no node:http request outside the derived clients and the one TCP exchanger (the list of senders left can only shrink)', () => {
-  assert.deepEqual(
-    nodeHttpSenders([...PRODUCT_DIRS, 'bench', 'scripts']),
-    Object.keys(NODE_HTTP_SENDERS_LEFT).sort(),
-  );
+test('no node:http request outside the derived clients and the one TCP exchanger', () => {
+  assert.deepEqual(nodeHttpSenders([...PRODUCT_DIRS, 'bench', 'scripts']), []);
 });

@@ -4,33 +4,12 @@ import type { FleetState } from '../model/fleet-state.ts';
 import { historyList } from '../model/history-view.ts';
 import { COMMENT_MAX_CHARS, charCount } from '../model/text-limits.ts';
 import type { Account } from '../model/types.ts';
+import type { ApiRequest, ApiResponse } from './api-messages.ts';
 import { type FleetErrorCode, fleetError, MESSAGES } from './error-body.ts';
 import { ifNoneMatchHits } from './etag.ts';
 import { SiteListCache } from './site-list-cache.ts';
 
-/** A request as the socket-free core takes it; header names in lower case. */
-export interface ApiRequest {
-  method: string;
-  /** Path and query, e.g. `/api/v1/sites?x=1`. */
-  url: string;
-  headers: Record<string, string | undefined>;
-  body?: Buffer;
-}
-
-export interface ApiResponse {
-  status: number;
-  headers: Record<string, string>;
-  /** Absent for 304, 401 and 404 (FLEET-UNSPEC-401-404-BODY). */
-  body?: string;
-  /** `body` already encoded as UTF-8, when the core keeps it so (a cached site list); sent as is. */
-  bytes?: Buffer;
-  /**
-   * Every header of the answer as a name, value, name, value list, `Content-Length` included,
-   * when the core keeps the whole answer ready (a cached site list): written as it is, in place of
-   * `headers`, which then says the same.
-   */
-  rawHeaders?: readonly string[];
-}
+export type { ApiRequest, ApiResponse } from './api-messages.ts';
 
 /** One line of the controller's request log: never headers, bodies, passwords or tokens. */
 export interface RequestLogEntry {

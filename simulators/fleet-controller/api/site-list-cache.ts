@@ -1,6 +1,6 @@
 import { siteList } from '../model/caller-view.ts';
 import type { FleetState } from '../model/fleet-state.ts';
-import type { ApiResponse } from './api-core.ts';
+import type { ApiResponse } from './api-messages.ts';
 import { etagOf } from './etag.ts';
 
 /** A caller's site list as sent: the JSON text, its UTF-8 bytes and its ETag. */

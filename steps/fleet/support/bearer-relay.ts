@@ -1,15 +1,21 @@
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Agent, type Dispatcher, request } from 'undici';
 
 /** Real-time limit of one relayed exchange. */
 const RELAY_TIMEOUT_MS = 30_000;
+
+/** Headers of one connection, not of the request: each side sets its own (RFC 9110 §7.6.1). */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'host',
+]);
 
 export interface BearerRelay {
   /** `http://127.0.0.1:<port>/mcp`: the path ends in `/mcp`, as the external client expects. */
@@ -25,23 +31,32 @@ export interface BearerRelay {
  */
 export async function startBearerRelay(target: string, token: string): Promise<BearerRelay> {
   const upstream = new URL(target);
-  const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
+  const agent = new Agent({ headersTimeout: RELAY_TIMEOUT_MS, bodyTimeout: RELAY_TIMEOUT_MS });
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const headers = { ...req.headers, host: upstream.host, authorization: `Bearer ${token}` };
-    const out = send(
-      upstream,
-      { method: req.method ?? 'GET', headers, timeout: RELAY_TIMEOUT_MS },
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(req.headers))
+      if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+    headers['authorization'] = `Bearer ${token}`;
+    const method = req.method ?? 'GET';
+    request(upstream, {
+      dispatcher: agent,
+      method: method as Dispatcher.HttpMethod,
+      headers,
+      body: method === 'GET' || method === 'HEAD' ? null : req,
+    }).then(
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+        const back: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(answer.headers))
+          if (value !== undefined && !HOP_BY_HOP.has(name)) back[name] = value;
+        res.writeHead(answer.statusCode, back);
+        answer.body.pipe(res);
+        answer.body.on('error', () => res.destroy());
+      },
+      () => {
+        if (!res.headersSent) res.writeHead(502).end();
+        else res.destroy();
       },
     );
-    out.on('timeout', () => out.destroy(new Error('relay timeout')));
-    out.on('error', () => {
-      if (!res.headersSent) res.writeHead(502).end();
-      else res.destroy();
-    });
-    req.pipe(out);
   });
   server.requestTimeout = RELAY_TIMEOUT_MS;
   await new Promise<void>((resolve, reject) => {
@@ -55,6 +70,6 @@ export async function startBearerRelay(target: string, token: string): Promise<B
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      }).then(() => agent.destroy()),
   };
 }

@@ -1,3 +1,5 @@
+import { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import pactum from 'pactum';
 import type { PbxWorld } from '../../support/world.ts';
 import { READ_TIMEOUT_MS, redactAuth } from '../../support/world.ts';
@@ -137,10 +139,15 @@ async function rawExchange(
   if (!outcome.response) {
     return { request, url, text: '', error: outcome.error ?? 'no answer', bytesSent: outcome.bytesSent };
   }
-  const response = outcome.response as ApiResponse;
-  response.text = outcome.text;
-  response.json = parseJson(outcome.text);
-  response.body = response.json ?? outcome.text;
+  const json = parseJson(outcome.text);
+  // The steps read a raw answer as they read pactum's, and pactum's expect() reads only node:http
+  // answers: the raw answer takes that form (an IncomingMessage on a socket never connected).
+  const response: ApiResponse = Object.assign(new IncomingMessage(new Socket()), {
+    ...outcome.response,
+    text: outcome.text,
+    json,
+    body: json ?? outcome.text,
+  });
   return {
     request,
     url,

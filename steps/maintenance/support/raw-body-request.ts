@@ -1,5 +1,4 @@
-import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { headerObject, sendHttp } from '../../../src/clients/http-send.ts';
 
 /**
  * A request body the harness controls byte by byte: exact bytes with their `Content-Length`, or a
@@ -18,11 +17,19 @@ export interface RawBodyRequest {
   localAddress?: string;
 }
 
+/** The answer's head as the steps read it (the shape of node:http's and pactum's responses). */
+export interface RawBodyResponse {
+  statusCode: number;
+  statusMessage: string;
+  /** Lower-case names, repeated ones joined. */
+  headers: Record<string, string>;
+}
+
 export interface RawBodyOutcome {
-  response?: IncomingMessage;
+  response?: RawBodyResponse;
   /** The answer's body as UTF-8 text. */
   text: string;
-  /** Body bytes written before the answer came (a streamed body stops there). */
+  /** Body bytes handed to the connection before the answer came (a streamed body stops there). */
   bytesSent: number;
   error?: string;
 }
@@ -31,75 +38,59 @@ export interface RawBodyOutcome {
 const MAX_ANSWER_BYTES = 1_048_576;
 
 /**
- * Sends a request with node:http and reads the answer, writing a streamed body only while no
- * answer has come: a server that answers 413 as soon as the limit is passed
- * (MAINT-ERR-413-BODY-TOO-LARGE) is not fed the rest of 100 MB. Never rejects; a transport
- * failure or the real-time limit ends in `error`.
+ * Sends a request through undici (src/clients/http-send.ts) and reads the answer, handing a
+ * streamed body over only while no answer has come: a server that answers 413 as soon as the
+ * limit is passed (MAINT-ERR-413-BODY-TOO-LARGE) is not fed the rest of 100 MB. Never rejects; a
+ * transport failure or the real-time limit ends in `error`.
  */
-export function sendRawBody(options: RawBodyRequest): Promise<RawBodyOutcome> {
-  return new Promise((resolve) => {
-    const url = new URL(options.url);
-    const headers: Record<string, string> = { ...options.headers };
-    const { body } = options;
-    if (body.kind === 'bytes') headers['Content-Length'] = String(body.bytes.length);
-    else if (body.declareLength) headers['Content-Length'] = String(body.totalBytes);
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    let bytesSent = 0;
-    let answered = false;
-    let settled = false;
-    const finish = (outcome: Omit<RawBodyOutcome, 'bytesSent'>) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      request.destroy();
-      resolve({ ...outcome, bytesSent });
-    };
-    const timer = setTimeout(
-      () => finish({ text: '', error: `no complete answer within ${options.timeoutMs} ms` }),
-      options.timeoutMs,
-    );
-    const request: ClientRequest = send(
-      url,
-      {
-        method: options.method,
-        headers,
-        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
-      },
-      (response) => {
-        answered = true;
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        response.on('data', (chunk: Buffer) => {
-          if (kept + chunk.length <= MAX_ANSWER_BYTES) chunks.push(chunk);
-          kept += chunk.length;
-        });
-        response.on('end', () => finish({ response, text: Buffer.concat(chunks).toString('utf8') }));
-        response.on('error', (error) => finish({ text: '', error: error.message }));
-      },
-    );
-    // A server may close its side after answering early; the answer still counts.
-    request.on('error', (error) => {
-      if (!answered) finish({ text: '', error: error.message });
-    });
-    if (body.kind === 'bytes') {
-      request.end(body.bytes, () => {
-        bytesSent = body.bytes.length;
-      });
-      return;
-    }
-    const chunk = Buffer.alloc(body.chunkBytes, 0x20);
-    const pump = () => {
-      while (!answered && !settled && bytesSent < body.totalBytes) {
-        const size = Math.min(chunk.length, body.totalBytes - bytesSent);
-        bytesSent += size;
-        const more = request.write(size === chunk.length ? chunk : chunk.subarray(0, size));
-        if (!more) {
-          request.once('drain', pump);
-          return;
-        }
-      }
-      if (!answered && !settled) request.end();
-    };
-    pump();
+export async function sendRawBody(options: RawBodyRequest): Promise<RawBodyOutcome> {
+  const headers: Record<string, string> = { ...options.headers };
+  const { body } = options;
+  if (body.kind === 'bytes') headers['content-length'] = String(body.bytes.length);
+  else if (body.declareLength) headers['content-length'] = String(body.totalBytes);
+  let bytesSent = 0;
+  let answered = false;
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
   });
+  async function* stream(total: number, chunkBytes: number): AsyncGenerator<Buffer> {
+    const chunk = Buffer.alloc(chunkBytes, 0x20);
+    while (!answered && bytesSent < total) {
+      const size = Math.min(chunk.length, total - bytesSent);
+      bytesSent += size;
+      yield size === chunk.length ? chunk : chunk.subarray(0, size);
+    }
+    // Answered early: hold the rest back until the exchange is over (ending the body here would
+    // make a declared length a lie before the answer is read).
+    if (answered) await stopped;
+  }
+  try {
+    const answer = await sendHttp({
+      url: options.url,
+      method: options.method,
+      headers,
+      body: body.kind === 'bytes' ? body.bytes : stream(body.totalBytes, body.chunkBytes),
+      timeoutMs: options.timeoutMs,
+      maxBodyBytes: MAX_ANSWER_BYTES,
+      onAnswer: () => {
+        answered = true;
+      },
+      ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+    });
+    if (body.kind === 'bytes') bytesSent = body.bytes.length;
+    return {
+      response: {
+        statusCode: answer.status,
+        statusMessage: answer.statusMessage,
+        headers: headerObject(answer.rawHeaders),
+      },
+      text: answer.body.toString('utf8'),
+      bytesSent,
+    };
+  } catch (error) {
+    return { text: '', error: error instanceof Error ? error.message : String(error), bytesSent };
+  } finally {
+    stop();
+  }
 }

@@ -14,9 +14,11 @@ import {
 } from '../../../../simulators/pbx/mkp/monitoring-package.ts';
 import { openMkp } from '../../../../src/certify/mkp/plugin-package.ts';
 import { pythonProblem } from '../../../../src/certify/mkp/run-agent-plugins.ts';
+import { DEFAULT_CATALOG_PATH } from '../../../../src/core/project-paths.ts';
 import { versionInfo } from '../../../../src/core/tool-version.ts';
 import type { ClauseResult, CompatibilityReport } from '../../../../src/report/model.ts';
 import { certify, tempDir } from '../../../certify/support.ts';
+import { builderProblems } from '../../../src/report/builder-problems.ts';
 
 const noPython = pythonProblem() ?? false;
 
@@ -186,4 +188,16 @@ test("the project's own MKP passes the package check and unpacks its plug-ins pa
   );
   await pkg.close();
   assert.equal(existsSync(pkg.pluginsDir), false);
+});
+
+test('certify-plugin --mkp: the package’s report is the one builder’s', {
+  skip: noPython,
+}, async (t) => {
+  const dir = await tempDir(t);
+  await writeFile(join(dir, 'pbx_monitoring.mkp'), (await buildMonitoringPackage()).bytes);
+  const result = await certify(dir, ['--mkp', 'pbx_monitoring.mkp', '--scenario', 'healthy']);
+  assert.equal(result.code, 0, `${result.out}\n${result.err}`);
+  const report = await result.report();
+  assert.deepEqual(builderProblems(report, DEFAULT_CATALOG_PATH), []);
+  assert.equal(report.metadata.catalogVersion > 0, true, 'never catalogVersion 0');
 });
