@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
-import { startDemoFleet } from '../simulators/fleet/index.ts';
+import { derivedIngestKey, startFleet } from '../simulators/fleet/index.ts';
 import { start } from '../simulators/pbx/index.ts';
 import { consoleMount } from '../src/console/console-mount.ts';
 import { consoleOptionsOf } from '../src/console/console-options.ts';
@@ -34,13 +35,21 @@ export async function benchConsole(): Promise<void> {
     console.log(`skipped: ${skip}`);
     return;
   }
-  const fleet = await startDemoFleet({ host: '127.0.0.1', clock: 'frozen', pbxCount: SITES });
+  // The controller with every site, and the first site's PBX beside it (the others need not run).
+  const secret = randomBytes(32).toString('hex');
+  const fleet = await startFleet({
+    part: 'controller',
+    host: '127.0.0.1',
+    clock: 'frozen',
+    pbxCount: SITES,
+    secret,
+  });
+  const siteId = fleet.fixture.pbxs?.[0]?.siteId ?? 'site-hamburg';
   const pbx = await start({
     monitoringPort: 0,
-    controller: fleet.registrations[0]!,
+    controller: { ingest: fleet.urls.ingest, siteId, key: derivedIngestKey(secret, siteId) },
     controlMounts: [consoleMount(consoleOptionsOf(fleet, undefined, undefined))],
   });
-  fleet.started(0, pbx);
   const browser = await launchBrowser();
   try {
     const page = await browser.newPage();
@@ -92,7 +101,7 @@ export async function benchConsole(): Promise<void> {
     await page.locator('#site-count', { hasText: /^\d+ of \d+ sites$/ }).waitFor();
     const live: number[] = [];
     const liveBare: number[] = [];
-    const stream = await openStream(`${fleet.controller.urls.control}/changes`);
+    const stream = await openStream(`${fleet.urls.control}/changes`);
     try {
       for (let run = 0; run < RUNS; run++) {
         const subject = `Bench ${run} ${Date.now()}`;

@@ -18,14 +18,12 @@ import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import {
   addressAt,
-  type DemoFleet,
-  derivedIngestKey,
   FLEET_SECRET_ENV,
+  type Fleet,
+  type FleetShard,
   parseAddressPool,
   parseShard,
-  type RunningShard,
-  startDemoFleet,
-  startShard,
+  startFleet,
 } from '../simulators/fleet/index.ts';
 import { acceptedEvents, ingestConnections, linkedSites } from '../simulators/fleet-controller/index.ts';
 import { forwarderStatus, type PbxHandle, raiseAttention } from '../simulators/pbx/index.ts';
@@ -60,7 +58,7 @@ const closers: (() => Promise<unknown> | unknown)[] = [];
 
 /** What the PBXs of this process are, for `events`. */
 let pbxs: () => PbxHandle[] = () => [];
-let fleet: DemoFleet | undefined;
+let fleet: Fleet | undefined;
 
 /** Connected links at this process's controller. */
 const linked = () => {
@@ -135,38 +133,35 @@ async function accepted(before: number, target: number, t0: number) {
   return { accepted: acceptedEvents(controller) - before, ms: performance.now() - t0 };
 }
 
-if (mode === 'whole' || mode === 'controller') {
-  fleet = await startDemoFleet({
+/** RSS with the controller up and no PBX started: what the PBXs of a whole fleet are measured from. */
+let rssBefore = 0;
+if (mode === 'whole') {
+  const clock = { mode: 'frozen' as const };
+  // The clock starts once the controller is up, with PBX 1: the start of the PBXs alone.
+  let startedAt = 0;
+  let cpuAtStart = process.cpuUsage();
+  fleet = await startFleet({
     host: '127.0.0.1',
     clock: 'frozen',
     pbxCount: count,
-    ...(mode === 'whole'
-      ? { pool: { addresses: pool, dataPort, webPort } }
-      : { keyFor: (siteId: string) => derivedIngestKey(secret, siteId) }),
+    pool: { addresses: pool, dataPort, webPort },
+    pbx: { clock },
+    primary: {
+      options: () => {
+        rssBefore = rssAfterGc();
+        startedAt = performance.now();
+        cpuAtStart = process.cpuUsage();
+        return { clock };
+      },
+    },
   });
   closers.push(() => fleet!.close());
-}
-const rssBefore = rssAfterGc();
-
-if (mode === 'whole') {
-  const { start } = await import('../simulators/pbx/index.ts');
-  const clock = { mode: 'frozen' as const };
-  const startedAt = performance.now();
-  const cpuAtStart = process.cpuUsage();
-  const primary: PbxHandle = await start({
-    clock,
-    ...fleet!.pbxOptions(0),
-    controller: fleet!.registrations[0]!,
-  });
-  closers.unshift(() => primary.close());
-  fleet!.started(0, primary);
-  await fleet!.startPeers({ clock });
   const listening = performance.now() - startedAt;
   while (linked() < count) await new Promise((resolve) => setTimeout(resolve, 20));
   const linksUp = performance.now() - startedAt;
   const startCpu = process.cpuUsage(cpuAtStart);
   const rssFleet = rssAfterGc();
-  pbxs = () => [primary, ...fleet!.peers.map((p) => p.pbx)];
+  pbxs = () => fleet!.pbxs.map((p) => p.pbx);
   send({
     ready: true,
     count,
@@ -179,6 +174,15 @@ if (mode === 'whole') {
     ...(await baselines()),
   });
 } else if (mode === 'controller') {
+  fleet = await startFleet({
+    part: 'controller',
+    host: '127.0.0.1',
+    clock: 'frozen',
+    pbxCount: count,
+    secret,
+  });
+  closers.push(() => fleet!.close());
+  rssBefore = rssAfterGc();
   send({
     ready: true,
     ingest: fleet!.controller.urls.ingest,
@@ -189,10 +193,11 @@ if (mode === 'whole') {
     gc: gc !== undefined,
   });
 } else {
+  rssBefore = rssAfterGc();
   send({ ready: true, rss: rssBefore, gc: gc !== undefined });
 }
 
-let running: RunningShard | undefined;
+let running: FleetShard | undefined;
 let cpuMark = process.cpuUsage();
 let acceptedMark = 0;
 for await (const line of createInterface({ input: process.stdin })) {
@@ -212,9 +217,10 @@ for await (const line of createInterface({ input: process.stdin })) {
     // A shard: its slice of the fleet, linked to the controller over TCP.
     const t0 = performance.now();
     const cpu = process.cpuUsage();
-    running = await startShard({
+    running = await startFleet({
+      part: 'shard',
       shard: parseShard(process.argv[3]!),
-      count,
+      pbxCount: count,
       controller: process.argv[8]!,
       secret,
       pool: { addresses: pool, dataPort, webPort },

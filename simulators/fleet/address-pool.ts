@@ -16,6 +16,20 @@ export interface AddressPool {
   size: number;
 }
 
+/**
+ * A pooled fleet (issue 22): PBX `i` of this process listens on `addresses[i]` on the same ports
+ * as every other, the controller's control plane serves each PBX's control routes at
+ * `/pbx/{siteId}` instead of one control listener per PBX, and each PBX's ingest link is an
+ * in-process pipe to the controller's ingest listener.
+ */
+export interface FleetPool {
+  addresses: AddressPool;
+  /** Data endpoint port of every PBX (6556 on the real system). */
+  dataPort: number;
+  /** Web server port of every PBX. */
+  webPort: number;
+}
+
 function toInt(address: string): number {
   return address.split('.').reduce((n, part) => n * 256 + Number(part), 0);
 }

@@ -8,21 +8,14 @@ export {
   type AddressPool,
   addressAt,
   DEFAULT_ADDRESS_POOL,
+  type FleetPool,
   isLoopbackPool,
   parseAddressPool,
   slicePool,
 } from './address-pool.ts';
-/** A controller with the demo fixture and one PBX per site (`simulate`, `simulate --fleet-only`). */
-export {
-  type DemoFleet,
-  type DemoFleetOptions,
-  demoFixture,
-  type FleetPool,
-  MAX_PBX_COUNT,
-  MAX_POOLED_PBX_COUNT,
-  startDemoFleet,
-} from './demo-fleet.ts';
-/** Before a pooled fleet starts: open files, the pool's addresses and the ports (issue 22). */
+/** The controller's fixture with a site and an ingest key per PBX, demo sites beyond the default ones. */
+export { demoFixture } from './demo-fixture.ts';
+/** The preflight a fleet runs before its first PBX starts (open files, the pool's addresses, the ports), and its parts for benches. */
 export {
   descriptorsNeeded,
   FDS_PER_PBX,
@@ -33,9 +26,22 @@ export {
   probeBind,
   readOpenFileLimit,
 } from './fleet-preflight.ts';
+/** What a fleet, or a shard of it, that did not start throws: which part failed, and why. */
+export { FleetStartError } from './fleet-start-error.ts';
 /** A target file moved to PBX n of the pooled fleet it describes. */
 export { type PooledTarget, type PoolSection, pbxOfPool } from './pool-target.ts';
-/** One shard of a fleet whose controller runs elsewhere (`simulate --shard i/N`). */
-export { type RunningShard, type ShardOptions, startShard } from './shard-fleet.ts';
+/** The options and the handle of shard i/N (`startFleet({ part: 'shard', … })`, `simulate --shard i/N`). */
+export type { FleetShard, ShardOptions } from './shard-fleet.ts';
 /** The fleet secret, the ingest keys derived from it, and which PBXs a shard takes. */
 export { derivedIngestKey, FLEET_SECRET_ENV, parseShard, type Shard, shardSlice } from './shards.ts';
+/** Starts a fleet: the controller and its PBXs, the controller alone, or one shard of the PBXs. */
+export {
+  type ControllerOnlyOptions,
+  type Fleet,
+  type FleetOptions,
+  type FleetPbx,
+  MAX_PBX_COUNT,
+  MAX_POOLED_PBX_COUNT,
+  startFleet,
+  type WholeFleetOptions,
+} from './start-fleet.ts';

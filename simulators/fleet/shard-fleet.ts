@@ -1,17 +1,20 @@
-import type { PbxHandle, PbxStartOptions } from '../pbx/index.ts';
+import type { FieldActivityOptions, PbxHandle, PbxStartOptions } from '../pbx/index.ts';
 import { MuxDialer, type RefusalReason, SiteControlPlane, startControlServer } from '../shared/index.ts';
-import { addressAt } from './address-pool.ts';
-import type { FleetPool } from './demo-fleet.ts';
-import { demoFixture } from './demo-fleet.ts';
+import { addressAt, type FleetPool, slicePool } from './address-pool.ts';
+import { demoFixture } from './demo-fixture.ts';
+import { FDS_PER_SHARD_PBX, preflightFleet } from './fleet-preflight.ts';
+import { FleetStartError } from './fleet-start-error.ts';
 import { derivedIngestKey, type Shard, shardSlice } from './shards.ts';
 
 /** PBXs a shard starts at the same time. */
 const START_CONCURRENCY = 64;
 
+/** Shard i/N of the PBXs of a fleet whose controller runs elsewhere (`simulate --shard i/N`). */
 export interface ShardOptions {
+  part: 'shard';
   shard: Shard;
   /** PBXs in the whole fleet. */
-  count: number;
+  pbxCount: number;
   /** The controller's ingest listener, `tcp://host:port` (its Service name on Kubernetes). */
   controller: string;
   secret: string;
@@ -21,19 +24,20 @@ export interface ShardOptions {
   controlHost: string;
   controlPort: number;
   controlToken?: string;
-  activity?: { seed: string; eventsPerHour?: number };
+  activity?: FieldActivityOptions;
   /** Hears each refusal of a PBX's link by the controller (issue 29 item 5). */
   onRefused?: (siteId: string, reason: RefusalReason) => void;
   /** Hears each failure to reach the controller at all (the links retry with back-off). */
   onUnreachable?: (why: string) => void;
 }
 
-export interface RunningShard {
+/** A running shard: its slice of the fleet's PBXs (indexes `[from, to)` of the whole fleet). */
+export interface FleetShard {
+  /** This shard's control plane: PBX of site X at `${urls.control}/pbx/X`. */
+  urls: { control: string };
   from: number;
   to: number;
   siteIds: string[];
-  /** This shard's control plane: PBX of site X at `${controlUrl}/pbx/X`. */
-  controlUrl: string;
   pbxs: PbxHandle[];
   close(): Promise<void>;
 }
@@ -46,9 +50,29 @@ export interface RunningShard {
  * derived from the fleet secret, and serves the PBXs' control routes at `/pbx/{siteId}` on a
  * control plane of its own. Every PBX's ingest session is a channel of the shard's one
  * multiplexed connection to the controller (issue 31 §4, ingest-mux.ts): its own hello, key,
- * events, acknowledgements and cuts, but no descriptor of its own on either side.
+ * events, acknowledgements and cuts, but no descriptor of its own on either side. Before the
+ * first PBX starts, the pool must reach the shard's slice and the slice must pass the preflight
+ * (a {@link FleetStartError} of part `preflight`); a PBX or the control plane that does not start
+ * is one of part `pbx` or `controller`, after what had started is closed.
  */
-export async function startShard(options: ShardOptions): Promise<RunningShard> {
+export async function startShard(options: ShardOptions): Promise<FleetShard> {
+  const { shard, pool } = options;
+  const { from, to } = shardSlice(shard, options.pbxCount);
+  if (to > pool.addresses.size)
+    throw new FleetStartError(
+      'preflight',
+      `the address pool ${pool.addresses.spec} holds ${pool.addresses.size} addresses, fewer than the ${to} this shard reaches`,
+    );
+  if (to > from) {
+    const reason = await preflightFleet({
+      count: to - from,
+      pool: slicePool(pool.addresses, from, to - from),
+      ports: [pool.dataPort, pool.webPort],
+      descriptorsPerPbx: FDS_PER_SHARD_PBX,
+      shardOf: { index: shard.index + 1, total: shard.total, pbxCount: options.pbxCount },
+    });
+    if (reason) throw new FleetStartError('preflight', reason);
+  }
   const { defaultFixture } = await import('../fleet-controller/index.ts');
   const { start, resolveScenario, shareableState, siteControlRoutes, startFieldActivity } = await import(
     '../pbx/index.ts'
@@ -59,15 +83,19 @@ export async function startShard(options: ShardOptions): Promise<RunningShard> {
       ? structuredClone(options.pbx.scenario)
       : resolveScenario(options.pbx.scenario ?? 'healthy', options.pbx.clock?.start ?? Date.now()),
   );
-  const { from, to } = shardSlice(options.shard, options.count);
-  const sites = (demoFixture(defaultFixture(), options.count, () => '').pbxs ?? []).slice(from, to);
+  const sites = (demoFixture(defaultFixture(), options.pbxCount, () => '').pbxs ?? []).slice(from, to);
   const plane = new SiteControlPlane();
-  const control = await startControlServer([], {
-    host: options.controlHost,
-    port: options.controlPort,
-    sites: plane,
-    ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
-  });
+  let control: Awaited<ReturnType<typeof startControlServer>>;
+  try {
+    control = await startControlServer([], {
+      host: options.controlHost,
+      port: options.controlPort,
+      sites: plane,
+      ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
+    });
+  } catch (error) {
+    throw new FleetStartError('controller', "the shard's control plane did not start", { cause: error });
+  }
   const pbxs: PbxHandle[] = [];
   const { onRefused } = options;
   const dialer = new MuxDialer(options.controller, options.onUnreachable);
@@ -78,7 +106,7 @@ export async function startShard(options: ShardOptions): Promise<RunningShard> {
   };
   try {
     let next = 0;
-    let failure: unknown;
+    let failure: FleetStartError | undefined;
     const worker = async () => {
       while (failure === undefined && next < sites.length) {
         const at = next++;
@@ -87,9 +115,9 @@ export async function startShard(options: ShardOptions): Promise<RunningShard> {
           const pbx = await start({
             ...options.pbx,
             scenario,
-            host: addressAt(options.pool.addresses, from + at),
-            monitoringPort: options.pool.dataPort,
-            webPort: options.pool.webPort,
+            host: addressAt(pool.addresses, from + at),
+            monitoringPort: pool.dataPort,
+            webPort: pool.webPort,
             controlMountedAt: SiteControlPlane.siteUrl(control.url, siteId),
             controller: {
               ingest: options.controller,
@@ -103,7 +131,7 @@ export async function startShard(options: ShardOptions): Promise<RunningShard> {
           plane.add(siteId, () => siteControlRoutes(pbx));
           if (options.activity) startFieldActivity(pbx, { ...options.activity, siteId });
         } catch (error) {
-          failure ??= error;
+          failure ??= new FleetStartError('pbx', `the PBX of ${siteId} did not start`, { cause: error });
         }
       }
     };
@@ -113,5 +141,5 @@ export async function startShard(options: ShardOptions): Promise<RunningShard> {
     await close();
     throw error;
   }
-  return { from, to, siteIds: sites.map((s) => s.siteId), controlUrl: control.url, pbxs, close };
+  return { urls: { control: control.url }, from, to, siteIds: sites.map((s) => s.siteId), pbxs, close };
 }

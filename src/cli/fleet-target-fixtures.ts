@@ -1,4 +1,4 @@
-import type { DemoFleet } from '../../simulators/fleet/index.ts';
+import type { Fleet } from '../../simulators/fleet/index.ts';
 import type { FleetTargetAccount, FleetTargetUrls } from './target-description.ts';
 
 /**
@@ -15,10 +15,10 @@ const DEMO_ROLES = {
 /**
  * The fleet's part of the fixture names a target file gives (accounts, tokens and sites by role,
  * from the default fixture; with `--data` they are what the fixture first wrote) plus the PBXs'
- * control planes, `pbxControlUrls[i]` for `registrations[i]`.
+ * control planes, `pbxControlUrls[i]` for `pbxs[i]`.
  */
 export function fleetTargetFixtures(
-  fleet: DemoFleet,
+  fleet: Fleet,
   pbxControlUrls: string[],
 ): Omit<FleetTargetUrls, 'apiUrl' | 'mcpUrl' | 'controlUrl'> {
   const { fixture } = fleet;
@@ -48,9 +48,9 @@ export function fleetTargetFixtures(
     accounts,
     mcpTokens,
     sites,
-    pbxs: fleet.registrations.flatMap((reg, i) => {
+    pbxs: fleet.pbxs.flatMap(({ siteId }, i) => {
       const controlUrl = pbxControlUrls[i];
-      return controlUrl === undefined ? [] : [{ siteId: reg.siteId, controlUrl }];
+      return controlUrl === undefined ? [] : [{ siteId, controlUrl }];
     }),
   };
 }

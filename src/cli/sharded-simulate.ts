@@ -2,16 +2,12 @@ import { resolve } from 'node:path';
 import {
   addressAt,
   DEFAULT_ADDRESS_POOL,
-  derivedIngestKey,
-  FDS_PER_SHARD_PBX,
   FLEET_SECRET_ENV,
+  type FleetShard,
+  FleetStartError,
   parseAddressPool,
   parseShard,
-  preflightFleet,
-  shardSlice,
-  slicePool,
-  startDemoFleet,
-  startShard,
+  startFleet,
 } from '../../simulators/fleet/index.ts';
 import { isLoopbackHost, type RefusalReason } from '../../simulators/shared/index.ts';
 import type { ConsoleOptions } from '../console/console-mount.ts';
@@ -118,24 +114,27 @@ export async function simulateSharded(options: SimulateOptions, io: CliIo): Prom
       pbxBase: null,
     };
     // No descriptor per site: each shard links all its PBXs over one multiplexed connection.
-    const fleet = await startDemoFleet({
+    const fleet = await startFleet({
+      part: 'controller',
       host: options.host,
       ...(options.controlHost === undefined ? {} : { controlHost: options.controlHost }),
       ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
       clock: options.clock,
       pbxCount: count,
-      keyFor: (siteId) => derivedIngestKey(secret, siteId),
+      secret,
       ...(options.apiPort === undefined ? {} : { apiPort: options.apiPort }),
       ...(options.ingestPort === undefined ? {} : { ingestPort: options.ingestPort }),
       ...(options.controlPort === undefined ? {} : { controlPort: options.controlPort }),
       controlMounts: [consoleMount(consoleOptions)],
       ...(options.data === undefined ? {} : { dataDir: resolve(io.cwd, options.data) }),
       warn: (line) => io.stderr.write(`warning: ${line}\n`),
+    }).catch((error: unknown) => {
+      throw new HarnessError(oneLineMessage(error));
     });
     Object.assign(consoleOptions, consoleOptionsOf(fleet, options.controlToken, undefined));
     try {
       const stop = stopRequested(io.signal);
-      const { urls } = fleet.controller;
+      const { urls } = fleet;
       info.write(
         [
           `Fleet controller alone (${count} sites, each waiting for its PBX from a shard; clock ${options.clock})`,
@@ -179,28 +178,14 @@ export async function simulateSharded(options: SimulateOptions, io: CliIo): Prom
     dataPort: options.port ?? DEFAULT_POOL_DATA_PORT,
     webPort: options.webPort ?? DEFAULT_POOL_WEB_PORT,
   };
-  const { from, to } = shardSlice(shard, count);
-  if (to > addresses.size)
-    throw new HarnessError(
-      `the address pool ${addresses.spec} holds ${addresses.size} addresses, fewer than the ${to} this shard reaches`,
-    );
-  if (to > from) {
-    const reason = await preflightFleet({
-      count: to - from,
-      pool: slicePool(addresses, from, to - from),
-      ports: [pool.dataPort, pool.webPort],
-      descriptorsPerPbx: FDS_PER_SHARD_PBX,
-      shardOf: { index: shard.index + 1, total: shard.total, pbxCount: count },
-    });
-    if (reason) throw new HarnessError(reason);
-  }
   const scenario = await resolveScenarioOption(options.scenario, io.cwd);
   const refusals = new ShardRefusals(options.controller, io.stderr);
-  let running: Awaited<ReturnType<typeof startShard>>;
+  let running: FleetShard;
   try {
-    running = await startShard({
+    running = await startFleet({
+      part: 'shard',
       shard,
-      count,
+      pbxCount: count,
       controller: options.controller,
       secret,
       pool,
@@ -220,11 +205,15 @@ export async function simulateSharded(options: SimulateOptions, io: CliIo): Prom
         : {}),
     });
   } catch (error) {
-    throw new HarnessError(`shard ${shard.index + 1}/${shard.total} did not start: ${oneLineMessage(error)}`);
+    // The preflight's line says all; anything else is the shard's start failing, with its cause.
+    if (error instanceof FleetStartError && error.part === 'preflight') throw new HarnessError(error.message);
+    const cause = error instanceof FleetStartError ? error.cause : error;
+    throw new HarnessError(`shard ${shard.index + 1}/${shard.total} did not start: ${oneLineMessage(cause)}`);
   }
   try {
     const stop = stopRequested(io.signal);
     if (refusals.failure !== undefined) throw new HarnessError(refusals.failure);
+    const { from, to } = running;
     const range = to > from ? `${addressAt(addresses, from)}-${addressAt(addresses, to - 1)}` : 'none';
     info.write(
       [
@@ -232,7 +221,7 @@ export async function simulateSharded(options: SimulateOptions, io: CliIo): Prom
         `  sites:           ${running.siteIds[0] ?? '-'} … ${running.siteIds.at(-1) ?? '-'}`,
         `  PBX addresses:   ${range}  (pool ${addresses.spec})`,
         `  PBX ports:       data endpoint ${pool.dataPort}, web ${pool.webPort} on every address`,
-        `  control plane:   ${running.controlUrl}  (PBX of site X: ${running.controlUrl}/pbx/X)`,
+        `  control plane:   ${running.urls.control}  (PBX of site X: ${running.urls.control}/pbx/X)`,
         `  controller:      ${options.controller}`,
         'Press Ctrl-C to stop.',
         '',

@@ -7,18 +7,19 @@ import {
   type AddressPool,
   addressAt,
   DEFAULT_ADDRESS_POOL,
-  type DemoFleet,
+  type Fleet,
+  type FleetPbx,
   type FleetPool,
+  FleetStartError,
   MAX_PBX_COUNT,
   MAX_POOLED_PBX_COUNT,
   parseAddressPool,
-  preflightFleet,
-  startDemoFleet,
+  startFleet,
 } from '../../simulators/fleet/index.ts';
 import type { EndpointStatus, PbxHandle, PbxStartOptions, PbxState } from '../../simulators/pbx/index.ts';
 import { generateControlToken, isLoopbackHost } from '../../simulators/shared/index.ts';
 import type { ConsoleOptions } from '../console/console-mount.ts';
-import type { ReplayClock } from '../console/console-options.ts';
+import type { FleetForConsole, ReplayClock } from '../console/console-options.ts';
 import { DEFAULT_XMLRPC_CREDENTIALS } from '../core/default-credentials.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
 import { weakSecretReason } from '../core/secret-strength.ts';
@@ -124,14 +125,6 @@ export async function simulateCommand(
     );
   const pool = options.fleet === false ? null : fleetPoolOf(options);
   const pbxCount = options.pbxCount ?? DEFAULT_PBX_COUNT;
-  if (pool) {
-    const reason = await preflightFleet({
-      count: pbxCount,
-      pool: pool.addresses,
-      ports: [pool.dataPort, pool.webPort],
-    });
-    if (reason) throw new HarnessError(reason);
-  }
   const activity =
     options.activity === 'field'
       ? {
@@ -187,29 +180,18 @@ export async function simulateCommand(
   const { consoleMount } = await import('../console/console-mount.ts');
   const { consoleOptionsOf } = await import('../console/console-options.ts');
   const pooledConsole: ConsoleOptions | null = pool ? { tokenRequired: controlToken !== undefined } : null;
-  const fleet =
-    options.fleet === false
-      ? null
-      : await startDemoFleet({
-          host: options.host,
-          ...control,
-          clock: options.clock,
-          pbxCount,
-          ...(options.apiPort === undefined ? {} : { apiPort: options.apiPort }),
-          ...(options.ingestPort === undefined ? {} : { ingestPort: options.ingestPort }),
-          ...(pool ? { pool } : {}),
-          ...(pooledConsole ? { controlMounts: [consoleMount(pooledConsole)] } : {}),
-          ...(activity ? { activity } : {}),
-          ...(options.data === undefined ? {} : { dataDir: resolve(io.cwd, options.data) }),
-        });
   let handle: PbxHandle;
+  let fleet: Fleet | null = null;
   let resolverFixtures: ResolverFixtures | null = null;
   try {
     // Only a target file can name the trusted certificates, so only --json makes them.
     resolverFixtures =
       options.json || targetFile !== undefined ? await prepareResolverFixtures(options.host) : null;
+  } catch (error) {
+    throw startError(error, pool ? 'the pool address' : options.host);
+  }
+  try {
     if (resolverFixtures?.trustedCa.length) startOptions.resolver = { trustedCa: resolverFixtures.trustedCa };
-    const primary = fleet?.registrations[0];
     const replayClock: { current?: ReplayClock } = {};
     const recordingShown = replayed && {
       recording: replayed.recording,
@@ -217,37 +199,53 @@ export async function simulateCommand(
       timing: options.timing ?? 'recorded',
       clock: replayClock,
     };
-    const consoleOptions = consoleOptionsOf(fleet, controlToken, recordingShown);
-    if (pooledConsole && primary)
-      Object.assign(pooledConsole, consoleOptions, { pbxBase: `/pbx/${encodeURIComponent(primary.siteId)}` });
-    else startOptions.controlMounts = [consoleMount(consoleOptions)];
-    handle = await start(
-      primary ? { ...startOptions, ...fleet?.pbxOptions(0), controller: primary } : startOptions,
-    );
-    const pbx = handle;
-    replayClock.current = { startedAt: pbxNow(pbx), now: () => pbxNow(pbx) };
-    fleet?.started(0, handle);
-  } catch (error) {
-    await resolverFixtures?.close();
-    await fleet?.close();
-    throw startError(error, pool ? 'the pool address' : options.host);
-  }
-  try {
-    if (fleet) {
-      try {
-        await fleet.startPeers({
+    /** PBX 1's options with the console: on its own control plane, or (pooled) told to the controller's. */
+    const withConsole = (shown: FleetForConsole | null, siteId?: string): PbxStartOptions => {
+      const consoleOptions = consoleOptionsOf(shown, controlToken, recordingShown);
+      if (!pooledConsole || siteId === undefined)
+        return { ...startOptions, controlMounts: [consoleMount(consoleOptions)] };
+      Object.assign(pooledConsole, consoleOptions, { pbxBase: `/pbx/${encodeURIComponent(siteId)}` });
+      return startOptions;
+    };
+    const replayFrom = (pbx: PbxHandle) => {
+      replayClock.current = { startedAt: pbxNow(pbx), now: () => pbxNow(pbx) };
+    };
+    if (options.fleet === false) {
+      handle = await start(withConsole(null));
+      replayFrom(handle);
+    } else {
+      fleet = await startFleet({
+        host: options.host,
+        ...control,
+        clock: options.clock,
+        pbxCount,
+        ...(options.apiPort === undefined ? {} : { apiPort: options.apiPort }),
+        ...(options.ingestPort === undefined ? {} : { ingestPort: options.ingestPort }),
+        ...(pool ? { pool } : {}),
+        ...(pooledConsole ? { controlMounts: [consoleMount(pooledConsole)] } : {}),
+        ...(activity ? { activity } : {}),
+        ...(options.data === undefined ? {} : { dataDir: resolve(io.cwd, options.data) }),
+        // The PBXs beside the first: every one trusts the target file's resolver fixtures, so the suite can take any of them.
+        pbx: {
           ...(scenario === undefined ? {} : { scenario }),
-          // Every PBX trusts the target file's resolver fixtures, so the suite can take any of them.
           ...(startOptions.resolver ? { resolver: startOptions.resolver } : {}),
           host: options.host,
           ...control,
           clock: { mode: options.clock },
           monitoringPort: 0,
-        });
-      } catch (error) {
-        throw startError(error, pool ? 'the pool address' : options.host);
-      }
+        },
+        primary: {
+          options: (controller, fixture) => withConsole({ controller, fixture }, fixture.pbxs?.[0]?.siteId),
+          started: replayFrom,
+        },
+      });
+      handle = (fleet.pbxs[0] as FleetPbx).pbx;
     }
+  } catch (error) {
+    await resolverFixtures?.close();
+    throw fleetStartError(error, pool ? 'the pool address' : options.host);
+  }
+  try {
     // Listening for SIGINT/SIGTERM before the target line goes out: a caller may signal at once.
     const signalled = stopRequested(io.signal);
     const target = describe(
@@ -266,7 +264,7 @@ export async function simulateCommand(
     const info = options.json || command.length > 0 ? io.stderr : io.stdout;
     if (options.json) io.stdout.write(`${JSON.stringify(target)}\n`);
     if (targetFile !== undefined) await writeAtomically(targetFile, `${JSON.stringify(target, null, 2)}\n`);
-    const consoleUrl = `${fleet?.pool ? connectable(fleet.controller.urls.control) : target.pbx.controlUrl}/console`;
+    const consoleUrl = `${fleet?.pool ? connectable(fleet.urls.control) : target.pbx.controlUrl}/console`;
     info.write(formatBanner(target, options, endpointStatus, consoleUrl));
     if (fleet) info.write(fleet.pool ? formatPooledFleet(fleet, options) : formatFleet(fleet, options));
     info.write(formatBound(handle, fleet?.pool ? null : fleet));
@@ -341,13 +339,13 @@ function describe(
   state: Readonly<PbxState>,
   bindHost: string,
   maintenanceBasePath: string,
-  fleet: DemoFleet | null,
+  fleet: Fleet | null,
   controlToken: string | undefined,
 ): TargetDescription {
   const monitoring = parseTcpUrl(handle.urls.monitoring) ?? { host: bindHost, port: state.monitoring.port };
   const pbxControlUrls = fleet?.pool
-    ? fleet.registrations.slice(0, namedSiteCount(fleet)).map((reg) => SiteControlUrl(fleet, reg.siteId))
-    : [handle, ...(fleet?.peers.map((p) => p.pbx) ?? [])].map((pbx) => connectable(pbx.urls.control));
+    ? fleet.pbxs.slice(0, namedSiteCount(fleet)).map(({ siteId }) => SiteControlUrl(fleet, siteId))
+    : (fleet ? fleet.pbxs.map((p) => p.pbx) : [handle]).map((pbx) => connectable(pbx.urls.control));
   return describeSimulatorTarget({
     webUrl: connectable(handle.urls.web),
     controlUrl: connectable(handle.urls.control),
@@ -360,9 +358,9 @@ function describe(
     ...(fleet
       ? {
           fleet: {
-            apiUrl: connectable(fleet.controller.urls.api),
-            mcpUrl: `${connectable(fleet.controller.urls.api)}${new URL(fleet.controller.urls.mcp).pathname}`,
-            controlUrl: connectable(fleet.controller.urls.control),
+            apiUrl: connectable(fleet.urls.api),
+            mcpUrl: `${connectable(fleet.urls.api)}${new URL(fleet.urls.mcp).pathname}`,
+            controlUrl: connectable(fleet.urls.control),
             ...fleetTargetFixtures(fleet, pbxControlUrls),
             ...(fleet.pool ? { pool: poolSection(fleet, fleet.pool) } : {}),
           },
@@ -372,33 +370,33 @@ function describe(
 }
 
 /** Sites of the fixture a pooled fleet names one by one (the rest follow `site-demo-{n}`). */
-function namedSiteCount(fleet: DemoFleet): number {
-  const index = fleet.registrations.findIndex((reg) => reg.siteId.startsWith('site-demo-'));
-  return index === -1 ? fleet.registrations.length : index;
+function namedSiteCount(fleet: Fleet): number {
+  const index = fleet.pbxs.findIndex(({ siteId }) => siteId.startsWith('site-demo-'));
+  return index === -1 ? fleet.pbxs.length : index;
 }
 
-function SiteControlUrl(fleet: DemoFleet, siteId: string): string {
-  return `${connectable(fleet.controller.urls.control)}/pbx/${encodeURIComponent(siteId)}`;
+function SiteControlUrl(fleet: Fleet, siteId: string): string {
+  return `${connectable(fleet.urls.control)}/pbx/${encodeURIComponent(siteId)}`;
 }
 
 /** The compact description of a pooled fleet for the target file (schemas/target.schema.json, `fleet.pool`). */
-function poolSection(fleet: DemoFleet, pool: FleetPool): NonNullable<TargetDescription['fleet']>['pool'] {
-  const count = fleet.registrations.length;
+function poolSection(fleet: Fleet, pool: FleetPool): NonNullable<TargetDescription['fleet']>['pool'] {
+  const count = fleet.pbxs.length;
   return {
     count,
     addresses: `${addressAt(pool.addresses, 0)}-${addressAt(pool.addresses, count - 1)}`,
     ports: { data: pool.dataPort, web: pool.webPort },
-    namedSites: fleet.registrations.slice(0, namedSiteCount(fleet)).map((reg) => reg.siteId),
+    namedSites: fleet.pbxs.slice(0, namedSiteCount(fleet)).map(({ siteId }) => siteId),
     sitePattern: 'site-demo-{n}',
-    controlUrlPattern: `${connectable(fleet.controller.urls.control)}/pbx/{siteId}`,
+    controlUrlPattern: `${connectable(fleet.urls.control)}/pbx/{siteId}`,
   };
 }
 
 /** The banner of a pooled fleet: the pool, the ports and the per-site pattern, not one line per PBX. */
-function formatPooledFleet(fleet: DemoFleet, options: SimulateOptions): string {
+function formatPooledFleet(fleet: Fleet, options: SimulateOptions): string {
   const pool = fleet.pool as FleetPool;
   const section = poolSection(fleet, pool) as NonNullable<ReturnType<typeof poolSection>>;
-  const { urls } = fleet.controller;
+  const { urls } = fleet;
   const named = section.namedSites ?? [];
   const partners = new Map(fleet.fixture.partners.map((p) => [p.id, p.name]));
   return [
@@ -406,7 +404,7 @@ function formatPooledFleet(fleet: DemoFleet, options: SimulateOptions): string {
     `  REST:            ${connectable(urls.api)}/api/v1  (controller_url ${connectable(urls.api)})`,
     `  MCP:             ${connectable(urls.api)}${new URL(urls.mcp).pathname}  (Streamable HTTP, Bearer token)`,
     `  control plane:   ${connectable(urls.control)}  (PBX n: ${section.controlUrlPattern})`,
-    `  PBX ingest:      ${fleet.registrations[0]?.ingest ?? urls.ingest}  (these PBXs link in-process; shards and other PBXs over TCP)`,
+    `  PBX ingest:      ${connectableTcp(urls.ingest) ?? urls.ingest}  (these PBXs link in-process; shards and other PBXs over TCP)`,
     `  PBX addresses:   ${section.addresses}  (pool ${pool.addresses.spec}; PBX n on its n-th address)`,
     `  PBX ports:       data endpoint ${pool.dataPort}, web ${pool.webPort} (XML-RPC at /xml-rpc) on every address`,
     `  PBX sites:       ${named.map((id, i) => `${i + 1} ${id}`).join(', ')}${section.count > named.length ? `; n > ${named.length}: ${section.sitePattern}` : ''}`,
@@ -422,19 +420,19 @@ function formatPooledFleet(fleet: DemoFleet, options: SimulateOptions): string {
 }
 
 /** The fleet part of the banner: controller URLs, the PBXs and their sites, the demo accounts. */
-function formatFleet(fleet: DemoFleet, options: SimulateOptions): string {
-  const { urls } = fleet.controller;
-  const [primary] = fleet.registrations;
+function formatFleet(fleet: Fleet, options: SimulateOptions): string {
+  const { urls } = fleet;
+  const [primary, ...peers] = fleet.pbxs;
   const partners = new Map(fleet.fixture.partners.map((p) => [p.id, p.name]));
   const lines = [
-    `Fleet controller (${fleet.registrations.length} PBXs; state ${options.data === undefined ? 'in memory' : `kept in ${options.data}`})`,
+    `Fleet controller (${fleet.pbxs.length} PBXs; state ${options.data === undefined ? 'in memory' : `kept in ${options.data}`})`,
     `  REST:            ${connectable(urls.api)}/api/v1  (controller_url ${connectable(urls.api)})`,
     `  MCP:             ${connectable(urls.api)}${new URL(urls.mcp).pathname}  (Streamable HTTP, Bearer token)`,
     `  control plane:   ${connectable(urls.control)}`,
-    `  PBX ingest:      ${primary?.ingest ?? urls.ingest}`,
+    `  PBX ingest:      ${connectableTcp(urls.ingest) ?? urls.ingest}`,
     '  PBXs (site, web, control plane, data endpoint):',
     `    ${(primary?.siteId ?? '?').padEnd(16)} the PBX above`,
-    ...fleet.peers.map(
+    ...peers.map(
       ({ siteId, pbx }) =>
         `    ${siteId.padEnd(16)} ${connectable(pbx.urls.web)}  ${connectable(pbx.urls.control)}  ${connectableTcp(pbx.urls.monitoring) ?? 'inactive'}`,
     ),
@@ -454,18 +452,18 @@ function formatFleet(fleet: DemoFleet, options: SimulateOptions): string {
  * The addresses the listeners are actually bound to (the URLs above are where to connect: a
  * wildcard bind shows as 127.0.0.1 there).
  */
-function formatBound(handle: PbxHandle, fleet: DemoFleet | null): string {
+function formatBound(handle: PbxHandle, fleet: Fleet | null): string {
   const hostPort = (url: string | null) => (url === null ? 'not listening' : url.replace(/^\w+:\/\//, ''));
   const lines = [
     'bound addresses',
     `  PBX web ${hostPort(handle.urls.web)}, data endpoint ${hostPort(handle.urls.monitoring)}, control plane ${hostPort(handle.urls.control)}`,
   ];
   if (fleet) {
-    const { urls } = fleet.controller;
+    const { urls } = fleet;
     lines.push(
       `  fleet REST+MCP ${hostPort(urls.api)}, ingest ${hostPort(urls.ingest)}, control plane ${hostPort(urls.control)}`,
     );
-    for (const { siteId, pbx } of fleet.peers) {
+    for (const { siteId, pbx } of fleet.pbxs.slice(1)) {
       lines.push(
         `  ${siteId}: web ${hostPort(pbx.urls.web)}, data endpoint ${hostPort(pbx.urls.monitoring)}, control plane ${hostPort(pbx.urls.control)}`,
       );
@@ -524,6 +522,16 @@ function formatBanner(
 function hasUser(state: Readonly<PbxState>, login: string, password: string): boolean {
   const hash = createHash('sha512').update(password, 'utf8').digest('hex');
   return state.users.some((user) => user.login === login && user.passwordSha512 === hash);
+}
+
+/**
+ * What `simulate` says when its PBXs and fleet did not start: the preflight's line as it is, the
+ * controller's failure with its cause, a PBX's like the one PBX's ({@link startError}).
+ */
+function fleetStartError(error: unknown, host: string): HarnessError {
+  if (!(error instanceof FleetStartError)) return startError(error, host);
+  if (error.part === 'pbx') return startError(error.cause, host);
+  return new HarnessError(oneLineMessage(error));
 }
 
 function startError(error: unknown, host: string): HarnessError {

@@ -8,25 +8,18 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { After, Given, Then, When } from '@cucumber/cucumber';
-import {
-  type DemoFleet,
-  derivedIngestKey,
-  parseAddressPool,
-  type RunningShard,
-  startDemoFleet,
-  startShard,
-} from '../../simulators/fleet/index.ts';
+import { type Fleet, type FleetShard, parseAddressPool, startFleet } from '../../simulators/fleet/index.ts';
 import { eventually } from '../support/eventually.ts';
 import { memoryKey } from '../support/scenario-memory.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { restEvidence, restExchange } from './support/fleet-rest.ts';
 
 interface ShardedFleet {
-  controller: DemoFleet;
+  controller: Fleet;
   secret: string;
   count: number;
   total: number;
-  shards: RunningShard[];
+  shards: FleetShard[];
 }
 
 const SHARDED_FLEET = memoryKey<ShardedFleet>('shardedFleet');
@@ -52,11 +45,12 @@ Given(
         `target "${this.target.name}" is not the embedded simulator: the harness runs its own controller and shards`,
       );
     const secret = randomBytes(32).toString('hex');
-    const controller = await startDemoFleet({
+    const controller = await startFleet({
+      part: 'controller',
       host: '127.0.0.1',
       clock: 'frozen',
       pbxCount: count,
-      keyFor: (siteId) => derivedIngestKey(secret, siteId),
+      secret,
     });
     const fleet: ShardedFleet = { controller, secret, count, total, shards: [] };
     opened.set(this, fleet);
@@ -73,10 +67,11 @@ When('every shard of that fleet runs', async function (this: PbxWorld) {
   );
   const started = await Promise.allSettled(
     Array.from({ length: fleet.total }, (_, index) =>
-      startShard({
+      startFleet({
+        part: 'shard',
         shard: { index, total: fleet.total },
-        count: fleet.count,
-        controller: fleet.controller.controller.urls.ingest,
+        pbxCount: fleet.count,
+        controller: fleet.controller.urls.ingest,
         secret: fleet.secret,
         pool: { addresses, dataPort: 0, webPort: 0 },
         pbx: { clock: { mode: 'frozen' } },
@@ -108,7 +103,7 @@ async function mergedSiteLists(world: PbxWorld, fleet: ShardedFleet, evidence: b
   for (const { email, password } of accounts.values()) {
     const res = await restExchange({
       method: 'GET',
-      url: `${fleet.controller.controller.urls.api}/api/v1/sites`,
+      url: `${fleet.controller.urls.api}/api/v1/sites`,
       auth: { kind: 'basic', email, password },
       who: email,
     });
@@ -136,7 +131,7 @@ Then(
 
 Then('the controller sees every site of that fleet linked exactly once', async function (this: PbxWorld) {
   const fleet = this.memory.require(SHARDED_FLEET);
-  const { control } = fleet.controller.controller;
+  const { control } = fleet.controller;
   const links = async () => Promise.all(sitesOf(fleet).map((siteId) => control.linkStatus({ siteId })));
   let seen = await links();
   await eventually(

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { request } from 'undici';
-import { type DemoFleet, startDemoFleet } from '../../simulators/fleet/index.ts';
-import { type PbxHandle, start } from '../../simulators/pbx/index.ts';
+import { type Fleet, startFleet } from '../../simulators/fleet/index.ts';
+import type { PbxHandle } from '../../simulators/pbx/index.ts';
 import { consoleMount } from '../../src/console/console-mount.ts';
 import { consoleOptionsOf } from '../../src/console/console-options.ts';
 import { axeViolations, type Browser, browserSkipReason, launchBrowser, screenshot } from './browser.ts';
@@ -16,33 +16,38 @@ const ADMIN = 'anna.admin@nordlicht.example';
 const ADMIN_PASSWORD = 'Nordlicht-Demo-1';
 const VIEWER = 'vera.viewer@nordlicht.example';
 let browser: Browser;
-let fleet: DemoFleet;
+let fleet: Fleet;
 let pbx: PbxHandle;
 let page: Page;
 
 before(async () => {
   if (skip) return;
-  fleet = await startDemoFleet({ host: '127.0.0.1', clock: 'running', pbxCount: 1 });
-  pbx = await start({
-    monitoringPort: 0,
-    controller: fleet.registrations[0]!,
-    controlMounts: [consoleMount(consoleOptionsOf(fleet, undefined, undefined))],
+  fleet = await startFleet({
+    host: '127.0.0.1',
+    clock: 'running',
+    pbxCount: 1,
+    pbx: { monitoringPort: 0 },
+    primary: {
+      options: (controller, fixture) => ({
+        monitoringPort: 0,
+        controlMounts: [consoleMount(consoleOptionsOf({ controller, fixture }, undefined, undefined))],
+      }),
+    },
   });
-  fleet.started(0, pbx);
+  pbx = fleet.pbxs[0]!.pbx;
   browser = await launchBrowser();
   page = await browser.newPage();
 });
 
 after(async () => {
   await browser?.close();
-  await pbx?.close();
   await fleet?.close();
 });
 
 /** The controller's REST API as the demo admin sees it (FLEET-SITES-LIST). */
 async function rest(path: string): Promise<unknown> {
   const auth = Buffer.from(`${ADMIN}:${ADMIN_PASSWORD}`).toString('base64');
-  const answer = await request(`${fleet.controller.urls.api}/api/v1${path}`, {
+  const answer = await request(`${fleet.urls.api}/api/v1${path}`, {
     headers: { authorization: `Basic ${auth}` },
   });
   assert.equal(answer.statusCode, 200);
@@ -117,20 +122,20 @@ test('one site: the details and the inventory its PBX reported, picked with the 
   skip,
 }, async () => {
   await openFleet();
-  const siteId = fleet.registrations[0]!.siteId;
+  const siteId = fleet.pbxs[0]!.siteId;
   await page.getByLabel('Search sites').fill(siteId);
   await page.locator('#site-count', { hasText: /^1 of / }).waitFor();
   await page.getByRole('listbox', { name: 'Sites' }).focus();
   await page.keyboard.press('Enter');
   await page.locator('#site-detail code', { hasText: siteId }).waitFor();
   const shown = JSON.parse((await page.locator('#site-inventory').textContent()) ?? 'null');
-  const reported = await fleet.controller.control.getInventory({ siteId });
+  const reported = await fleet.control.getInventory({ siteId });
   assert.deepEqual(shown, JSON.parse(JSON.stringify(reported)));
   assert.notEqual(reported, null);
 });
 
 test('10,000 sites: the list draws only the rows in view, search finds one site', { skip }, async (t) => {
-  const control = fleet.controller.control;
+  const control = fleet.control;
   for (let n = 0; n < 10_000; n++) {
     const id = `site-bulk-${String(n).padStart(5, '0')}`;
     await control.addSite({ id, displayName: `Bulk ${n}` });

@@ -3,8 +3,7 @@ import { readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { test } from 'node:test';
 import { request } from 'undici';
-import { addressAt } from '../../../simulators/fleet/address-pool.ts';
-import { type DemoFleet, startDemoFleet } from '../../../simulators/fleet/demo-fleet.ts';
+import { addressAt, type Fleet, startFleet } from '../../../simulators/fleet/index.ts';
 import { ingestConnections, linkedSites } from '../../../simulators/fleet-controller/index.ts';
 import { forwarderStatus, httpPbxControl, type PbxControl } from '../../../simulators/pbx/index.ts';
 import { eventually } from '../../../steps/support/eventually.ts';
@@ -20,25 +19,15 @@ async function startPooled(
   count: number,
   activity?: { seed: string; eventsPerHour: number; stormsPerDay: number; stormSize: number },
 ) {
-  const fleet = await startDemoFleet({
+  // Every PBX's clock starts at the same moment, so two runs of one seed are alike.
+  return startFleet({
     host: '127.0.0.1',
     clock: 'frozen',
     pbxCount: count,
     pool: { addresses: picked.pool, dataPort: picked.port, webPort: picked.port2 },
     ...(activity ? { activity } : {}),
+    pbx: { clock: { mode: 'frozen', start: FIXED_START } },
   });
-  const { start } = await import('../../../simulators/pbx/index.ts');
-  try {
-    const clock = { mode: 'frozen' as const, start: FIXED_START };
-    const primary = await start({ clock, ...fleet.pbxOptions(0), controller: fleet.registrations[0]! });
-    fleet.peers.push({ siteId: fleet.registrations[0]!.siteId, pbx: primary });
-    fleet.started(0, primary);
-    await fleet.startPeers({ clock });
-    return fleet;
-  } catch (error) {
-    await fleet.close();
-    throw error;
-  }
 }
 
 function readDataEndpoint(host: string, port: number): Promise<string> {
@@ -52,8 +41,8 @@ function readDataEndpoint(host: string, port: number): Promise<string> {
   });
 }
 
-async function siteControl(fleet: DemoFleet, siteId: string): Promise<PbxControl> {
-  return httpPbxControl(`${fleet.controller.urls.control}/pbx/${encodeURIComponent(siteId)}`);
+async function siteControl(fleet: Fleet, siteId: string): Promise<PbxControl> {
+  return httpPbxControl(`${fleet.urls.control}/pbx/${encodeURIComponent(siteId)}`);
 }
 
 test('a pooled fleet puts each PBX on its own address on the same ports, and one control plane reaches each by site id', async (t) => {
@@ -61,7 +50,7 @@ test('a pooled fleet puts each PBX on its own address on the same ports, and one
   if (!picked) return t.skip('no spare loopback block on this system');
   const fleet = await startPooled(picked, 6);
   t.after(() => fleet.close());
-  const sites = fleet.registrations.map((r) => r.siteId);
+  const sites = fleet.pbxs.map((p) => p.siteId);
   for (const [i, siteId] of sites.entries()) {
     const address = addressAt(picked.pool, i);
     const text = await readDataEndpoint(address, picked.port);
@@ -78,13 +67,13 @@ test('a pooled fleet puts each PBX on its own address on the same ports, and one
   }
   // The change went to one PBX only: the state is per site.
   assert.equal((await (await siteControl(fleet, sites[2]!)).getState()).appliance.hostname, 'pbx-2');
-  const list = await request(`${fleet.controller.urls.control}/pbx`);
+  const list = await request(`${fleet.urls.control}/pbx`);
   assert.deepEqual(((await list.body.json()) as { siteIds: string[] }).siteIds.sort(), [...sites].sort());
-  const unknown = await request(`${fleet.controller.urls.control}/pbx/site-nowhere/state`);
+  const unknown = await request(`${fleet.urls.control}/pbx/site-nowhere/state`);
   assert.equal(unknown.statusCode, 404);
   assert.equal(((await unknown.body.json()) as { error: string }).error, 'not_found');
   // The controller's own control plane still answers beside the PBXs'.
-  const own = await request(`${fleet.controller.urls.control}/stats`);
+  const own = await request(`${fleet.urls.control}/stats`);
   assert.equal(own.statusCode, 200);
   await own.body.dump();
 });
@@ -93,12 +82,12 @@ test('a pooled fleet puts each PBX on its own address on the same ports, and one
 async function fieldRun(picked: Picked, seed: string) {
   const fleet = await startPooled(picked, 3, { seed, eventsPerHour: 6, stormsPerDay: 4, stormSize: 60 });
   try {
-    const sites = fleet.registrations.map((r) => r.siteId);
+    const sites = fleet.pbxs.map((p) => p.siteId);
     const controls = await Promise.all(sites.map((siteId) => siteControl(fleet, siteId)));
     for (let hour = 0; hour < 26; hour++) {
       for (const control of controls) await control.advanceClock({ ms: 3_600_000 });
       for (const siteId of sites) {
-        const waited = await request(`${fleet.controller.urls.control}/pbx/${siteId}/events/wait-delivered`, {
+        const waited = await request(`${fleet.urls.control}/pbx/${siteId}/events/wait-delivered`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ timeoutMs: 20_000 }),
@@ -111,9 +100,9 @@ async function fieldRun(picked: Picked, seed: string) {
     for (const [i, siteId] of sites.entries()) {
       const state = await controls[i]!.getState();
       const activity = (await (
-        await request(`${fleet.controller.urls.control}/pbx/${siteId}/activity`)
+        await request(`${fleet.urls.control}/pbx/${siteId}/activity`)
       ).body.json()) as Record<string, unknown>;
-      const items = (await fleet.controller.control.items({ siteId })).map((item) => ({
+      const items = (await fleet.control.items({ siteId })).map((item) => ({
         module: item.module,
         subject: item.subject,
         severity: item.severity,
@@ -129,7 +118,7 @@ async function fieldRun(picked: Picked, seed: string) {
         items: items.sort((a, b) => `${a.module}${a.subject}`.localeCompare(`${b.module}${b.subject}`)),
       });
     }
-    return { perSite, stats: await fleet.controller.control.stats() };
+    return { perSite, stats: await fleet.control.stats() };
   } finally {
     await fleet.close();
   }
@@ -168,13 +157,15 @@ test('a frozen clock stops field activity: nothing changes until the clock moves
     stormSize: 0,
   });
   t.after(() => fleet.close());
-  const control = await siteControl(fleet, fleet.registrations[0]!.siteId);
+  const control = await siteControl(fleet, fleet.pbxs[0]!.siteId);
   const before = await control.getState();
   await new Promise((resolve) => setTimeout(resolve, 200));
   const status = async () =>
-    (await (
-      await request(`${fleet.controller.urls.control}/pbx/${fleet.registrations[0]!.siteId}/activity`)
-    ).body.json()) as { ticks: number; eventsRaised: number; on: boolean };
+    (await (await request(`${fleet.urls.control}/pbx/${fleet.pbxs[0]!.siteId}/activity`)).body.json()) as {
+      ticks: number;
+      eventsRaised: number;
+      on: boolean;
+    };
   assert.deepEqual(await control.getState(), before);
   assert.equal((await status()).ticks, 0);
   await control.advanceClock({ ms: 60_000 });
@@ -184,6 +175,9 @@ test('a frozen clock stops field activity: nothing changes until the clock moves
   await control.reset();
   assert.equal((await status()).on, false, 'a reset stops the activity');
 });
+
+/** The listeners of a fleet controller: REST and MCP, ingest, control plane. */
+const CONTROLLER_LISTENERS = 3;
 
 /** Open descriptors of this process (Linux), or `undefined` where /proc is not there. */
 function openDescriptors(): number | undefined {
@@ -198,26 +192,22 @@ test('a pooled fleet holds two descriptors per PBX, its two listeners: each inge
   const count = 40;
   const picked = await randomPool(count);
   if (!picked || openDescriptors() === undefined) return t.skip('no spare loopback block or no /proc here');
-  const fleet = await startDemoFleet({
+  const before = openDescriptors()!;
+  const fleet = await startFleet({
     host: '127.0.0.1',
     clock: 'frozen',
     pbxCount: count,
     pool: { addresses: picked.pool, dataPort: picked.port, webPort: picked.port2 },
+    pbx: { clock: { mode: 'frozen' } },
   });
   t.after(() => fleet.close());
-  const { start } = await import('../../../simulators/pbx/index.ts');
-  const before = openDescriptors()!;
-  const clock = { mode: 'frozen' as const };
-  const primary = await start({ clock, ...fleet.pbxOptions(0), controller: fleet.registrations[0]! });
-  fleet.peers.push({ siteId: fleet.registrations[0]!.siteId, pbx: primary });
-  fleet.started(0, primary);
-  await fleet.startPeers({ clock });
   await eventually(
-    () => fleet.peers.every(({ pbx }) => forwarderStatus(pbx).link === 'up'),
+    () => fleet.pbxs.every(({ pbx }) => forwarderStatus(pbx).link === 'up'),
     'every ingest link up',
   );
   assert.equal(linkedSites(fleet.controller), count);
-  const held = openDescriptors()! - before;
+  // The controller's three listeners (REST and MCP, ingest, control plane), then two per PBX.
+  const held = openDescriptors()! - before - CONTROLLER_LISTENERS;
   // Exactly two per PBX, give or take a descriptor the runtime opens or closes meanwhile.
   assert.ok(Math.abs(held - 2 * count) <= 3, `${count} PBXs hold ${held} descriptors, not ${2 * count}`);
   const sockets = await ingestConnections(fleet.controller);
