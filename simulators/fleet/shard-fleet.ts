@@ -74,7 +74,7 @@ export async function startShard(options: ShardOptions): Promise<FleetShard> {
     if (reason) throw new FleetStartError('preflight', reason);
   }
   const { defaultFixture } = await import('../fleet-controller/index.ts');
-  const { start, resolveScenario, shareableState, siteControlRoutes, startFieldActivity } = await import(
+  const { resolveScenario, shareableState, siteControlRoutes, start, startFieldActivity } = await import(
     '../pbx/index.ts'
   );
   // Every PBX of the shard starts from one state, resolved once and shared (frozen) as their baseline.

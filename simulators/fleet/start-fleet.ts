@@ -124,7 +124,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet | FleetSh
     });
     if (reason) throw new FleetStartError('preflight', reason);
   }
-  const { alignFixture, connectInProcess, start, defaultFixture, SiteControlPlane } = await import(
+  const { alignFixture, connectInProcess, defaultFixture, SiteControlPlane, start } = await import(
     '../fleet-controller/index.ts'
   );
   const { secret } = options;
@@ -169,7 +169,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet | FleetSh
     close,
   };
   try {
-    // A restored data directory holds an earlier run's keys: this run's PBX sites and keys are registered.
+    // A restored data directory gets this run's PBX sites and keys.
     await alignFixture(controller, fixture);
     if (options.part === 'controller') return fleet;
     const ingest = connectableTcp(controller.urls.ingest);
@@ -183,10 +183,10 @@ export async function startFleet(options: FleetOptions): Promise<Fleet | FleetSh
       ...dial,
     }));
     const {
-      start: startPbx,
       resolveScenario,
       shareableState,
       siteControlRoutes,
+      start: startPbx,
       startFieldActivity,
     } = await import('../pbx/index.ts');
     const controlUrl = connectableHttp(controller.urls.control);

@@ -84,9 +84,11 @@ export async function endpointCommand(options: EndpointOptions, io: CliIo): Prom
       certificate: handle.certificate,
     };
     const info = options.json ? io.stderr : io.stdout;
+    // Listening for the stop before saying it runs: a SIGTERM right after that stops it cleanly.
+    const stop = stopRequested(io.signal);
     if (options.json) io.stdout.write(`${JSON.stringify(description)}\n`);
     info.write(banner(description, options));
-    await stopRequested(io.signal);
+    await stop;
     info.write('stopping the customer endpoint\n');
   } finally {
     await handle.close();

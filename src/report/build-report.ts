@@ -2,7 +2,7 @@ import { type Catalog, type Clause as CatalogClause, clausePrefix } from '../cat
 import { TOOL_VERSION } from '../core/tool-version.ts';
 import { catalogIdentity } from './catalog-identity.ts';
 import { clauseVerdict } from './clause-verdict.ts';
-import { compactEvidence, type EvidenceForm } from './compact-evidence.ts';
+import { compactEvidence, type EvidenceForm, EvidenceHeads, evidenceHeadsOf } from './compact-evidence.ts';
 import { compareBaseline } from './compare-baseline.ts';
 import type { ExpectedFailures } from './expected-failures.ts';
 import {
@@ -86,6 +86,8 @@ export interface BuildReportInput {
   moreReasons?: readonly string[];
   certification?: CertificationSummary;
   sandbox?: SandboxSummary;
+  /** The heads the compact evidence of the results already refers to (`report merge`: its shards'). */
+  evidenceHeads?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -112,6 +114,8 @@ export interface CoverageGates {
  */
 export function buildReport(input: BuildReportInput): CompatibilityReport {
   const { results } = input;
+  // Each distinct head of the passes' compact evidence, once (issue 29, item 17).
+  const heads = new EvidenceHeads(input.evidenceHeads);
   const { clauses, scenarioCounts, untracedScenarios, flaky } =
     'judged' in results
       ? {
@@ -120,7 +124,7 @@ export function buildReport(input: BuildReportInput): CompatibilityReport {
           untracedScenarios: [...(results.untracedScenarios ?? [])],
           flaky: [],
         }
-      : judgeScenarios(results);
+      : judgeScenarios(results, heads);
 
   const expectedFailures = input.expectedFailures;
   const comparison = compareBaseline(clauses, expectedFailures?.entries ?? []);
@@ -212,6 +216,10 @@ export function buildReport(input: BuildReportInput): CompatibilityReport {
     },
     outcome: { passed: reasons.length === 0, reasons },
     ...(input.sandbox ? { sandbox: input.sandbox } : {}),
+    ...evidenceHeadsOf(
+      heads,
+      clauses.flatMap((clause) => clause.scenarios),
+    ),
   };
 }
 
@@ -229,7 +237,10 @@ function verdictCounts(clauses: readonly ClauseResult[]): VerdictCounts {
 }
 
 /** Every catalog clause's verdict from the scenarios that cite it, and the scenarios counted. */
-function judgeScenarios(input: ScenarioResults): {
+function judgeScenarios(
+  input: ScenarioResults,
+  heads: EvidenceHeads,
+): {
   clauses: ClauseResult[];
   scenarioCounts: ScenarioCounts;
   untracedScenarios: UntracedScenario[];
@@ -243,7 +254,7 @@ function judgeScenarios(input: ScenarioResults): {
     // A pass keeps its evidence compact, everything else in full (issue 29, item 17).
     const result =
       asRun.status === 'passed' && input.evidence !== 'full'
-        ? { ...asRun, evidence: compactEvidence(asRun.evidence) }
+        ? { ...asRun, evidence: compactEvidence(asRun.evidence, heads) }
         : asRun;
     scenarioCounts.total += 1;
     if (result.status === 'passed') scenarioCounts.passed += 1;
@@ -274,7 +285,10 @@ function judgeScenarios(input: ScenarioResults): {
   if (input.repeatedRuns && input.repeatedRuns.length > 1) {
     const rounds = input.repeatedRuns.map((round) => {
       const verdicts = new Map<string, Verdict>();
-      for (const clause of judgeScenarios({ ...input, scenarios: round, repeatedRuns: [] }).clauses)
+      for (const clause of judgeScenarios(
+        { ...input, scenarios: round, repeatedRuns: [] },
+        new EvidenceHeads(),
+      ).clauses)
         verdicts.set(clause.id, clause.verdict);
       return verdicts;
     });

@@ -1,5 +1,6 @@
 import { buildReport } from './build-report.ts';
 import { clauseVerdict } from './clause-verdict.ts';
+import { readEvidenceHeads } from './compact-evidence.ts';
 import type { ExpectedFailure } from './expected-failures.ts';
 import type {
   ClauseResult,
@@ -181,6 +182,8 @@ export function mergeReports(
     },
     ...(first.certification ? { certification: first.certification } : {}),
     ...sandboxOf(reports, options.names ?? []),
+    // The heads the shards' compact evidence refers to, each once (issue 29, item 17).
+    evidenceHeads: Object.assign({}, ...reports.map((report) => readEvidenceHeads(report))),
   });
 }
 

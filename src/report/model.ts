@@ -203,6 +203,21 @@ export interface CompatibilityReport {
   outcome: { passed: boolean; reasons: string[] };
   /** certify-plugin: how sealed the plug-in's runs were. */
   sandbox?: SandboxSummary;
+  /**
+   * Each distinct head of the passes' compact evidence once, by the SHA-256 (hex) of its text
+   * (`CompactEvidence.headSha256`, issue 29 item 17), packed: `data` is the base64 of the gzip of
+   * the JSON object `{ "<sha256>": "<head>", … }` (`readEvidenceHeads` unpacks it). Absent when no
+   * compact evidence has a head.
+   */
+  evidenceHeads?: PackedEvidenceHeads;
+}
+
+/** The report's table of evidence heads, packed (see `CompatibilityReport.evidenceHeads`). */
+export interface PackedEvidenceHeads {
+  encoding: 'gzip+base64';
+  /** How many heads `data` holds. */
+  count: number;
+  data: string;
 }
 
 /** One line on a sandbox: sealed with its tool, or not sealed, why, and what is absent. */

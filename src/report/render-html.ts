@@ -1,5 +1,6 @@
 import { escapeUTF8 } from 'entities';
-import type { EvidenceAttachment } from './attachments.ts';
+import { COMPACT_HEAD_BYTES, type EvidenceAttachment } from './attachments.ts';
+import { readEvidenceHeads, utf8Head } from './compact-evidence.ts';
 import type { ClauseResult, CompatibilityReport, InterfaceResult, ScenarioResult, Verdict } from './model.ts';
 import { escapedBytes, reproduceCommands } from './reproduce.ts';
 import { isNotRun, scoreText } from './score-text.ts';
@@ -126,6 +127,7 @@ ${rest
   .filter((i) => i.clauses.length > 0)
   .map((i) => renderInterface(i, report))
   .join('\n')}
+${renderEvidenceHeads(report)}
 <script>${SCRIPT}</script>
 </body>
 </html>
@@ -344,10 +346,43 @@ function renderScenario(s: ScenarioResult, detail: 'full' | 'trimmed', clauseRea
     const named = s.evidence.slice(0, detail === 'full' ? s.evidence.length : PASS_EXCHANGES_SHOWN);
     const more = s.evidence.length - named.length;
     parts.push(
-      `<p class="meta">Exchanges: ${named.map((x) => `<code>${e(x.exchange)}</code>`).join(', ')}${more > 0 ? ` and ${more} more` : ''} (bodies in compatibility.json)</p>`,
+      `<p class="meta">Exchanges: ${named.map((x) => `<code>${e(x.exchange)}</code>`).join(', ')}${more > 0 ? ` and ${more} more` : ''}${passHead(s)}</p>`,
     );
   }
   return `<li>${head}${parts.join('')}</li>`;
+}
+
+/** Anchor of a distinct evidence head in the page (issue 29, item 17). */
+const headAnchor = (key: string) => `h-${key.slice(0, 8)}`;
+
+/** Bytes of each distinct head the page shows; the JSON report keeps its first 2 KiB. */
+const HEAD_PREVIEW_BYTES = 100;
+
+/** A pass's first bytes: a link to its head, shown once below; an inline head of an older report here. */
+function passHead(s: ScenarioResult): string {
+  const first = s.evidence[0];
+  if (!first || !('form' in first) || first.form !== 'compact') return '';
+  if (first.headSha256) return ` <a href="#${headAnchor(first.headSha256)}">head</a>`;
+  if (first.head !== undefined)
+    return `</p><details class="evidence"><summary>First bytes of the answer</summary><pre>${e(first.head)}</pre></details><p class="meta">`;
+  return '';
+}
+
+/**
+ * The first bytes of the passes' answers, each distinct one once (`evidenceHeads` of the JSON,
+ * issue 29 item 17); each pass links to its own. The page shows the start of each, the JSON
+ * report the first 2 KiB: every head in full would take the page past its 600 KB.
+ */
+function renderEvidenceHeads(report: CompatibilityReport): string {
+  const heads = Object.entries(readEvidenceHeads(report));
+  if (heads.length === 0) return '';
+  const items = heads.map(([key, head]) => {
+    const shown = utf8Head(head, HEAD_PREVIEW_BYTES);
+    return `<pre id="${headAnchor(key)}">${e(shown)}${shown.length < head.length ? ' …' : ''}</pre>`;
+  });
+  return `<h2 id="evidence-heads">First bytes of the passes' answers (${heads.length} distinct)</h2>
+<p class="meta">The start of the first answer of each passing scenario, each distinct one once; compatibility.json keeps the first ${COMPACT_HEAD_BYTES} bytes of each (<code>evidenceHeads</code>, by SHA-256), and the bodies of passes are left to <code>verify --evidence full</code>.</p>
+${items.join('\n')}`;
 }
 
 /** A failure's exchanges, collapsed: the summary names them, the bytes expand. */

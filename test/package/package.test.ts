@@ -7,8 +7,9 @@
  * `certify-plugin` with a plug-in and an expectations file of that folder and with the shipped
  * example plug-in, `fuzz` without `--target` (its own simulator, compiled), `endpoint`, every
  * command's `--help`, the README's CI snippet (`simulate … -- verify`) over a stale target file, the
- * project's own baseline in `features/expected-failures/`, and every `docs/`, `schemas/` and
- * `examples/` path the README names.
+ * project's own baseline in `features/expected-failures/`, every `docs/`, `schemas/` and
+ * `examples/` path the README names, and every `npx pbx-conformance` snippet of the README and the
+ * shipped docs (issue 29, item 11: `doc-snippet-runs.ts`, about a minute of the test).
  * Every report lands in the user's folder; the installed package is left exactly as installed.
  *
  * Slow by nature (a tsc build and an npm install): one test, bounded by a generous timeout, with no
@@ -25,6 +26,10 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { PACKAGE_ROOT } from '../../src/core/project-paths.ts';
+import { readEvidenceHeads } from '../../src/report/compact-evidence.ts';
+import { docSnippets } from '../docs/doc-snippets.ts';
+import { randomPool } from '../simulators/fleet/random-pool.ts';
+import { runDocSnippets } from './doc-snippet-runs.ts';
 import { childEnv, install, pack, runProcess } from './packed-install.ts';
 
 const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
@@ -315,7 +320,8 @@ test('the packed tarball installs into a fresh folder and runs there, writing on
     project,
   );
   assert.equal(resolved.code, 0, resolved.stdout + resolved.stderr);
-  assert.match(resolved.stdout, /Anna Schmidt/);
+  // The endpoint's answer is the head of the passing lookup's evidence (packed in evidenceHeads).
+  assert.match(JSON.stringify(readEvidenceHeads(JSON.parse(resolved.stdout))), /Anna Schmidt/);
 
   // 3e. certify-plugin with a plug-in and an expectations file of the user's folder.
   await writeFile(join(project, 'check_ok.sh'), '#!/bin/sh\necho "OK - served | \'seen\'=1;;;0"\nexit 0\n', {
@@ -466,6 +472,32 @@ test('the packed tarball installs into a fresh folder and runs there, writing on
     join(realpathSync(packageDir), 'package.json'),
     'ERR_PACKAGE_PATH_NOT_EXPORTED',
   ]);
+
+  // 3m. Every `npx pbx-conformance` snippet of the README and the shipped docs, as far as a test
+  // can run it (issue 29, item 11; test/package/doc-snippet-runs.ts says what a run bounds).
+  const snippetsStarted = performance.now();
+  const shardPool = await randomPool(2);
+  const outcomes = await runDocSnippets(docSnippets(packageDir), {
+    project,
+    packageDir,
+    bin,
+    lookupEndpoint: endpoint,
+    shardPool: shardPool
+      ? { spec: shardPool.pool.spec, port: shardPool.port, port2: shardPool.port2 }
+      : { spec: '127.0.0.1/32', port: 0, port2: 0 },
+  });
+  t.diagnostic(
+    `${outcomes.length} doc snippets ran from the install in ${Math.round(performance.now() - snippetsStarted)} ms`,
+  );
+  assert.ok(outcomes.length >= 50, `only ${outcomes.length} snippets found`);
+  assert.deepEqual(
+    outcomes
+      .filter((outcome) => outcome.problem !== undefined)
+      .map(
+        ({ plan, problem }) => `${plan.snippet.file}:${plan.snippet.line} ${plan.args.join(' ')}: ${problem}`,
+      ),
+    [],
+  );
 
   // 4. Nothing was written into the installed package.
   assert.deepEqual(snapshot(packageDir), before);
