@@ -126,7 +126,7 @@ function raise(n: number, perPbx: number): number {
 
 /** Waits until this process's controller accepted `target` events after `before`. */
 async function accepted(before: number, target: number, t0: number) {
-  const { controller } = fleet!;
+  const controller = fleet!.controller;
   const deadline = t0 + 120_000;
   while (acceptedEvents(controller) - before < target && performance.now() < deadline)
     await new Promise((resolve) => setImmediate(resolve));

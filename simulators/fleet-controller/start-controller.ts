@@ -72,15 +72,6 @@ export interface FleetUrls {
 export interface FleetHandle {
   urls: FleetUrls;
   control: FleetControl;
-  /** Internals for in-process tests and the benchmark. */
-  internals: {
-    state: FleetState;
-    clock: VirtualClock;
-    authenticator: Authenticator;
-    ingest: IngestServer;
-    /** The open data directory, or `null` when the state is kept in memory only. */
-    database: FleetDatabase | null;
-  };
   close(): Promise<void>;
 }
 
@@ -161,7 +152,6 @@ export async function start(options: FleetStartOptions = {}): Promise<FleetHandl
         ingest: ingestServer.url,
       },
       control,
-      internals: parts,
       close() {
         closing ??= shutdown();
         return closing;

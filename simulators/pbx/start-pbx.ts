@@ -14,7 +14,7 @@ import { attentionEffects } from './events/attention-effects.ts';
 import { AttentionForwarder } from './events/attention-forwarder.ts';
 import type { ControllerSettings } from './events/controller-link.ts';
 import { resolveScenario } from './load-scenario.ts';
-import { createMaintenance, type MaintenanceFace } from './maintenance/create-maintenance.ts';
+import { createMaintenance } from './maintenance/create-maintenance.ts';
 import { MAINTENANCE_BASE_PATH } from './maintenance/maintenance-api.ts';
 import { createPackageDownloadHandler, MODULE_DOWNLOAD_PREFIX } from './mkp/package-download.ts';
 import { MonitoringEndpoint } from './monitoring/endpoint/monitoring-endpoint.ts';
@@ -53,7 +53,7 @@ export interface PbxStartOptions {
   controlToken?: string;
   /**
    * Start no control listener of its own: a site-addressed plane of the whole fleet serves this
-   * PBX's routes (`internals.controlRoutes`) at this URL, `…/pbx/{siteId}` (issue 22), and
+   * PBX's routes (`siteControlRoutes(handle)`) at this URL, `…/pbx/{siteId}` (issue 22), and
    * `urls.control` says so. `controlPort`, `controlHost` and `controlToken` are then unused.
    */
   controlMountedAt?: string;
@@ -110,20 +110,6 @@ export interface PbxUrls {
 export interface PbxHandle {
   urls: PbxUrls;
   control: PbxControl;
-  /** Internals for in-process tests and the benchmark. */
-  internals: {
-    store: PbxStore;
-    clock: VirtualClock;
-    cache: SnapshotCache;
-    endpoint: MonitoringEndpoint;
-    maintenance: MaintenanceFace;
-    events: AttentionForwarder;
-    resolver: Resolver;
-    /** `--activity field`: the PBX changing over virtual time from a seed (issue 22). */
-    activity: FieldActivity;
-    /** Every route the control server dispatches, from all groups (the OpenAPI sync test reads it). */
-    controlRoutes: readonly ControlRoute[];
-  };
   close(): Promise<void>;
 }
 
@@ -248,7 +234,6 @@ export async function start(options: PbxStartOptions = {}): Promise<PbxHandle> {
       get control() {
         return ownPlane().client;
       },
-      internals: parts,
       close: shutdown,
     };
     return attachParts(handle, parts);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
 import { PROJECT_ROOT } from '../../src/core/project-paths.ts';
@@ -197,3 +197,29 @@ for (const [path, curated] of Object.entries(FRONT_DOORS)) {
     assert.deepEqual(undocumented, []);
   });
 }
+
+function codeFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : codeFiles(path);
+    return /\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/**
+ * Nothing hands out its inside at run time (STYLE.md, "A front door per package"): no handle has
+ * an `internals` (or any other such) property, and nothing in the product or the benches reaches
+ * for one. What an outsider needs is a control operation or a named function of the front door.
+ */
+test('no handle has `internals`: the word is in no file of src/, steps/, bench/ or simulators/', () => {
+  const found = ['src', 'steps', 'bench', 'simulators']
+    .flatMap((dir) => codeFiles(join(PROJECT_ROOT, dir)))
+    .flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((text, i) =>
+          /\binternals\b/.test(text) ? [`${relative(PROJECT_ROOT, file)}:${i + 1}`] : [],
+        ),
+    );
+  assert.deepEqual(found, []);
+});
