@@ -1,3 +1,4 @@
+import type { PoolSection } from '../../simulators/fleet/index.ts';
 import { loopbackEdgeClientAddresses } from '../core/cidr-edges.ts';
 import type { ResolverTargetFixture } from './resolver-fixtures.ts';
 
@@ -60,15 +61,7 @@ export interface FleetTargetUrls {
   /** The PBXs connected to the controller, with their control planes (`/events/*`). */
   pbxs?: { siteId: string; controlUrl: string }[];
   /** A pooled fleet, compactly (issue 22): PBX n on the n-th address, every PBX on the same ports. */
-  pool?: {
-    count: number;
-    addresses: string;
-    ports: { data: number; web: number };
-    namedSites?: string[];
-    sitePattern: string;
-    controlUrlPattern: string;
-    shard?: string;
-  };
+  pool?: PoolSection & { shard?: string };
 }
 
 export interface SimulatorFacts {

@@ -135,6 +135,64 @@ const FRONT_DOORS: Record<string, readonly string[]> = {
     'emptyFixture',
     'evaluateFindings',
   ],
+  'simulators/customer-endpoint/index.ts': [
+    // Starting one, and the handle
+    'start',
+    'CustomerEndpointOptions',
+    'CustomerEndpointHandle',
+    'CustomerEndpointControl',
+    // What it answers
+    'EndpointConfig',
+    'EndpointBehaviour',
+    'Compression',
+    'DigestAlgorithm',
+    'parseWireConfig',
+    // The control plane
+    'httpEndpointControl',
+    'EndpointControl',
+    'EndpointInfo',
+    'ENDPOINT_CONTROL_DOCUMENT',
+    // What it received
+    'RecordedRequest',
+    'recordedHeader',
+    'parseDigestAuthorization',
+  ],
+  'simulators/fleet/index.ts': [
+    // Starting a fleet, a controller alone or a shard
+    'startFleet',
+    'FleetOptions',
+    'WholeFleetOptions',
+    'ControllerOnlyOptions',
+    'ShardOptions',
+    'Fleet',
+    'FleetPbx',
+    'FleetShard',
+    'FleetStartError',
+    'MAX_PBX_COUNT',
+    'MAX_POOLED_PBX_COUNT',
+    'demoFixture',
+    // Shards and the fleet secret
+    'parseShard',
+    'Shard',
+    'derivedIngestKey',
+    'FLEET_SECRET_ENV',
+    // Address pools and pooled targets
+    'AddressPool',
+    'FleetPool',
+    'DEFAULT_ADDRESS_POOL',
+    'parseAddressPool',
+    'addressAt',
+    'PooledTarget',
+    'PoolSection',
+    'pbxOfPool',
+    // The preflight's parts, for the CLI's messages and the benches
+    'descriptorsNeeded',
+    'FDS_PER_SHARD_PBX',
+    'largestFleetUnder',
+    'openFileShortfall',
+    'probeBind',
+    'readOpenFileLimit',
+  ],
 };
 
 interface ExportedName {
