@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { After, Given, Then } from '@cucumber/cucumber';
@@ -17,6 +17,7 @@ import { FixtureError } from '../support/fixture-error.ts';
 import { memoryKey } from '../support/scenario-memory.ts';
 import type { PbxWorld } from '../support/world.ts';
 import type { Certification } from './support/certification.ts';
+import { processesWith } from './support/host-processes.ts';
 
 const CERTIFICATION = memoryKey<Certification>('certification');
 /** The secret a process of the harness holds, and that process. */
@@ -156,17 +157,3 @@ Then('no process the plug-in started is still running', async function (this: Pb
     `processes the plug-in started outlived its run (now ended): ${left.join(', ')}`,
   );
 });
-
-/** Host processes whose command line holds `marker`. */
-function processesWith(marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) found.push(Number(entry));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return found;
-}

@@ -6,13 +6,14 @@
  * .ci/run after installing it) turns that into a failure.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { isolatedRun } from '../../src/certify/isolated-env.ts';
 import { absentProtections, BWRAP_VARIABLE, probeSandbox, type Sandbox } from '../../src/certify/sandbox.ts';
+import { processesWith } from '../../steps/certify/support/host-processes.ts';
 import { tempDir, throwawayPlugin } from './support.ts';
 
 const sandbox = await probeSandbox(process.env);
@@ -29,20 +30,6 @@ const unsealed = await probeSandbox({ ...process.env, [BWRAP_VARIABLE]: 'none' }
 
 async function run(dir: string, argv: string[], using: Sandbox, env: NodeJS.ProcessEnv = process.env) {
   return (await isolatedRun({ argv, cwd: dir, env, timeoutMs: 15_000, sandbox: using })).run;
-}
-
-/** Host processes whose command line holds `marker`. */
-function processesWith(marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) found.push(Number(entry));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return found;
 }
 
 test('the probe names bubblewrap and every protection; sealed means every one present', (t) => {
