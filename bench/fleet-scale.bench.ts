@@ -46,6 +46,16 @@ const SETTLE_MS =
 const MCP_EVERY_MS = 3_000;
 const AUTH = `Basic ${Buffer.from('anna.admin@nordlicht.example:Nordlicht-Demo-1').toString('base64')}`;
 const MCP_TOKEN = 'demo-anna-read-write-7Qk2LxV9mB4nT8wZ';
+/**
+ * `BENCH_FLEET_SCALE_CPU_PROF=DIR`: the controller (or the whole fleet's process) and shard 1 run
+ * with `--cpu-prof` into DIR; the bench prints the monotonic µs at which each phase began, the
+ * `[from] [to]` of `bench/profile-summary.ts`.
+ */
+const CPU_PROF_DIR = process.env.BENCH_FLEET_SCALE_CPU_PROF;
+/** Prints where a phase begins on the monotonic clock, as `--cpu-prof` timestamps are (profiling only). */
+function phase(name: string): void {
+  if (CPU_PROF_DIR) console.log(`  phase ${name} from ${process.hrtime.bigint() / 1000n} µs`);
+}
 /** The controller and the shards of a sharded fleet derive the ingest keys from it. */
 const BENCH_SECRET = 'fleet-scale-bench-only-secret-never-deployed';
 
@@ -91,11 +101,12 @@ class FleetChild {
     readonly first: Record<string, unknown>,
   ) {}
 
-  static async start(argv: string[], wrap: string[]): Promise<FleetChild> {
+  static async start(argv: string[], wrap: string[], profile = false): Promise<FleetChild> {
     const [command, ...args] = [
       ...wrap,
       process.execPath,
       '--expose-gc',
+      ...(profile && CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []),
       '--import',
       'tsx',
       'bench/fleet-scale-child.ts',
@@ -146,7 +157,7 @@ interface FleetUnderTest {
 
 /** N PBXs beside their controller in one process (`simulate --pbx-count N`). */
 async function wholeFleet(count: number, pool: string, wrap: string[]): Promise<FleetUnderTest> {
-  const fleet = await FleetChild.start(['whole', String(count), pool, '6556', '8080'], wrap);
+  const fleet = await FleetChild.start(['whole', String(count), pool, '6556', '8080'], wrap, true);
   return {
     layout: 'one process',
     ready: fleet.ready,
@@ -163,14 +174,19 @@ async function wholeFleet(count: number, pool: string, wrap: string[]): Promise<
  * controller has every link. RSS: what every process gained from its PBXs or links.
  */
 async function shardedFleet(count: number, pool: string, shards: number): Promise<FleetUnderTest> {
-  const controller = await FleetChild.start(['controller', String(count), pool, '6556', '8080'], []);
+  const controller = await FleetChild.start(['controller', String(count), pool, '6556', '8080'], [], true);
   const ingest = String(controller.first['ingest']);
   const started: FleetChild[] = [];
   try {
     for (let i = 1; i <= shards; i++)
       started.push(
-        await FleetChild.start(['shard', `${i}/${shards}`, String(count), pool, '6556', '8080', ingest], []),
+        await FleetChild.start(
+          ['shard', `${i}/${shards}`, String(count), pool, '6556', '8080', ingest],
+          [],
+          i === 1,
+        ),
       );
+    phase('start');
     const rssBefore =
       Number(controller.first['rss']) + started.reduce((n, shard) => n + Number(shard.first['rss']), 0);
     const t0 = performance.now();
@@ -370,6 +386,7 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
     // last inventories and the GC after the start; 30 s beyond 10,000 PBXs, else 2 s).
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS ?? (count > 10_000 ? 30_000 : 2_000)));
     await fleet.cpuMark();
+    phase('idle');
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const idleCpuPerSec = (await fleet.cpuRead()) / 3;
 
@@ -388,6 +405,7 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
     const pending: Promise<unknown>[] = [];
     const interval = POLL_PERIOD_MS / count;
     await fleet.cpuMark();
+    phase('poll');
     const t0 = performance.now();
     let tick = 0;
     let nextSites = t0;
@@ -455,6 +473,7 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
       for (let i = 0; i < n; i++) out.push((await f()).ms);
       return out;
     };
+    phase('sites');
     const sites304 = await seq(300, () => timedGet(ready.sitesUrl, ready.etag));
     const bare304 = await seq(300, () => timedGet(ready.bareHttp, ready.etag));
     const n200 = count >= 10_000 ? 20 : 60;
@@ -463,6 +482,7 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
 
     // The fetches alone: 1,000 PBXs in turn, 4 at a time, nothing else asking; the fleet's CPU
     // over them (less what the idle fleet uses meanwhile) per fetch.
+    phase('fetches');
     const alone = Math.min(1_000, count);
     await fleet.cpuMark();
     const a0 = performance.now();
@@ -476,7 +496,9 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
     const fetchAloneCpuUs = (aloneCpuMs * 1000) / alone;
 
     // Events end to end: 2 from each of up to 20,000 PBXs at once (a burst well above the field's rate).
+    phase('events');
     const events = await fleet.events(Math.min(count, count > 10_000 ? 20_000 : 2_000), 2);
+    phase('end');
     return {
       count,
       fetchAloneCpuUs,
