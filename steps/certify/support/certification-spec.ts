@@ -1,4 +1,4 @@
-import type { CertifyResult } from '../../../src/certify/certify.ts';
+import type { CertifyResult, ExtraRunClause } from '../../../src/certify/certify.ts';
 import type { CompatibilityReport } from '../../../src/report/model.ts';
 
 /**
@@ -13,7 +13,8 @@ export interface CertificationSpec {
   command: string;
   scenarios: string[];
   generated: number;
-  extraRuns: boolean;
+  /** All the extra runs, none, or those of the clauses listed (`CertifyInput.extraRuns`). */
+  extraRuns: boolean | ExtraRunClause[];
   /** Variables set for this certification on top of the harness's environment. */
   env: Record<string, string>;
 }

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
-import type { CertifyResult } from '../../../src/certify/certify.ts';
+import type { CertifyResult, ExtraRunClause } from '../../../src/certify/certify.ts';
 import { parseExpectations } from '../../../src/certify/expectations.ts';
 import type { CompatibilityReport } from '../../../src/report/model.ts';
 import type { CertificationDone, CertificationSpec } from './certification-spec.ts';
@@ -10,10 +10,11 @@ export type { CertificationDone, CertificationSpec } from './certification-spec.
 
 /**
  * The When step of features/certify/ (certify.steps.ts), also read by the prefetch
- * (prefetch.ts): the command, the catalog scenarios, the generated states, the extra runs.
+ * (prefetch.ts): the command, the catalog scenarios, the generated states, the extra runs (all,
+ * or only those of the clause named: a scenario makes only the runs its clause needs).
  */
 export const CERTIFY_STEP =
-  /^certify-plugin runs "([^"]*)" on the scenarios? ((?:"[^"]*"(?:, | and )?)+)(?: and (\d+) generated states)?( with the extra runs)?$/;
+  /^certify-plugin runs "([^"]*)" on the scenarios? ((?:"[^"]*"(?:, | and )?)+)(?: and (\d+) generated states)?( with the extra runs(?: of (?:PLUGIN-HELP-VERSION|PLUGIN-LOCALE-INDEPENDENT|PLUGIN-OWN-TIMEOUT))?)?$/;
 
 /** What the When step says. */
 export type CertifyStep = Pick<CertificationSpec, 'command' | 'scenarios' | 'generated' | 'extraRuns'>;
@@ -30,11 +31,13 @@ export function parseCertifyStep(text: string): CertifyStep | null {
  */
 export function certifyStepOf(groups: readonly (string | null | undefined)[]): CertifyStep {
   const [command, names, generated, extra] = groups;
+  const of = / of (PLUGIN-[A-Z-]+)$/.exec(extra ?? '')?.[1];
   return {
     command: command ?? '',
     scenarios: [...(names ?? '').matchAll(/"([^"]*)"/g)].map((m) => m[1] as string),
     generated: Number(generated ?? 0),
-    extraRuns: Boolean(extra),
+    // Only the extra runs of the clause named, else all of them (issue 31 §1).
+    extraRuns: of ? [of as ExtraRunClause] : Boolean(extra),
   };
 }
 
