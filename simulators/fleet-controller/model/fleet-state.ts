@@ -72,6 +72,15 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
     return this.journal.atomically(fn);
   }
 
+  /**
+   * Runs `fn`, a batch of ingested lines, in one transaction, with what follows each report (view
+   * revisions, stream positions, counters, the `change` event) done once for the batch
+   * (`AttentionLedger.reportBatch`).
+   */
+  ingestBatch<T>(fn: () => T): T {
+    return this.attention.reportBatch(fn);
+  }
+
   /** Replaces everything with `fixture`; clear passwords and token secrets are hashed here. */
   async load(fixture: FleetFixture): Promise<void> {
     const accounts = await Promise.all(fixture.accounts.map((a) => accountOf(a, this.scryptCost)));

@@ -1,3 +1,4 @@
+import type { TimerId } from '../../shared/clock.ts';
 import { copyState } from '../state/state-copy.ts';
 import type { PbxStore } from '../state/store.ts';
 import type { PbxState, SnapshotFormat } from '../state/types.ts';
@@ -23,10 +24,15 @@ export interface Snapshot {
 /**
  * The snapshot cache on the injected clock: a snapshot lives `monitoring.cacheLifetimeMs`
  * (default 30 s, MON-CACHE-DEFAULT, MON-CACHE-CONFIGURABLE) from its creation; the first request
- * after that takes a fresh one.
+ * after that takes a fresh one. When its lifetime has passed the cache lets go of it (a timer on
+ * the same clock), so a PBX that was fetched once and then left alone does not keep a copy of
+ * its state and the renderings until its next fetch: under polling, a fleet holds snapshots only
+ * for the PBXs fetched within the last lifetime. A lifetime set longer while a snapshot lives
+ * extends it (the release checks the lifetime again), exactly as `get` does.
  */
 export class SnapshotCache {
   private current: Snapshot | undefined;
+  private release: TimerId | undefined;
   private serial = 0;
 
   constructor(private readonly store: PbxStore) {}
@@ -35,13 +41,34 @@ export class SnapshotCache {
     const now = this.store.clock.now();
     const lifetime = this.store.read().monitoring.cacheLifetimeMs;
     if (this.current && now - this.current.takenAt < lifetime) return this.current;
-    this.current = this.take(now);
-    return this.current;
+    const snapshot = this.take(now);
+    this.invalidate();
+    // A lifetime of 0 (or less) shares nothing: there is nothing to keep.
+    if (lifetime > 0) {
+      this.current = snapshot;
+      this.armRelease(lifetime);
+    }
+    return snapshot;
   }
 
   /** Drops the cached snapshot (control plane `POST /snapshot/invalidate`, scenario loads). */
   invalidate(): void {
     this.current = undefined;
+    if (this.release === undefined) return;
+    this.store.clock.clearTimer(this.release);
+    this.release = undefined;
+  }
+
+  /** Lets go of the snapshot once `get` would no longer serve it (see the class comment). */
+  private armRelease(leftMs: number): void {
+    this.release = this.store.clock.setTimer(() => {
+      this.release = undefined;
+      const current = this.current;
+      if (!current) return;
+      const left = current.takenAt + this.store.read().monitoring.cacheLifetimeMs - this.store.clock.now();
+      if (left > 0) this.armRelease(left);
+      else this.current = undefined;
+    }, leftMs);
   }
 
   private take(now: number): Snapshot {
