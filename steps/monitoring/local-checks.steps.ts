@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { type DataTable, Then } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
 import { type AgentTextView, sectionsNamed, viewAgentText } from '../support/agent-text-view.ts';
+import { binaryUnit } from '../support/binary-unit.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { BACKUP_SUCCESSFUL, backupTarget } from '../support/fixtures.ts';
 import { latestAgentView, latestJson, latestXmlRoot } from '../support/latest-snapshots.ts';
@@ -61,7 +62,9 @@ Then(
 );
 
 /** Names with the characters that could break a local line: quotes, bars, equals, breaks, `<<<`. */
-const awkwardName = fc.string({ unit: 'binary', minLength: 1, maxLength: 24 }).filter((s) => s.trim() !== '');
+const awkwardName = fc
+  .string({ unit: binaryUnit, minLength: 1, maxLength: 24 })
+  .filter((s) => s.trim() !== '');
 
 Then(
   'for generated names of module instances, backup locations and SIP trunks every local-check line keeps its shape \\({int} runs)',

@@ -52,7 +52,7 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
       journal,
       clock,
       touchSite: (siteId) => {
-        for (const partnerId of this.access.partnersOf(siteId)) this.views.touchPartner(partnerId);
+        this.views.touchSite(siteId, this.access.partnersOf(siteId));
         this.attentionIndex.touchSite(siteId);
       },
       touchPartner: (partnerId) => {
@@ -134,6 +134,16 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
    */
   viewRevision(partnerId: string): number {
     return this.views.of(partnerId);
+  }
+
+  /**
+   * The sites whose part of `partnerId`'s site list may have changed since `revision` (one
+   * `viewRevision` gave), or `undefined` when the whole list may have: the partner's rights or
+   * acknowledgements, or everything, changed since (issue 31 §4: a list is rendered again only
+   * where it changed).
+   */
+  sitesTouchedSince(partnerId: string, revision: number): string[] | undefined {
+    return this.views.sitesTouchedSince(partnerId, revision);
   }
 
   /**
