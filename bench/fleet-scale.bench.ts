@@ -46,6 +46,16 @@ const SETTLE_MS =
 const MCP_EVERY_MS = 3_000;
 const AUTH = `Basic ${Buffer.from('anna.admin@nordlicht.example:Nordlicht-Demo-1').toString('base64')}`;
 const MCP_TOKEN = 'demo-anna-read-write-7Qk2LxV9mB4nT8wZ';
+/**
+ * `BENCH_FLEET_SCALE_CPU_PROF=DIR`: the controller (or the whole fleet's process) and shard 1 run
+ * with `--cpu-prof` into DIR; the bench prints the monotonic µs at which each phase began, the
+ * `[from] [to]` of `bench/profile-summary.ts`.
+ */
+const CPU_PROF_DIR = process.env.BENCH_FLEET_SCALE_CPU_PROF;
+/** Prints where a phase begins on the monotonic clock, as `--cpu-prof` timestamps are (profiling only). */
+function phase(name: string): void {
+  if (CPU_PROF_DIR) console.log(`  phase ${name} from ${process.hrtime.bigint() / 1000n} µs`);
+}
 /** The controller and the shards of a sharded fleet derive the ingest keys from it. */
 const BENCH_SECRET = 'fleet-scale-bench-only-secret-never-deployed';
 
@@ -91,11 +101,12 @@ class FleetChild {
     readonly first: Record<string, unknown>,
   ) {}
 
-  static async start(argv: string[], wrap: string[]): Promise<FleetChild> {
+  static async start(argv: string[], wrap: string[], profile = false): Promise<FleetChild> {
     const [command, ...args] = [
       ...wrap,
       process.execPath,
       '--expose-gc',
+      ...(profile && CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []),
       '--import',
       'tsx',
       'bench/fleet-scale-child.ts',
@@ -146,7 +157,7 @@ interface FleetUnderTest {
 
 /** N PBXs beside their controller in one process (`simulate --pbx-count N`). */
 async function wholeFleet(count: number, pool: string, wrap: string[]): Promise<FleetUnderTest> {
-  const fleet = await FleetChild.start(['whole', String(count), pool, '6556', '8080'], wrap);
+  const fleet = await FleetChild.start(['whole', String(count), pool, '6556', '8080'], wrap, true);
   return {
     layout: 'one process',
     ready: fleet.ready,
@@ -163,14 +174,19 @@ async function wholeFleet(count: number, pool: string, wrap: string[]): Promise<
  * controller has every link. RSS: what every process gained from its PBXs or links.
  */
 async function shardedFleet(count: number, pool: string, shards: number): Promise<FleetUnderTest> {
-  const controller = await FleetChild.start(['controller', String(count), pool, '6556', '8080'], []);
+  const controller = await FleetChild.start(['controller', String(count), pool, '6556', '8080'], [], true);
   const ingest = String(controller.first['ingest']);
   const started: FleetChild[] = [];
   try {
     for (let i = 1; i <= shards; i++)
       started.push(
-        await FleetChild.start(['shard', `${i}/${shards}`, String(count), pool, '6556', '8080', ingest], []),
+        await FleetChild.start(
+          ['shard', `${i}/${shards}`, String(count), pool, '6556', '8080', ingest],
+          [],
+          i === 1,
+        ),
       );
+    phase('start');
     const rssBefore =
       Number(controller.first['rss']) + started.reduce((n, shard) => n + Number(shard.first['rss']), 0);
     const t0 = performance.now();
@@ -259,16 +275,46 @@ function fetchTcp(host: string, port: number): Promise<{ ms: number; bytes: numb
 }
 
 /** A GET of `/sites`; a failed one (a reset on a saturated machine) counts as infinitely slow. */
-async function timedGet(url: string, etag?: string): Promise<{ ms: number; status: number; bytes: number }> {
+async function timedGet(
+  url: string,
+  etag?: string,
+): Promise<{ ms: number; status: number; bytes: number; etag?: string }> {
   const t0 = performance.now();
   try {
     const answer = await request(url, {
       headers: { authorization: AUTH, ...(etag ? { 'if-none-match': etag } : {}) },
     });
     const body = await answer.body.arrayBuffer();
-    return { ms: performance.now() - t0, status: answer.statusCode, bytes: body.byteLength };
+    const tag = answer.headers['etag'];
+    return {
+      ms: performance.now() - t0,
+      status: answer.statusCode,
+      bytes: body.byteLength,
+      ...(typeof tag === 'string' ? { etag: tag } : {}),
+    };
   } catch {
     return { ms: Number.POSITIVE_INFINITY, status: 0, bytes: 0 };
+  }
+}
+
+/**
+ * A `/sites` poller as a real one polls: each GET carries the ETag of the last answer it had.
+ * Under `--activity field` the list changes while it polls (new events on some site); such a
+ * GET is a 200 with the whole list, timed apart from the 304s.
+ */
+class SitesPoller {
+  readonly notModified: number[] = [];
+  readonly changed: number[] = [];
+  constructor(
+    private readonly url: string,
+    private etag: string,
+  ) {}
+  async poll(): Promise<void> {
+    const r = await timedGet(this.url, this.etag);
+    if (r.status === 200) {
+      this.changed.push(r.ms);
+      if (r.etag) this.etag = r.etag;
+    } else this.notModified.push(r.ms);
   }
 }
 
@@ -320,11 +366,15 @@ interface Row {
   /** Share of the poll window's CPU the idle fleet would have used anyway. */
   windowIdleShare: number;
   sites304: number[];
+  /** GETs of the 304 loop answered 200: the list had changed since the poller's last answer. */
+  sites304Changed: number[];
   bare304: number[];
   sites200: number[];
   bare200: number[];
   sites304UnderPoll: number[];
+  sites304UnderPollChanged: number[];
   mcp: number[];
+  mcpSites: number[];
   events: { raised: number; accepted: number; ms: number; cpuMs: number };
 }
 
@@ -370,6 +420,7 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
     // last inventories and the GC after the start; 30 s beyond 10,000 PBXs, else 2 s).
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS ?? (count > 10_000 ? 30_000 : 2_000)));
     await fleet.cpuMark();
+    phase('idle');
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const idleCpuPerSec = (await fleet.cpuRead()) / 3;
 
@@ -383,11 +434,14 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
     );
     const pbxFetch: number[] = [];
     const bareFetch: number[] = [];
-    const sites304UnderPoll: number[] = [];
+    const underPoll = new SitesPoller(ready.sitesUrl, ready.etag);
     const mcpMs: number[] = [];
+    /** Sites each `fleet_attention` answer listed (those needing attention). */
+    const mcpSites: number[] = [];
     const pending: Promise<unknown>[] = [];
     const interval = POLL_PERIOD_MS / count;
     await fleet.cpuMark();
+    phase('poll');
     const t0 = performance.now();
     let tick = 0;
     let nextSites = t0;
@@ -429,14 +483,18 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
       }
       if (performance.now() >= nextSites) {
         nextSites += SITES_POLL_EVERY_MS;
-        pending.push(timedGet(ready.sitesUrl, ready.etag).then((r) => sites304UnderPoll.push(r.ms)));
+        pending.push(underPoll.poll());
       }
       if (performance.now() >= nextMcp) {
         nextMcp += MCP_EVERY_MS;
         const m0 = performance.now();
         pending.push(
           mcp.callTool({ name: 'fleet_attention', arguments: {} }).then(
-            () => mcpMs.push(performance.now() - m0),
+            (result) => {
+              mcpMs.push(performance.now() - m0);
+              const listed = (result.structuredContent as { sites?: unknown[] } | undefined)?.sites;
+              mcpSites.push(listed?.length ?? 0);
+            },
             () => mcpMs.push(Number.POSITIVE_INFINITY),
           ),
         );
@@ -455,7 +513,9 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
       for (let i = 0; i < n; i++) out.push((await f()).ms);
       return out;
     };
-    const sites304 = await seq(300, () => timedGet(ready.sitesUrl, ready.etag));
+    phase('sites');
+    const poller = new SitesPoller(ready.sitesUrl, ready.etag);
+    for (let i = 0; i < 300; i++) await poller.poll();
     const bare304 = await seq(300, () => timedGet(ready.bareHttp, ready.etag));
     const n200 = count >= 10_000 ? 20 : 60;
     const sites200 = await seq(n200, () => timedGet(ready.sitesUrl));
@@ -463,6 +523,7 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
 
     // The fetches alone: 1,000 PBXs in turn, 4 at a time, nothing else asking; the fleet's CPU
     // over them (less what the idle fleet uses meanwhile) per fetch.
+    phase('fetches');
     const alone = Math.min(1_000, count);
     await fleet.cpuMark();
     const a0 = performance.now();
@@ -476,7 +537,9 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
     const fetchAloneCpuUs = (aloneCpuMs * 1000) / alone;
 
     // Events end to end: 2 from each of up to 20,000 PBXs at once (a burst well above the field's rate).
+    phase('events');
     const events = await fleet.events(Math.min(count, count > 10_000 ? 20_000 : 2_000), 2);
+    phase('end');
     return {
       count,
       fetchAloneCpuUs,
@@ -487,12 +550,15 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
       fetchCpuUs,
       idleCpuPerSec,
       windowIdleShare,
-      sites304,
+      sites304: poller.notModified,
+      sites304Changed: poller.changed,
       bare304,
       sites200,
       bare200,
-      sites304UnderPoll,
+      sites304UnderPoll: underPoll.notModified,
+      sites304UnderPollChanged: underPoll.changed,
       mcp: mcpMs,
+      mcpSites,
       events,
     };
   } finally {
@@ -591,16 +657,16 @@ export async function benchFleetScale(): Promise<void> {
       `  data-endpoint fetch p50 / p99            ${pq(r.pbxFetch.filter(Number.isFinite)).padEnd(28)}${pq(r.bareFetch).padEnd(25)}p99 < 50 ms  ${met(quantile(r.pbxFetch, 0.99), 50)}  (${fmt(r.pbxFetch.length)} fetches, ${failed} failed, ${fmt(r.ready.agentBytes)} bytes each)`,
     );
     console.log(
-      `  /sites 304 p50 / p99 (sequential)        ${pq(r.sites304).padEnd(28)}${pq(r.bare304).padEnd(25)}p99 < 5 ms   ${met(quantile(r.sites304, 0.99), 5)}`,
+      `  /sites 304 p50 / p99 (sequential)        ${pq(r.sites304).padEnd(28)}${pq(r.bare304).padEnd(25)}p99 < 5 ms   ${met(quantile(r.sites304, 0.99), 5)}  (${r.sites304.length} of 300 GETs with the last ETag; ${r.sites304Changed.length} found the list changed: 200 in ${pq(r.sites304Changed)})`,
     );
     console.log(
-      `  /sites 304 p50 / p99 (beside the poller) ${pq(r.sites304UnderPoll).padEnd(28)}${''.padEnd(25)}printed`,
+      `  /sites 304 p50 / p99 (beside the poller) ${pq(r.sites304UnderPoll).padEnd(28)}${''.padEnd(25)}printed   (${r.sites304UnderPoll.length} 304s; ${r.sites304UnderPollChanged.length} found the list changed: 200 in ${pq(r.sites304UnderPollChanged)})`,
     );
     console.log(
       `  /sites 200 p50 / p99, body               ${`${pq(r.sites200)}, ${fmt(r.ready.sitesBytes)} B`.padEnd(28)}${pq(r.bare200).padEnd(25)}p50 < 100 ms ${met(quantile(r.sites200, 0.5), 100)}`,
     );
     console.log(
-      `  fleet_attention p50 / p99                ${pq(r.mcp).padEnd(28)}${'-'.padEnd(25)}p50 < 100 ms ${met(quantile(r.mcp, 0.5), 100)}  (${r.mcp.length} calls)`,
+      `  fleet_attention p50 / p99                ${pq(r.mcp).padEnd(28)}${'-'.padEnd(25)}p50 < 100 ms ${met(quantile(r.mcp, 0.5), 100)}  (${r.mcp.length} calls, ${fmt(Math.max(0, ...r.mcpSites))} sites needing attention at most)`,
     );
     const perSecond = r.events.accepted / (r.events.ms / 1000);
     console.log(

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
  * profile's time went — self time by function (with its file and line), and by area: this
  * project's code, each dependency, Node's own JavaScript, native code (`(program)`, GC), idle.
  * `from` (µs of the monotonic clock, as `bench/profile-face.ts` prints when its load begins)
- * leaves out the samples before it: the start-up's module loading.
+ * leaves out the samples before it: the start-up's module loading; `to` those from it on.
  */
 interface ProfileNode {
   id: number;
@@ -20,7 +20,7 @@ interface Profile {
   endTime: number;
 }
 
-const [file, topArg, fromArg] = process.argv.slice(2);
+const [file, topArg, fromArg, toArg] = process.argv.slice(2);
 if (!file) {
   console.error('usage: profile-summary.ts <file.cpuprofile> [top]');
   process.exit(2);
@@ -29,11 +29,12 @@ const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const selfUs = new Map<number, number>();
 const from = Number(fromArg ?? 0);
+const to = Number(toArg ?? Number.POSITIVE_INFINITY);
 let at = profile.startTime;
 for (const [i, id] of profile.samples.entries()) {
   const delta = profile.timeDeltas[i] ?? 0;
   at += delta;
-  if (at >= from) selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
+  if (at >= from && at < to) selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
 }
 
 const areaOf = (url: string, name: string): string => {

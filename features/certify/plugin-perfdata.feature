@@ -163,7 +163,7 @@ Feature: certify-plugin judges a plug-in's performance data
       took = time.monotonic() - start
       print('PBX PHONES OK - %s %% online | online_share=%.1f%%;;;0;100 time=%.6fs;;;0' % (locale.format_string('%.1f', share), share, took))
       """
-    When certify-plugin runs "./check_phones.py {host} {port}" on the scenario "healthy" with the extra runs
+    When certify-plugin runs "./check_phones.py {host} {port}" on the scenario "healthy" with the extra runs of PLUGIN-LOCALE-INDEPENDENT
     Then PLUGIN-LOCALE-INDEPENDENT passes, judged on the run "healthy (LC_ALL=de_DE.UTF-8)"
     And the certification as a whole passes
 
@@ -189,6 +189,6 @@ Feature: certify-plugin judges a plug-in's performance data
       share = locale.format_string('%.1f', 100.0 * online / known)
       print('PBX PHONES OK - %s %% online | online_share=%s%%;;;0;100' % (share, share))
       """
-    When certify-plugin runs "./check_phones.py {host} {port}" on the scenario "healthy" with the extra runs
+    When certify-plugin runs "./check_phones.py {host} {port}" on the scenario "healthy" with the extra runs of PLUGIN-LOCALE-INDEPENDENT
     Then PLUGIN-LOCALE-INDEPENDENT warns on the run "healthy (LC_ALL=de_DE.UTF-8)" because "under LC_ALL=de_DE.UTF-8: perfdata item online_share=93,9%;;;0;100: value '93,9%' is not a number"
     And the certification as a whole passes: a broken should-rule only warns

@@ -78,7 +78,7 @@ Feature: certify-plugin judges how a plug-in run ends
           text = b''.join(iter(lambda: s.recv(65536), b'')).decode('utf-8', 'replace')
       print('PBX OK - %d lines of agent text' % len(text.splitlines()))
       """
-    When certify-plugin runs "./check_agent.py {host} {port} {timeout}" on the scenario "healthy" with the extra runs
+    When certify-plugin runs "./check_agent.py {host} {port} {timeout}" on the scenario "healthy" with the extra runs of PLUGIN-OWN-TIMEOUT
     Then PLUGIN-NO-CRASH fails on the run "held-back answer" because "a Python traceback in its output"
     And PLUGIN-NO-CRASH passes on the run "healthy"
     And the certification as a whole fails
@@ -196,7 +196,7 @@ Feature: certify-plugin judges how a plug-in run ends
       echo "PBX OK - the plug-in ran against $1:$2"
       exit 0
       """
-    When certify-plugin runs "./check_up.sh {host} {port}" on the scenario "healthy" with the extra runs
+    When certify-plugin runs "./check_up.sh {host} {port}" on the scenario "healthy" with the extra runs of PLUGIN-HELP-VERSION
     Then PLUGIN-HELP-VERSION passes, judged on the runs "--help" and "--version"
     And the certification as a whole passes
 
@@ -208,7 +208,7 @@ Feature: certify-plugin judges how a plug-in run ends
       echo "PBX OK - the plug-in ran against $1:$2"
       exit 0
       """
-    When certify-plugin runs "./check_up.sh {host} {port}" on the scenario "healthy" with the extra runs
+    When certify-plugin runs "./check_up.sh {host} {port}" on the scenario "healthy" with the extra runs of PLUGIN-HELP-VERSION
     Then PLUGIN-HELP-VERSION warns on the run "--help" because "exit code 0, not 3"
     And PLUGIN-HELP-VERSION warns on the run "--version" because "exit code 0, not 3"
     And the certification as a whole passes: a broken should-rule only warns
@@ -234,7 +234,7 @@ Feature: certify-plugin judges how a plug-in run ends
           sys.exit(3)
       print('PBX OK - %d lines of agent text' % len(text.splitlines()))
       """
-    When certify-plugin runs "./check_agent.py {host} {port} {timeout}" on the scenario "healthy" with the extra runs
+    When certify-plugin runs "./check_agent.py {host} {port} {timeout}" on the scenario "healthy" with the extra runs of PLUGIN-OWN-TIMEOUT
     Then PLUGIN-OWN-TIMEOUT passes, judged on the run "held-back answer"
     And the certification as a whole passes
 
@@ -256,6 +256,6 @@ Feature: certify-plugin judges how a plug-in run ends
           sys.exit(3)
       print('PBX OK - %d lines of agent text' % len(text.splitlines()))
       """
-    When certify-plugin runs "./check_agent.py {host} {port} {timeout}" on the scenario "healthy" with the extra runs
+    When certify-plugin runs "./check_agent.py {host} {port} {timeout}" on the scenario "healthy" with the extra runs of PLUGIN-OWN-TIMEOUT
     Then PLUGIN-OWN-TIMEOUT warns on the run "held-back answer" because "it does not bound its own run time"
     And the certification as a whole passes: a broken should-rule only warns

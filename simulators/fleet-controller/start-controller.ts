@@ -103,8 +103,11 @@ export async function start(options: FleetStartOptions = {}): Promise<FleetHandl
     const api = toNodeHandler(createApiCore(state, authenticator, log));
     const mcp = createMcpHandler(state, authenticator, log);
     const apiServer = createServer(HTTP_SERVER_OPTIONS, (req, res) => {
-      const path = (req.url ?? '/').split('?')[0];
-      void (path === MCP_PATH ? mcp(req, res) : api(req, res));
+      // The MCP path itself, with or without a query (no split per request: issue 31 §3).
+      const url = req.url ?? '/';
+      const toMcp =
+        url.startsWith(MCP_PATH) && (url.length === MCP_PATH.length || url[MCP_PATH.length] === '?');
+      void (toMcp ? mcp(req, res) : api(req, res));
     });
     answerAfterHalfClose(apiServer);
     boundSlowClients(apiServer);

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { loadScenarioFile } from '../../simulators/pbx/index.ts';
 import { recordingStartOptions } from '../record/recording-start.ts';
-import type { CertifyInput } from './certify-types.ts';
+import { type CertifyInput, EXTRA_RUN_CLAUSES, type ExtraRunClause } from './certify-types.ts';
 import type { ScenarioBase } from './open-scenario.ts';
 import type { PluginClauseId } from './plugin-clauses.ts';
 import type { ScenarioSetup } from './scenario-catalog.ts';
@@ -69,15 +69,24 @@ export function planRuns(input: CertifyInput): CertifyPlan {
     });
   }
   const notVerifiable = new Map<PluginClauseId, string>();
-  const extraRuns = input.extraRuns !== false;
-  const locale = extraRuns && localeInstalled(GERMAN_LOCALE);
-  if (extraRuns && !locale)
+  const asked = (clause: ExtraRunClause): boolean =>
+    typeof input.extraRuns === 'object' ? input.extraRuns.includes(clause) : input.extraRuns !== false;
+  if (typeof input.extraRuns === 'object')
+    for (const clause of EXTRA_RUN_CLAUSES)
+      if (!asked(clause))
+        notVerifiable.set(
+          clause,
+          `its extra runs were not asked for: this certification makes only those of ${input.extraRuns.join(', ') || 'no clause'}`,
+        );
+  const helpAndVersion = asked('PLUGIN-HELP-VERSION');
+  const locale = asked('PLUGIN-LOCALE-INDEPENDENT') && localeInstalled(GERMAN_LOCALE);
+  if (asked('PLUGIN-LOCALE-INDEPENDENT') && !locale)
     notVerifiable.set(
       'PLUGIN-LOCALE-INDEPENDENT',
       `the locale ${GERMAN_LOCALE} is not installed on this machine (locale -a does not list it)`,
     );
-  const heldBack = extraRuns && input.argv.some((word) => word.includes('{timeout}'));
-  if (extraRuns && !heldBack)
+  const heldBack = asked('PLUGIN-OWN-TIMEOUT') && input.argv.some((word) => word.includes('{timeout}'));
+  if (asked('PLUGIN-OWN-TIMEOUT') && !heldBack)
     notVerifiable.set(
       'PLUGIN-OWN-TIMEOUT',
       "the plug-in command has no {timeout} placeholder, so the harness cannot tell the plug-in's own timeout",
@@ -96,7 +105,7 @@ export function planRuns(input: CertifyInput): CertifyPlan {
     notVerifiable.set('PLUGIN-STATE-EQUALS-PBX', 'the expectations watch no service with `agree: exact`');
   return {
     scenarios,
-    extra: { helpAndVersion: extraRuns, locale, heldBack },
+    extra: { helpAndVersion, locale, heldBack },
     generatedRuns: input.runs,
     notVerifiable,
   };

@@ -9,6 +9,14 @@ import type { Sandbox, SandboxReport } from './sandbox.ts';
 import type { CatalogScenario } from './scenario-catalog.ts';
 import type { CatalogReadings } from './served-catalog.ts';
 
+/** The clauses that have extra runs of their own (certify-plan.ts, certify-run-extra.ts). */
+export const EXTRA_RUN_CLAUSES = [
+  'PLUGIN-HELP-VERSION',
+  'PLUGIN-LOCALE-INDEPENDENT',
+  'PLUGIN-OWN-TIMEOUT',
+] as const;
+export type ExtraRunClause = (typeof EXTRA_RUN_CLAUSES)[number];
+
 /** The evidence of one plug-in run (secrets redacted). */
 export interface RunEvidence {
   /** The command as run, `{auth}` left as its placeholder name. */
@@ -77,8 +85,12 @@ export interface CertifyInput {
   /** The command line that replays a scenario file, for the shrunk failure's evidence. */
   replayCommand: (scenarioFile: string) => string;
   progress?: (line: string) => void;
-  /** Skip the extra runs (help, version, locale, held-back answer): for focused tests only. */
-  extraRuns?: boolean;
+  /**
+   * The extra runs (help, version, locale, held-back answer): all of them (`true`, the default),
+   * none (`false`), or only those of the clauses listed (the features' scenarios, each of which
+   * asserts one clause, issue 31 §1); a clause whose runs are left out is not verifiable.
+   */
+  extraRuns?: boolean | readonly ExtraRunClause[];
   /**
    * The sandbox every plug-in run is sealed in (sandbox.ts, `probeSandbox`, probed once per
    * certification); absent: certifyPlugin probes it with `env`.

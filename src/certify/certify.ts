@@ -17,10 +17,12 @@ export type {
   CertifyResult,
   ClauseOutcome,
   Coverage,
+  ExtraRunClause,
   RunEvidence,
   RunRecord,
   StageTimes,
 } from './certify-types.ts';
+export { EXTRA_RUN_CLAUSES } from './certify-types.ts';
 export { PLUGIN_RUN_SLOTS, RunSlots } from './run-slots.ts';
 
 /**

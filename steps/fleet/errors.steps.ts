@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Given, Then, When } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
+import { binaryUnit } from '../support/binary-unit.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import type { PbxWorld } from '../support/world.ts';
 import { API_BASE, type Caller, type FleetContext } from './support/fleet-context.ts';
@@ -113,7 +114,7 @@ Then(
     await assertLiveProperty(
       this,
       'the identity-provider account never signs in',
-      fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 40 }), async (password) => {
+      fc.asyncProperty(fc.string({ unit: binaryUnit, maxLength: 40 }), async (password) => {
         const caller: Caller = { kind: 'basic', email, password, who: 'identity-provider account' };
         const res = await fleet.rest('GET', `${API_BASE}/sites`, caller, { evidence: false });
         const problem = withoutCodeProblem(res, 401);

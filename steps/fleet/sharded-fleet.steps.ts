@@ -40,9 +40,10 @@ After(async function (this: PbxWorld) {
 Given(
   'a fleet controller alone for {int} PBXs, to be run in {int} shards',
   async function (this: PbxWorld, count: number, total: number) {
-    if (this.target.kind !== 'embedded')
+    const remote = this.parameters.target;
+    if (remote !== undefined)
       return this.notVerifiable(
-        `target "${this.target.name}" is not the embedded simulator: the harness runs its own controller and shards`,
+        `target "${remote.description.name}" is not the embedded simulator: the harness runs its own controller and shards`,
       );
     const secret = randomBytes(32).toString('hex');
     const controller = await startFleet({

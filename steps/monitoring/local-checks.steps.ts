@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { type DataTable, Then } from '@cucumber/cucumber';
 import * as fc from 'fast-check';
 import { type AgentTextView, sectionsNamed, viewAgentText } from '../support/agent-text-view.ts';
+import { binaryUnit } from '../support/binary-unit.ts';
 import { assertLiveProperty } from '../support/bounded-property.ts';
 import { BACKUP_SUCCESSFUL, backupTarget } from '../support/fixtures.ts';
 import { latestAgentView, latestJson, latestXmlRoot } from '../support/latest-snapshots.ts';
@@ -60,16 +61,10 @@ Then(
   },
 );
 
-/**
- * Names with the characters that could break a local line: quotes, bars, equals, breaks, `<<<`.
- * Made at first use: a `binary` string arbitrary maps the whole Unicode range when it is made
- * (1.5 s of CPU), which every process loading the steps paid at load, whatever it ran.
- */
-let awkwardNames: fc.Arbitrary<string> | undefined;
-const awkwardName = (): fc.Arbitrary<string> =>
-  (awkwardNames ??= fc
-    .string({ unit: 'binary', minLength: 1, maxLength: 24 })
-    .filter((s) => s.trim() !== ''));
+/** Names with the characters that could break a local line: quotes, bars, equals, breaks, `<<<`. */
+const awkwardName = fc
+  .string({ unit: binaryUnit, minLength: 1, maxLength: 24 })
+  .filter((s) => s.trim() !== '');
 
 Then(
   'for generated names of module instances, backup locations and SIP trunks every local-check line keeps its shape \\({int} runs)',
@@ -82,7 +77,7 @@ Then(
     await assertLiveProperty(
       this,
       'local lines keep their shape',
-      fc.asyncProperty(awkwardName(), awkwardName(), awkwardName(), async (instance, location, uri) => {
+      fc.asyncProperty(awkwardName, awkwardName, awkwardName, async (instance, location, uri) => {
         const modules = structuredClone(baseline.modules);
         modules[0]!.instances[0]!.name = instance;
         await control.patchState({

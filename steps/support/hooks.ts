@@ -11,11 +11,20 @@ setWorldConstructor(PbxWorld);
 /** Property steps make up to a few dozen exchanges; every single exchange has its own real-time limit. */
 setDefaultTimeout(120_000);
 
+/**
+ * Features whose scenarios drive a fleet controller through steps/fleet (fleet-context.ts), which
+ * opens the controller and starts the PBXs of its sites itself: they never use the single PBX
+ * every other scenario gets, so against the embedded simulator none is started for them (issue 31
+ * §1: a PBX's start and close for each of their scenarios).
+ */
+const FLEET_FEATURES = /^features\/(?:fleet|events|mcp)\//;
+
 // The certify features (features/certify/, tag @certify-plugin) prove certify-plugin with plug-ins
 // of their own: they open no target, and never touch a `verify --target` (steps/certify/).
 Before({ tags: 'not @certify-plugin' }, async function (this: PbxWorld, { pickle }) {
   const target = this.parameters.target;
   if (target === undefined) {
+    if (FLEET_FEATURES.test(pickle.uri)) return;
     try {
       this.opened = await openEmbeddedTarget();
     } catch (error) {

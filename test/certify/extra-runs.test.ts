@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadCatalog } from '../../src/catalog/load-catalog.ts';
-import { certifyPlugin, localeInstalled, localeMadeTheDifference } from '../../src/certify/certify.ts';
+import {
+  certifyPlugin,
+  EXTRA_RUN_CLAUSES,
+  localeInstalled,
+  localeMadeTheDifference,
+} from '../../src/certify/certify.ts';
+import { planRuns } from '../../src/certify/certify-plan.ts';
 import { scenarioCatalog } from '../../src/certify/scenario-catalog.ts';
 import { tempDir, throwawayPlugin } from './support.ts';
 
@@ -134,4 +140,41 @@ print('PBX OK - database | database_pages=%s' % locale.format_string('%d', 4096,
     broken?.findings[0]?.message ?? '',
     /'database_pages' is 4\.096 under LC_ALL=de_DE\.UTF-8, 4096 under LC_ALL=C/,
   );
+});
+
+test('a certification asked for the extra runs of one clause makes only those; the others are not verifiable, and say why', async () => {
+  const catalog = await loadCatalog();
+  const input = {
+    argv: ['./check.py', '{host}', '{port}', '{timeout}'],
+    expectations: null,
+    scenarios: scenarioCatalog().filter((s) => s.name === 'healthy'),
+    runs: 0,
+    timeoutMs: 15_000,
+    cwd: '.',
+    env: process.env,
+    levels: new Map(catalog.clauses.flatMap((c) => (c.level ? [[c.id, c.level] as const] : []))),
+    reportsDir: '.',
+    replayCommand: (file: string) => file,
+  };
+  const locale = localeInstalled('de_DE.UTF-8');
+  assert.deepEqual(planRuns(input).extra, { helpAndVersion: true, locale, heldBack: true });
+  assert.deepEqual(planRuns({ ...input, extraRuns: false }).extra, {
+    helpAndVersion: false,
+    locale: false,
+    heldBack: false,
+  });
+  for (const [clause, extra] of [
+    ['PLUGIN-HELP-VERSION', { helpAndVersion: true, locale: false, heldBack: false }],
+    ['PLUGIN-LOCALE-INDEPENDENT', { helpAndVersion: false, locale, heldBack: false }],
+    ['PLUGIN-OWN-TIMEOUT', { helpAndVersion: false, locale: false, heldBack: true }],
+  ] as const) {
+    const plan = planRuns({ ...input, extraRuns: [clause] });
+    assert.deepEqual(plan.extra, extra, clause);
+    for (const other of EXTRA_RUN_CLAUSES.filter((c) => c !== clause))
+      assert.equal(
+        plan.notVerifiable.get(other),
+        `its extra runs were not asked for: this certification makes only those of ${clause}`,
+      );
+    assert.equal(plan.notVerifiable.has(clause), clause === 'PLUGIN-LOCALE-INDEPENDENT' && !locale);
+  }
 });

@@ -28,6 +28,7 @@ export const API_BASE = '/api/v1';
 /** Every JSON answer is UTF-8 and says so; request bodies are read as UTF-8 (FLEET-JSON-UTF8). */
 const JSON_TYPE = 'application/json; charset=utf-8';
 const SITES_PATH = `${API_BASE}/sites`;
+const API_PREFIX = `${API_BASE}/`;
 const HISTORY = /^\/api\/v1\/sites\/([^/]+)\/history$/;
 const ACK = /^\/api\/v1\/sites\/([^/]+)\/attention\/([^/]+)\/acknowledge$/;
 
@@ -48,8 +49,10 @@ export function createApiCore(state: FleetState, auth: Authenticator, log: Reque
    * after the password check; the adapter writes either.
    */
   return function handle(req: ApiRequest): ApiResponse | Promise<ApiResponse> {
-    const path = (req.url.split('?')[0] ?? '/').replace(/\/{2,}/g, '/');
-    if (path !== API_BASE && !path.startsWith(`${API_BASE}/`)) return done(req, path, empty(404));
+    const queryAt = req.url.indexOf('?');
+    let path = queryAt === -1 ? req.url : req.url.slice(0, queryAt);
+    if (path.includes('//')) path = path.replace(/\/{2,}/g, '/');
+    if (path !== API_BASE && !path.startsWith(API_PREFIX)) return done(req, path, empty(404));
     const header = req.headers['authorization'];
     const remembered = auth.rememberedBasic(header);
     if (remembered) return route(req, path, remembered);

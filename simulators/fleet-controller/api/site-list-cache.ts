@@ -1,4 +1,4 @@
-import { siteList } from '../model/caller-view.ts';
+import { compareSites, siteView, visibleSites } from '../model/caller-view.ts';
 import type { FleetState } from '../model/fleet-state.ts';
 import type { ApiResponse } from './api-messages.ts';
 import { etagOf } from './etag.ts';
@@ -40,12 +40,79 @@ function withAnswers(list: RenderedSiteList): CachedSiteList {
 const MAX_ENTRIES = 1_000;
 
 /**
+ * A site list in parts: each listed site's entry as JSON text, and the sites in list order
+ * (FLEET-UNSPEC-ORDERING). Joined, the parts are exactly `JSON.stringify(siteList(…))`.
+ */
+interface SiteListParts {
+  /** siteId → its display name when rendered (the order follows it) and its entry's JSON. */
+  entries: Map<string, { displayName: string; json: string }>;
+  order: string[];
+}
+
+function renderParts(state: FleetState, partnerId: string): SiteListParts {
+  const entries: SiteListParts['entries'] = new Map();
+  const order: string[] = [];
+  for (const { site, right } of visibleSites(state, partnerId)) {
+    entries.set(site.id, {
+      displayName: site.displayName,
+      json: JSON.stringify(siteView(state, site, right)),
+    });
+    order.push(site.id);
+  }
+  return { entries, order };
+}
+
+function joined(parts: SiteListParts): RenderedSiteList {
+  const body = `[${parts.order.map((siteId) => parts.entries.get(siteId)!.json).join(',')}]`;
+  return { body, bytes: Buffer.from(body, 'utf8'), etag: etagOf(body) };
+}
+
+/**
+ * Renders again only the entries of `touched` sites (issue 31 §4: at 100,000 sites a whole
+ * rendering took 100 ms and more, and field activity changes some site many times a second).
+ * Returns `false`, having changed nothing the caller keeps, when a touched site came into or went
+ * out of the partner's view: the list must then be rendered whole.
+ */
+function renderTouched(
+  state: FleetState,
+  partnerId: string,
+  parts: SiteListParts,
+  touched: string[],
+): boolean {
+  const rights = state.access.rights.get(partnerId);
+  const fresh: [string, { displayName: string; json: string }][] = [];
+  let reorder = false;
+  for (const siteId of touched) {
+    const right = rights?.get(siteId);
+    const site = state.access.sites.get(siteId);
+    const had = parts.entries.get(siteId);
+    if (!right || !site) {
+      if (had) return false;
+      continue;
+    }
+    if (!had) return false;
+    if (had.displayName !== site.displayName) reorder = true;
+    fresh.push([
+      siteId,
+      { displayName: site.displayName, json: JSON.stringify(siteView(state, site, right)) },
+    ]);
+  }
+  for (const [siteId, entry] of fresh) parts.entries.set(siteId, entry);
+  if (reorder) {
+    const named = parts.order.map((id) => ({
+      site: { id, displayName: parts.entries.get(id)!.displayName },
+    }));
+    parts.order = named.sort(compareSites).map((n) => n.site.id);
+  }
+  return true;
+}
+
+/**
  * Renders the site list `partnerId` sees, uncached (FLEET-SITES-LIST, FLEET-UNSPEC-ETAG: the ETag
  * is the hash of exactly these bytes).
  */
 export function renderSiteList(state: FleetState, partnerId: string): RenderedSiteList {
-  const body = JSON.stringify(siteList(state, partnerId));
-  return { body, bytes: Buffer.from(body, 'utf8'), etag: etagOf(body) };
+  return joined(renderParts(state, partnerId));
 }
 
 /**
@@ -59,7 +126,7 @@ export function renderSiteList(state: FleetState, partnerId: string): RenderedSi
  * compare times inside the inventory (PBX clock), so a list rendered earlier stays exact.
  */
 export class SiteListCache {
-  private readonly entries = new Map<string, CachedSiteList & { revision: number }>();
+  private readonly entries = new Map<string, CachedSiteList & { revision: number; parts: SiteListParts }>();
 
   constructor(private readonly state: FleetState) {}
 
@@ -67,7 +134,14 @@ export class SiteListCache {
     const revision = this.state.viewRevision(partnerId);
     const cached = this.entries.get(partnerId);
     if (cached?.revision === revision) return cached;
-    const fresh = { ...withAnswers(renderSiteList(this.state, partnerId)), revision };
+    // Only the sites touched since the kept rendering are rendered again, when that is all that
+    // changed; the parts are then joined and hashed afresh (the ETag is the hash of the bytes).
+    const touched = cached && this.state.sitesTouchedSince(partnerId, cached.revision);
+    const parts =
+      cached && touched && renderTouched(this.state, partnerId, cached.parts, touched)
+        ? cached.parts
+        : renderParts(this.state, partnerId);
+    const fresh = { ...withAnswers(joined(parts)), revision, parts };
     this.entries.delete(partnerId);
     if (this.entries.size >= MAX_ENTRIES) {
       const oldest = this.entries.keys().next().value;

@@ -119,8 +119,11 @@ export async function startIngestServer(
     const { session } = connection;
     if (session.refusal && !connection.ending) refusals.note(connection.peer, session.refusal);
     if (session.closed) connection.ending = true;
-    else if (session.siteId !== null) connection.socket.setTimeout(0);
-    if (siteBefore === null && session.siteId !== null) index(connection);
+    else if (siteBefore === null && session.siteId !== null) {
+      // Welcomed: the hello timeout is over.
+      connection.socket.setTimeout(0);
+      index(connection);
+    }
     const siteId = session.siteId ?? siteBefore;
     if (siteId !== null && (session.closed || siteBefore === null)) recount(siteId);
     if (held) held.add(connection);
@@ -137,7 +140,7 @@ export async function startIngestServer(
       const answered = new Set<Connection>();
       held = answered;
       try {
-        state.atomically(() => {
+        state.ingestBatch(() => {
           for (const { connection, line } of work) {
             const before = connection.session.siteId;
             answer(connection, connection.session.receive(line), before);

@@ -37,16 +37,15 @@ export type ReportOutcome =
  */
 export class AttentionBook {
   private nextId = 1;
-  private readonly bySite = new Map<string, Map<string, AttentionItem>>();
+  private readonly bySite = new Map<string, SiteItems>();
   private readonly byId = new Map<number, AttentionItem>();
 
   report(siteId: string, report: AttentionReport): ReportOutcome {
     const subject = truncateChars(report.subject, SUBJECT_MAX_CHARS);
     const description =
       report.description === undefined ? undefined : truncateChars(report.description, DESCRIPTION_MAX_CHARS);
-    const key = JSON.stringify([report.module, subject]);
     let items = this.bySite.get(siteId);
-    const existing = items?.get(key);
+    const existing = items?.find(report.module, subject);
     // Merge first, cap after: a full site still updates its items (EVENT-SITE-CAP-UPDATES).
     if (existing) {
       existing.occurrences++; // FLEET-ITEM-OCCURRENCES
@@ -58,11 +57,11 @@ export class AttentionBook {
         setOptional(existing, 'description', description);
         setOptional(existing, 'moduleId', report.moduleId);
       }
-      existing.acks.clear();
+      if (existing.acks.size > 0) existing.acks.clear();
       return { kind: 'merged', item: existing };
     }
     if (!items) {
-      items = new Map();
+      items = new SiteItems();
       this.bySite.set(siteId, items);
     }
     if (items.size >= SITE_ITEM_CAP) return { kind: 'capped' };
@@ -80,7 +79,7 @@ export class AttentionBook {
     };
     setOptional(item, 'description', description);
     setOptional(item, 'moduleId', report.moduleId);
-    items.set(key, item);
+    items.add(item);
     this.byId.set(item.id, item);
     return { kind: 'created', item };
   }
@@ -98,10 +97,10 @@ export class AttentionBook {
     for (const item of items) {
       let site = this.bySite.get(item.siteId);
       if (!site) {
-        site = new Map();
+        site = new SiteItems();
         this.bySite.set(item.siteId, site);
       }
-      site.set(JSON.stringify([item.module, item.subject]), item);
+      site.add(item);
       this.byId.set(item.id, item);
       maxId = Math.max(maxId, item.id);
     }
@@ -113,7 +112,7 @@ export class AttentionBook {
   }
 
   itemsOf(siteId: string): AttentionItem[] {
-    return [...(this.bySite.get(siteId)?.values() ?? [])];
+    return [...(this.bySite.get(siteId)?.all ?? [])];
   }
 
   countOf(siteId: string): number {
@@ -139,8 +138,35 @@ export class AttentionBook {
   }
 
   removeSite(siteId: string): void {
-    for (const item of this.bySite.get(siteId)?.values() ?? []) this.byId.delete(item.id);
+    for (const item of this.bySite.get(siteId)?.all ?? []) this.byId.delete(item.id);
     this.bySite.delete(siteId);
+  }
+}
+
+/**
+ * The items of one site: in the order they were created, and by their merge key, module and
+ * subject (EVENT-KEY-SITE-MODULE-SUBJECT), looked up in two maps so a report builds no key string.
+ */
+class SiteItems {
+  readonly all = new Set<AttentionItem>();
+  private readonly byModule = new Map<string, Map<string, AttentionItem>>();
+
+  get size(): number {
+    return this.all.size;
+  }
+
+  find(module: string, subject: string): AttentionItem | undefined {
+    return this.byModule.get(module)?.get(subject);
+  }
+
+  add(item: AttentionItem): void {
+    let subjects = this.byModule.get(item.module);
+    if (!subjects) {
+      subjects = new Map();
+      this.byModule.set(item.module, subjects);
+    }
+    subjects.set(item.subject, item);
+    this.all.add(item);
   }
 }
 
@@ -149,6 +175,7 @@ function setOptional<K extends 'description' | 'moduleId'>(
   key: K,
   value: string | undefined,
 ): void {
-  if (value === undefined) delete item[key];
-  else item[key] = value;
+  if (value === undefined) {
+    if (item[key] !== undefined) delete item[key];
+  } else if (item[key] !== value) item[key] = value;
 }

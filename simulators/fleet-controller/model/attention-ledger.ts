@@ -14,6 +14,8 @@ export class AttentionLedger {
   book = new AttentionBook();
   history: HistoryRecord[] = [];
   private historySeq = 0;
+  /** The running `reportBatch`: how many reports it applied and the sites they touched. */
+  private batch: { reports: number; touched: Set<string> } | null = null;
 
   constructor(
     private readonly fleet: FleetChanges,
@@ -29,23 +31,69 @@ export class AttentionLedger {
   /** Applies one report to the site's items (EVENT-FIRST-REPORT-OPENS, EVENT-REPEAT-MERGED, EVENT-SITE-CAP). */
   report(siteId: string, report: AttentionReport): ReportOutcome {
     this.access.requireSite(siteId);
+    const batch = this.batch;
+    if (batch) {
+      // Inside `reportBatch`: what follows every report is done once, when the batch is over.
+      const outcome = this.apply(siteId, report);
+      batch.reports++;
+      if (outcome.kind !== 'capped') batch.touched.add(siteId);
+      return outcome;
+    }
     const { journal } = this.fleet;
     const outcome = journal.atomically(() => {
-      const outcome = this.book.report(siteId, report);
-      const { stats } = this.ingest;
-      if (outcome.kind === 'capped') {
-        stats.capped++;
-        stats.cappedSuppressed += report.suppressed;
-      } else {
-        stats.accepted++;
-        journal.item(outcome.item);
-        this.fleet.touchSite(siteId);
-      }
+      const outcome = this.apply(siteId, report);
+      if (outcome.kind !== 'capped') this.fleet.touchSite(siteId);
       this.ingest.saveStreams();
       journal.counters(this.fleet.counters());
       return outcome;
     });
     this.fleet.changed();
+    return outcome;
+  }
+
+  /**
+   * Runs `fn`, which applies many reports (a batch of ingested lines, issue 31 §3), in one
+   * `atomically` block, and does what follows a report once for the whole batch instead of once per
+   * report: the touched sites' view revisions (FLEET-UNSPEC-ETAG), the stream positions and the
+   * counters (written last in the block, so they commit with the reports exactly as per-report
+   * writes would have left them) and the `change` event. Nothing can read the state between the
+   * reports of a batch: it runs synchronously.
+   */
+  reportBatch<T>(fn: () => T): T {
+    if (this.batch) return fn();
+    const batch = { reports: 0, touched: new Set<string>() };
+    this.batch = batch;
+    const { journal } = this.fleet;
+    try {
+      return journal.atomically(() => {
+        try {
+          return fn();
+        } finally {
+          this.batch = null;
+          for (const siteId of batch.touched) this.fleet.touchSite(siteId);
+          if (batch.reports > 0) {
+            this.ingest.saveStreams();
+            journal.counters(this.fleet.counters());
+          }
+        }
+      });
+    } finally {
+      this.batch = null;
+      if (batch.reports > 0) this.fleet.changed();
+    }
+  }
+
+  /** The merge of one report and its item's journal write; the caller does the rest. */
+  private apply(siteId: string, report: AttentionReport): ReportOutcome {
+    const outcome = this.book.report(siteId, report);
+    const { stats } = this.ingest;
+    if (outcome.kind === 'capped') {
+      stats.capped++;
+      stats.cappedSuppressed += report.suppressed;
+    } else {
+      stats.accepted++;
+      this.fleet.journal.item(outcome.item);
+    }
     return outcome;
   }
 

@@ -52,7 +52,7 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
       journal,
       clock,
       touchSite: (siteId) => {
-        for (const partnerId of this.access.partnersOf(siteId)) this.views.touchPartner(partnerId);
+        this.views.touchSite(siteId, this.access.partnersOf(siteId));
         this.attentionIndex.touchSite(siteId);
       },
       touchPartner: (partnerId) => {
@@ -70,6 +70,15 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
   /** Runs `fn` so that everything it changes is written in one transaction. */
   atomically<T>(fn: () => T): T {
     return this.journal.atomically(fn);
+  }
+
+  /**
+   * Runs `fn`, a batch of ingested lines, in one transaction, with what follows each report (view
+   * revisions, stream positions, counters, the `change` event) done once for the batch
+   * (`AttentionLedger.reportBatch`).
+   */
+  ingestBatch<T>(fn: () => T): T {
+    return this.attention.reportBatch(fn);
   }
 
   /** Replaces everything with `fixture`; clear passwords and token secrets are hashed here. */
@@ -124,6 +133,16 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
    */
   viewRevision(partnerId: string): number {
     return this.views.of(partnerId);
+  }
+
+  /**
+   * The sites whose part of `partnerId`'s site list may have changed since `revision` (one
+   * `viewRevision` gave), or `undefined` when the whole list may have: the partner's rights or
+   * acknowledgements, or everything, changed since (issue 31 §4: a list is rendered again only
+   * where it changed).
+   */
+  sitesTouchedSince(partnerId: string, revision: number): string[] | undefined {
+    return this.views.sitesTouchedSince(partnerId, revision);
   }
 
   /**

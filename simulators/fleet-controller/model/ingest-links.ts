@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { PbxInventory } from '../../shared/wire/pbx-inventory.ts';
+import { evaluateFindings } from './findings.ts';
 import type { FleetAccess } from './fleet-access.ts';
 import type { FleetChanges } from './fleet-changes.ts';
 import { NotFoundError } from './fleet-errors.ts';
@@ -13,6 +14,10 @@ export interface LinkRecord {
   connected: number;
   cut: boolean;
 }
+
+/** The findings an inventory gives, as one text (reachability aside: it does not change with it). */
+const findingsOf = (inventory: PbxInventory | null) =>
+  evaluateFindings({ reachable: null, inventory }).join(',');
 
 /** Bound on remembered ingest streams (one per PBX forwarder instance). */
 const MAX_STREAMS = 10_000;
@@ -64,13 +69,20 @@ export class IngestLinks {
     return link ? link.connected > 0 : null;
   }
 
+  /**
+   * Keeps the inventory a site's PBX reported (or the control plane set). The site lists and
+   * `fleet_attention` show it only through the findings evaluated from it, so one that changes no
+   * finding — a PBX re-sends its inventory every 5 minutes — leaves them as they were (issue 31
+   * §4: at 100,000 sites that is 333 inventories a second, each of which outdated every list).
+   */
   setInventory(siteId: string, inventory: PbxInventory | null): void {
     this.access.requireSite(siteId);
+    const before = this.inventories.get(siteId) ?? null;
     const stored = inventory ? structuredClone(inventory) : null;
     if (stored) this.inventories.set(siteId, stored);
     else this.inventories.delete(siteId);
     this.fleet.journal.inventory(siteId, stored);
-    this.fleet.touchSite(siteId);
+    if (findingsOf(before) !== findingsOf(stored)) this.fleet.touchSite(siteId);
     this.fleet.changed();
   }
 

@@ -108,11 +108,18 @@ export interface AttentionRaiser {
  * `eventsPerHour`, with storms of `stormSize` at `stormsPerDay`. Each minute's draws come from
  * `seed`, the site id and the minute itself, so two runs with the same seed and clock agree
  * event for event. A reset of the PBX stops it.
+ *
+ * On a running clock each PBX takes its minute's step at its own point in the minute (a phase
+ * from seed and site id; issue 31 §4): 100,000 PBXs stepping in the same millisecond held every
+ * process of a sharded fleet busy for seconds once a minute, and every answer waited behind them.
+ * The step still describes its minute (`at` is the minute's start), so what happens is the same.
  */
 export class FieldActivity {
   private options: Required<FieldActivityOptions> | null = null;
   private siteId = '';
   private timer: TimerId | null = null;
+  /** Where in the minute this PBX takes its step on a running clock (`phaseMs`). */
+  private phase = 0;
   private counters = { ticks: 0, eventsRaised: 0, storms: 0, backupRuns: 0, backupFailures: 0 };
 
   constructor(
@@ -131,6 +138,7 @@ export class FieldActivity {
       stormSize: options.stormSize ?? 250,
     };
     this.siteId = options.siteId ?? this.store.read().appliance.serial;
+    this.phase = fnv1a(`${options.seed}|${this.siteId}|phase`) % ACTIVITY_TICK_MS;
     this.counters = { ticks: 0, eventsRaised: 0, storms: 0, backupRuns: 0, backupFailures: 0 };
     this.arm();
   }
@@ -154,14 +162,27 @@ export class FieldActivity {
     };
   }
 
+  /**
+   * Each minute's step is taken at the minute plus this PBX's phase when the clock runs by itself
+   * (0 on a frozen clock, which `advance` drives minute by minute as before). It describes the
+   * minute all the same (`at` is the minute's start), so the draws do not depend on it.
+   */
+  private phaseMs(): number {
+    return (this.store.clock as { mode?: string }).mode === 'running' ? this.phase : 0;
+  }
+
   private arm(): void {
     const now = this.store.clock.now();
-    const next = (Math.floor(now / ACTIVITY_TICK_MS) + 1) * ACTIVITY_TICK_MS;
-    this.timer = this.store.clock.setTimer(() => {
-      this.timer = null;
-      this.tick(next);
-      if (this.options) this.arm();
-    }, next - now);
+    const phase = this.phaseMs();
+    const minute = (Math.floor((now - phase) / ACTIVITY_TICK_MS) + 1) * ACTIVITY_TICK_MS;
+    this.timer = this.store.clock.setTimer(
+      () => {
+        this.timer = null;
+        this.tick(minute);
+        if (this.options) this.arm();
+      },
+      minute + phase - now,
+    );
   }
 
   private tick(at: number): void {

@@ -11,7 +11,7 @@ import {
 } from './controller-link.ts';
 import { ForwardingLimiter } from './forwarding-limiter.ts';
 import { OutageBuffer } from './outage-buffer.ts';
-import { pbxInventory } from './pbx-inventory.ts';
+import { inventoryKey, pbxInventory } from './pbx-inventory.ts';
 
 /** What became of one raised event. */
 export type RaiseOutcome =
@@ -110,12 +110,17 @@ export class AttentionForwarder {
   private settings: ControllerSettings | null = null;
   /** The controller this PBX started with, which `reset()` returns to. */
   private readonly initialSettings: ControllerSettings | null;
+  /** `inventoryKey` of the inventory last sent ('' before the first on a link). */
   private lastInventory = '';
+  /** Set while the forwarder's own system report changes the state: nothing the inventory shows. */
+  private reporting = false;
   private inventoryTimer: TimerId | undefined;
   private refreshQueued: NodeJS.Immediate | undefined;
   private readonly channelFactory: (settings: ControllerSettings, stream: string) => ControllerChannel;
   private readonly inventoryIntervalMs: number;
-  private readonly onStoreChange = () => this.sendInventory(false);
+  private readonly onStoreChange = () => {
+    if (!this.reporting) this.sendInventory(false);
+  };
   private readonly onStoreReset = () => this.reset();
   private closed = false;
   private lastRefusal: string | undefined;
@@ -320,9 +325,15 @@ export class AttentionForwarder {
   }
 
   private systemReport(event: WireAttentionEvent): void {
-    this.store.update((s) => {
-      s.system.systemMessages++;
-    });
+    // The count of system messages is no part of the inventory: no look at it for this change.
+    this.reporting = true;
+    try {
+      this.store.update((s) => {
+        s.system.systemMessages++;
+      });
+    } finally {
+      this.reporting = false;
+    }
     const data: Record<string, unknown> = {
       module: event.module,
       subject: event.subject,
@@ -342,11 +353,11 @@ export class AttentionForwarder {
   private sendInventory(force: boolean): void {
     const channel = this.channel;
     if (channel?.state !== 'up') return;
-    const inventory = pbxInventory(this.store.read(), this.store.clock.now());
-    const fingerprint = JSON.stringify({ ...inventory, at: 0 });
-    if (!force && fingerprint === this.lastInventory) return;
-    this.lastInventory = fingerprint;
-    channel.send({ type: 'inventory', inventory });
+    const state = this.store.read();
+    const key = inventoryKey(state);
+    if (!force && key === this.lastInventory) return;
+    this.lastInventory = key;
+    channel.send({ type: 'inventory', inventory: pbxInventory(state, this.store.clock.now()) });
   }
 
   private startInventoryTimer(): void {

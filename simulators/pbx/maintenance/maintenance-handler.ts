@@ -1,5 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { discardBody, streamBody } from '../../shared/http/read-body.ts';
+import { discardBody, receiveBody, type StreamedBody } from '../../shared/http/read-body.ts';
 import { MAX_BODY_BYTES, type MaintenanceApi } from './maintenance-api.ts';
 import {
   bodyTooLargeResponse,
@@ -61,22 +61,25 @@ export function createMaintenanceHandler(
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
   const discardTimeoutMs = options.discardTimeoutMs ?? 30_000;
   return (req, res) => {
-    req.on('error', () => res.destroy());
     let decision: ReturnType<MaintenanceApi['head']>;
     try {
       decision = api.head({ method: req.method ?? 'GET', target: req.url ?? '/', headers: req.headers });
     } catch {
+      req.on('error', () => res.destroy());
       send(res, commandFailedResponse());
       discardBody(req, discardTimeoutMs);
       return;
     }
     if (decision.kind === 'respond') {
+      req.on('error', () => res.destroy());
       send(res, decision.response);
       discardBody(req, discardTimeoutMs);
       return;
     }
+    // The read's own listeners see an error or an early close (`aborted`, the socket destroyed),
+    // and the answer is written in the turn the body completes, without a promise in between.
     const { complete } = decision;
-    void streamBody(req, MAX_BODY_BYTES, bodyTimeoutMs).then((streamed) => {
+    receiveBody(req, MAX_BODY_BYTES, bodyTimeoutMs, (streamed: StreamedBody) => {
       switch (streamed.kind) {
         case 'complete':
           send(res, completeSafely(complete, streamed.body));

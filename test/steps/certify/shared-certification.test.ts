@@ -62,6 +62,17 @@ test('the When step parses as the step definition reads it', () => {
     generated: 0,
     extraRuns: false,
   });
+  assert.deepEqual(
+    parseCertifyStep(
+      'certify-plugin runs "./c.py {host} {port} {timeout}" on the scenario "healthy" with the extra runs of PLUGIN-OWN-TIMEOUT',
+    ),
+    {
+      command: './c.py {host} {port} {timeout}',
+      scenarios: ['healthy'],
+      generated: 0,
+      extraRuns: ['PLUGIN-OWN-TIMEOUT'],
+    },
+  );
   assert.equal(parseCertifyStep('certify-plugin runs nothing'), null);
 });
 

@@ -26,6 +26,7 @@ export interface AnswerContext {
 }
 
 const ALLOW = SERVED_METHODS.join(', ');
+const ALLOW_HEADER: Readonly<Record<string, string>> = Object.freeze({ Allow: ALLOW });
 const TEXT = 'text/plain; charset=utf-8';
 
 /**
@@ -65,7 +66,7 @@ export function answerRequest(request: EndpointRequest, context: AnswerContext):
   const format = selectFormat(request.target, context.defaultFormat);
   const rendered = tryRender(format, context);
   if (!rendered.ok) return httpResponse(500, TEXT, rendered.errorLine, { headOnly });
-  const headers: Record<string, string> = request.method === 'OPTIONS' ? { Allow: ALLOW } : {};
+  const headers = request.method === 'OPTIONS' ? ALLOW_HEADER : undefined;
   const { body, failed } = rendered.rendering;
   return httpResponse(failed ? 500 : 200, CONTENT_TYPES[format], body, { headOnly, headers });
 }

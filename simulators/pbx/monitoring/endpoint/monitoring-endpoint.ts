@@ -8,7 +8,7 @@ import { AllowListCache, activeRanges, rangeText } from '../../state/host-allow-
 import { isPbxRestarting } from '../../state/pbx-restarting.ts';
 import type { PbxStore } from '../../state/store.ts';
 import type { PbxState, SnapshotFormat } from '../../state/types.ts';
-import { answerRequest, type EndpointRequest, type Rendering } from './answer-request.ts';
+import { type AnswerContext, answerRequest, type EndpointRequest, type Rendering } from './answer-request.ts';
 import { DEFAULT_ENDPOINT_LIMITS, type EndpointLimits } from './endpoint-limits.ts';
 import {
   type ConnectionContext,
@@ -369,28 +369,30 @@ export class MonitoringEndpoint {
    * own object per connection). `rawGraceMs` is set from the settings before each connection.
    */
   private makeConnectionContext(): ConnectionContext<Admitted> {
+    const store = this.store;
+    // The core's context, made once too: the default format is read when the core asks for it.
+    const answerContext: AnswerContext = {
+      get defaultFormat() {
+        return store.read().monitoring.defaultFormat;
+      },
+      render: (format) => this.render(format),
+      onRenderError: (error, format) =>
+        store.log(
+          'error',
+          'monitoring',
+          `rendering ${format} failed: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+    };
     return {
       limits: this.limits,
       rawGraceMs: 0,
       durationClock: this.durationClock,
       isAllowed: (address) => {
-        const allowed = this.allowList.allows(address, this.store.read().monitoring.hosts);
-        if (!allowed)
-          this.store.log('info', 'monitoring', `connection from unlisted address ${address} closed`);
+        const allowed = this.allowList.allows(address, store.read().monitoring.hosts);
+        if (!allowed) store.log('info', 'monitoring', `connection from unlisted address ${address} closed`);
         return allowed;
       },
-      answer: (request) =>
-        this.answerOverride?.(request) ??
-        answerRequest(request, {
-          defaultFormat: this.store.read().monitoring.defaultFormat,
-          render: (format) => this.render(format),
-          onRenderError: (error, format) =>
-            this.store.log(
-              'error',
-              'monitoring',
-              `rendering ${format} failed: ${error instanceof Error ? error.message : String(error)}`,
-            ),
-        }),
+      answer: (request) => this.answerOverride?.(request) ?? answerRequest(request, answerContext),
       onAnswered: (admitted) => this.answered(admitted),
       onClosed: (admitted) => {
         this.sockets.delete(admitted.socket);

@@ -173,9 +173,13 @@ class Connection<Tag> implements ServedConnection {
       this.writeTimed(chunks);
       return;
     }
-    socket.cork();
-    for (const chunk of chunks) socket.write(chunk);
-    socket.end();
+    // One ready buffer (a poller's answer) is one write and the end, as the bare server does.
+    if (chunks.length === 1) socket.end(chunks[0] as Buffer);
+    else {
+      socket.cork();
+      for (const chunk of chunks) socket.write(chunk);
+      socket.end();
+    }
     this.answerTimer = setTimeout(destroySocket, context.limits.answerTimeoutMs, socket);
   }
 

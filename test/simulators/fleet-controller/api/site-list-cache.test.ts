@@ -23,9 +23,10 @@ const PARTNERS = ['p-nordlicht', 'p-suedwind'] as const;
 const CALLERS = [ANNA, TOM, VERA, SAM] as const;
 const MODULES = ['Backup', 'SIP', 'Lizenz'] as const;
 
-function inventory(variant: number): PbxInventory {
+/** An inventory of one of four kinds, taken `ageDays` after T0 (8 days: its backup is missing). */
+function inventory(variant: number, ageDays = 0): PbxInventory {
   return {
-    at: T0,
+    at: T0 + ageDays * 86_400_000,
     pbxVersion: '7.1.3',
     updateKind: variant === 3 ? 'minor' : 'none',
     sipProviders: [{ uri: 'sip:provider.example', registered: variant !== 1 }],
@@ -73,6 +74,7 @@ const operation = fc.oneof(
       kind: fc.constant('inventory' as const),
       site,
       variant: fc.option(fc.nat(3), { nil: null }),
+      ageDays: fc.constantFrom(0, 1, 8),
     }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('register' as const), site }) },
@@ -169,7 +171,7 @@ test('FLEET-UNSPEC-ETAG, FLEET-SITES-NOT-MODIFIED, MCP-ATTENTION-SITES: after an
             case 'inventory':
               await control.setInventory({
                 siteId: SITES[op.site] ?? '',
-                inventory: op.variant === null ? null : inventory(op.variant),
+                inventory: op.variant === null ? null : inventory(op.variant, op.ageDays),
               });
               break;
             case 'register':
@@ -278,4 +280,30 @@ test('a list is rendered once and reused until something its partner sees change
   assert.notEqual(changed.etag, first.etag);
   const fresh = renderSiteList(state, 'p-nordlicht');
   assert.deepEqual([changed.body, changed.bytes, changed.etag], [fresh.body, fresh.bytes, fresh.etag]);
+});
+
+test('an inventory that changes no finding of its site leaves every site list as it was; one that does outdates them', async () => {
+  const { state } = await fleetCore({
+    ...defaultFixture(),
+    pbxs: [{ siteId: 'site-kiel', key: 'key-kiel' }],
+  });
+  const partner = state.access.requireAccount(ANNA.id).partnerId;
+  const cache = new SiteListCache(state);
+  state.ingest.setInventory('site-kiel', inventory(0));
+  const first = cache.get(partner);
+  const revision = state.viewRevision(partner);
+  // The PBX re-sends its inventory (every 5 minutes): a day later, the same findings.
+  state.ingest.setInventory('site-kiel', inventory(0, 1));
+  assert.equal(state.viewRevision(partner), revision, 'no finding changed: the list is not outdated');
+  assert.equal(cache.get(partner), first, 'the kept rendering is served');
+  assert.deepEqual(
+    state.ingest.inventories.get('site-kiel')?.at,
+    inventory(0, 1).at,
+    'the inventory is kept',
+  );
+  // Eight days on, the backup is missing: a finding changed.
+  state.ingest.setInventory('site-kiel', inventory(0, 8));
+  assert.notEqual(state.viewRevision(partner), revision);
+  assert.notEqual(cache.get(partner).etag, first.etag);
+  assert.deepEqual(renderSiteList(state, partner).etag, cache.get(partner).etag);
 });

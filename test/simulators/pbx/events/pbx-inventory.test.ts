@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { evaluateFindings } from '../../../../simulators/fleet-controller/index.ts';
 import { OutageBuffer } from '../../../../simulators/pbx/events/outage-buffer.ts';
-import { pbxInventory } from '../../../../simulators/pbx/events/pbx-inventory.ts';
+import { inventoryKey, pbxInventory } from '../../../../simulators/pbx/events/pbx-inventory.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 
 const T0 = 1_767_225_600_000;
@@ -53,4 +54,49 @@ test('EVENT-BUFFER-LIMIT: the outage buffer keeps the newest entries up to its l
   buffer.push(9);
   buffer.clear();
   assert.equal(buffer.length, 0);
+});
+
+/** A small change of a default state, drawn so that two draws often agree in what the inventory shows. */
+const stateChange = fc.record({
+  version: fc.constantFrom('7.1.0', '7.2.0'),
+  kind: fc.constantFrom('none', 'minor'),
+  registered: fc.array(fc.boolean(), { minLength: 2, maxLength: 2 }),
+  runs: fc.array(
+    fc.record({
+      target: fc.constantFrom(0, 1),
+      time: fc.integer({ min: T0 - 3 * DAY, max: T0 }).map((t) => t - (t % DAY)),
+      result: fc.constantFrom('de.vendor.backup.successful', 'de.vendor.backup.mountfail'),
+    }),
+    { maxLength: 3 },
+  ),
+  status: fc.constantFrom(0, 1, 2),
+  phones: fc.integer({ min: 0, max: 5 }),
+});
+
+function changed(change: typeof stateChange extends fc.Arbitrary<infer T> ? T : never) {
+  const state = defaultState(T0);
+  state.appliance.pbxVersion = change.version;
+  state.update.kind = change.kind as typeof state.update.kind;
+  change.registered.forEach((r, i) => {
+    state.sipProviders[i]!.registered = r;
+  });
+  for (const run of change.runs) state.backups[run.target]!.runs.push({ time: run.time, result: run.result });
+  state.modules[0]!.instances[0]!.status = change.status;
+  state.sip.onlinePhones = change.phones;
+  return state;
+}
+
+test('inventoryKey: two states have the same key exactly when their inventories agree (apart from `at`)', () => {
+  fc.assert(
+    fc.property(stateChange, stateChange, fc.integer({ min: 0, max: 5 }), (a, b, phones) => {
+      const x = changed(a);
+      const inventory = (state: ReturnType<typeof changed>) => JSON.stringify(pbxInventory(state, T0));
+      for (const y of [changed(b), changed({ ...a, phones })]) {
+        assert.equal(inventoryKey(x) === inventoryKey(y), inventory(x) === inventory(y));
+      }
+      // A change the inventory does not show (phones) leaves the key as it was.
+      assert.equal(inventoryKey(changed({ ...a, phones })), inventoryKey(x));
+    }),
+    { numRuns: 500 },
+  );
 });

@@ -121,3 +121,23 @@ test('MON-ERR-JSON, MON-UNSPEC-JSON-ERROR-STATUS: a failed JSON body is sent wit
   assert.deepEqual(body, errorBody);
   assert.deepEqual(Buffer.concat(answerRequest({ mode: 'raw' }, failing)), errorBody);
 });
+
+test("a poller's answer is one ready buffer, head and body, made once per rendering (issue 31 §3)", () => {
+  const body = Buffer.from(BODIES.checkmk, 'utf8');
+  const sameRendering = context({ render: () => ({ body }) });
+  const first = answerRequest(http('GET', '/checkmk'), sameRendering);
+  assert.equal(first.length, 1);
+  const { statusLine, headers, body: sent } = parse(first);
+  assert.equal(statusLine, 'HTTP/1.1 200 OK');
+  assert.equal(headers.get('content-length'), String(body.length));
+  assert.deepEqual(sent, body);
+  assert.equal(answerRequest(http('GET', '/'), sameRendering)[0], first[0]);
+  // A new rendering (the state changed) gets its own answer; OPTIONS keeps its Allow line.
+  const next = answerRequest(http('GET', '/checkmk'), context());
+  assert.notEqual(next[0], first[0]);
+  assert.deepEqual(next[0], first[0]);
+  assert.equal(
+    parse(answerRequest(http('OPTIONS', '/'), sameRendering)).headers.get('allow'),
+    'GET, POST, HEAD, OPTIONS',
+  );
+});
