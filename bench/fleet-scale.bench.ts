@@ -374,6 +374,7 @@ interface Row {
   sites304UnderPoll: number[];
   sites304UnderPollChanged: number[];
   mcp: number[];
+  mcpSites: number[];
   events: { raised: number; accepted: number; ms: number; cpuMs: number };
 }
 
@@ -435,6 +436,8 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
     const bareFetch: number[] = [];
     const underPoll = new SitesPoller(ready.sitesUrl, ready.etag);
     const mcpMs: number[] = [];
+    /** Sites each `fleet_attention` answer listed (those needing attention). */
+    const mcpSites: number[] = [];
     const pending: Promise<unknown>[] = [];
     const interval = POLL_PERIOD_MS / count;
     await fleet.cpuMark();
@@ -487,7 +490,11 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
         const m0 = performance.now();
         pending.push(
           mcp.callTool({ name: 'fleet_attention', arguments: {} }).then(
-            () => mcpMs.push(performance.now() - m0),
+            (result) => {
+              mcpMs.push(performance.now() - m0);
+              const listed = (result.structuredContent as { sites?: unknown[] } | undefined)?.sites;
+              mcpSites.push(listed?.length ?? 0);
+            },
             () => mcpMs.push(Number.POSITIVE_INFINITY),
           ),
         );
@@ -551,6 +558,7 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
       sites304UnderPoll: underPoll.notModified,
       sites304UnderPollChanged: underPoll.changed,
       mcp: mcpMs,
+      mcpSites,
       events,
     };
   } finally {
@@ -658,7 +666,7 @@ export async function benchFleetScale(): Promise<void> {
       `  /sites 200 p50 / p99, body               ${`${pq(r.sites200)}, ${fmt(r.ready.sitesBytes)} B`.padEnd(28)}${pq(r.bare200).padEnd(25)}p50 < 100 ms ${met(quantile(r.sites200, 0.5), 100)}`,
     );
     console.log(
-      `  fleet_attention p50 / p99                ${pq(r.mcp).padEnd(28)}${'-'.padEnd(25)}p50 < 100 ms ${met(quantile(r.mcp, 0.5), 100)}  (${r.mcp.length} calls)`,
+      `  fleet_attention p50 / p99                ${pq(r.mcp).padEnd(28)}${'-'.padEnd(25)}p50 < 100 ms ${met(quantile(r.mcp, 0.5), 100)}  (${r.mcp.length} calls, ${fmt(Math.max(0, ...r.mcpSites))} sites needing attention at most)`,
     );
     const perSecond = r.events.accepted / (r.events.ms / 1000);
     console.log(

@@ -4,6 +4,7 @@ import * as z from 'zod/v4';
 import { SEVERITIES } from '../../shared/wire/severity.ts';
 import { MESSAGES } from '../api/error-body.ts';
 import { commitAcknowledge, resolveItem } from '../model/acknowledge.ts';
+import type { SiteView } from '../model/caller-view.ts';
 import type { FleetState } from '../model/fleet-state.ts';
 import { COMMENT_MAX_CHARS, charCount } from '../model/text-limits.ts';
 
@@ -94,17 +95,12 @@ export function createFleetMcpServer(state: FleetState, caller: McpCaller): McpS
       const account = state.access.accounts.get(caller.accountId);
       if (!account || !state.access.tokens.has(caller.tokenId))
         return failure('forbidden', MESSAGES.levelForbidden);
-      const sites = state.sitesNeedingAttention(account.partnerId).map((s) => ({
-        siteId: s.id,
-        displayName: s.displayName,
-        attention: s.attention,
-        events: s.attentionEvents.map(({ id, description, ...rest }) => ({
-          attentionId: id,
-          ...rest,
-          description: description ?? null,
-        })),
-      }));
-      return success({ sites });
+      const sites = state.sitesNeedingAttention(account.partnerId).map(attentionEntry);
+      return {
+        // The same text as JSON.stringify({ sites }), from each entry's kept JSON.
+        content: [{ type: 'text', text: `{"sites":[${sites.map((s) => s.json).join(',')}]}` }],
+        structuredContent: { sites: sites.map((s) => s.entry) },
+      };
     },
   );
 
@@ -154,6 +150,37 @@ export function createFleetMcpServer(state: FleetState, caller: McpCaller): McpS
   );
 
   return server;
+}
+
+/** A site of `fleet_attention` as sent, and its JSON. */
+interface AttentionEntry {
+  entry: Record<string, unknown>;
+  json: string;
+}
+
+/**
+ * Each site view's `fleet_attention` entry, kept as long as the view is: the attention index
+ * hands out the same view object until the site or the partner changes (issue 31 §4: a call
+ * listing thousands of sites built and serialised each of them anew).
+ */
+const attentionEntries = new WeakMap<SiteView, AttentionEntry>();
+
+function attentionEntry(view: SiteView): AttentionEntry {
+  const kept = attentionEntries.get(view);
+  if (kept) return kept;
+  const entry = {
+    siteId: view.id,
+    displayName: view.displayName,
+    attention: view.attention,
+    events: view.attentionEvents.map(({ id, description, ...rest }) => ({
+      attentionId: id,
+      ...rest,
+      description: description ?? null,
+    })),
+  };
+  const made = { entry, json: JSON.stringify(entry) };
+  attentionEntries.set(view, made);
+  return made;
 }
 
 function success(value: Record<string, unknown>): CallToolResult {

@@ -17,13 +17,8 @@ interface RememberedSignIn {
   passwordHash: string;
 }
 
-/** Bytes of a memo (SHA-256, 32) that key the memory (as latin1 text); the whole memo is compared. */
-const MEMO_KEY_BYTES = 16;
-
-/** The memory's key of a memo: its first bytes as text, no base64 text per request. */
-function memoKey(memo: Buffer): string {
-  return memo.toString('latin1', 0, MEMO_KEY_BYTES);
-}
+/** Characters of a memo (SHA-256 as latin1 text, 32) that key the memory; the compare sees all. */
+const MEMO_KEY_CHARS = 16;
 
 /**
  * Checks the credentials of interface B.
@@ -61,8 +56,8 @@ export class Authenticator {
   rememberedBasic(header: string | undefined): Account | undefined {
     if (header === undefined) return undefined;
     const memo = this.memo(header);
-    const entry = this.remembered.get(memoKey(memo));
-    if (!entry || !timingSafeEqual(entry.memo, memo)) return undefined;
+    const entry = this.remembered.get(memo.slice(0, MEMO_KEY_CHARS));
+    if (!entry || !timingSafeEqual(entry.memo, Buffer.from(memo, 'latin1'))) return undefined;
     const account = this.state.access.accounts.get(entry.accountId);
     if (!account || account.email !== entry.email || account.passwordHash !== entry.passwordHash)
       return undefined;
@@ -88,8 +83,8 @@ export class Authenticator {
     if (!current || current.passwordHash !== stored || current.email !== account.email) return null;
     if (this.remembered.size >= MAX_REMEMBERED) this.remembered.clear();
     const memo = this.memo(header ?? '');
-    this.remembered.set(memoKey(memo), {
-      memo,
+    this.remembered.set(memo.slice(0, MEMO_KEY_CHARS), {
+      memo: Buffer.from(memo, 'latin1'),
       accountId: current.id,
       email: current.email,
       passwordHash: stored,
@@ -110,13 +105,15 @@ export class Authenticator {
   }
 
   /**
-   * SHA-256 of the per-process key and the header, its bytes: a keyed hash only this process can
-   * compute, so the memory says nothing without the key. One `hash` call (about 0.5 µs, against
-   * 2.3 µs for a fresh HMAC and a header parse; issue 31 §3); the memos never leave the process,
-   * so the HMAC construction's defence against extending a published digest is not needed.
+   * SHA-256 of the per-process key and the header, as latin1 text (`binary`, one character per byte): a
+   * keyed hash only this process can compute, so the memory says nothing without the key. One
+   * `hash` call (about 0.3 µs in a loop, against 2.3 µs for a fresh HMAC and a header parse; issue
+   * 31 §3); latin1 is node 20's cheapest output of `hash` (base64url 0.4 µs, a Buffer 0.8 µs). The
+   * memos never leave the process, so the HMAC construction's defence against extending a
+   * published digest is not needed.
    */
-  private memo(header: string): Buffer {
-    return hash('sha256', this.key + header, 'buffer');
+  private memo(header: string): string {
+    return hash('sha256', this.key + header, 'binary');
   }
 }
 
