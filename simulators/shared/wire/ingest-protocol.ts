@@ -83,7 +83,12 @@ export class LineReader {
     for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, start)) {
       const part = chunk.subarray(start, i);
       if (this.pendingBytes + part.length > this.maxBytes) throw new LineTooLongError();
-      lines.push(Buffer.concat([...this.pending, part]).toString('utf8'));
+      // A line that came whole in this chunk is decoded where it lies, without a copy.
+      lines.push(
+        this.pending.length === 0
+          ? part.toString('utf8')
+          : Buffer.concat([...this.pending, part]).toString('utf8'),
+      );
       this.pending = [];
       this.pendingBytes = 0;
       start = i + 1;
