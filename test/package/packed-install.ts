@@ -42,9 +42,18 @@ export function childEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-export function runProcess(command: string, args: string[], cwd: string): Promise<ProcessResult> {
+export function runProcess(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...childEnv(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -58,10 +67,15 @@ export function runProcess(command: string, args: string[], cwd: string): Promis
   });
 }
 
-/** `npm pack` into `dir` (`prepack` builds dist/; its output goes to stderr, the JSON to stdout). */
-export async function pack(dir: string): Promise<Packed> {
+/**
+ * `npm pack` into `dir` (`prepack` builds dist/; its output goes to stderr, the JSON to stdout).
+ * `typeCheck: false` builds without the type check (scripts/build-package.mjs: the same
+ * JavaScript), for a caller whose tree `npm run typecheck` checks.
+ */
+export async function pack(dir: string, options: { typeCheck?: boolean } = {}): Promise<Packed> {
   await mkdir(dir, { recursive: true });
-  const packed = await runProcess(NPM, ['pack', '--json', '--pack-destination', dir], PACKAGE_ROOT);
+  const env = options.typeCheck === false ? { PBX_BUILD_NO_TYPECHECK: '1' } : {};
+  const packed = await runProcess(NPM, ['pack', '--json', '--pack-destination', dir], PACKAGE_ROOT, env);
   if (packed.code !== 0) throw new Error(`npm pack failed: ${packed.stderr.trim()}`);
   const [description] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as {
     filename: string;

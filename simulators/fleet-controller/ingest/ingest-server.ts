@@ -2,7 +2,12 @@ import { createServer, type Server } from 'node:net';
 import { listen } from '../../shared/http/listen.ts';
 import { inProcessPipe, type LinkSocket } from '../../shared/wire/in-process-pipe.ts';
 import { MAX_FRAME_BYTES, MUX_HELLO_LINE, MuxCarrier, MuxChannel } from '../../shared/wire/ingest-mux.ts';
-import { type ControllerMessage, encodeLine, LineReader } from '../../shared/wire/ingest-protocol.ts';
+import {
+  type ControllerMessage,
+  encodeLine,
+  LineReader,
+  parseLine,
+} from '../../shared/wire/ingest-protocol.ts';
 import { onLines } from '../../shared/wire/on-lines.ts';
 import type { RequestLogger } from '../api/api-core.ts';
 import type { FleetState } from '../model/fleet-state.ts';
@@ -23,13 +28,17 @@ const MAX_BATCH_CHARS = 4 * 1024 * 1024;
 interface Connection {
   socket: LinkSocket;
   session: IngestSession;
-  /** Answers held back until the batch that produced them is committed, in order. */
-  outbox: string;
-  /** Close the connection once the outbox is written (a refusal). */
+  /** The session is over (a refusal): its last answers end the connection. */
   ending: boolean;
   /** The remote address (of the carrier, for a channel), `in-process` without one. */
   peer: string;
 }
+
+/**
+ * Answers held back until what produced them is committed, per connection in the order of its
+ * lines; `ends` when they end the connection (a refusal).
+ */
+type Outbox = Map<Connection, { text: string; ends: boolean }>;
 
 export interface IngestServer {
   server: Server;
@@ -54,10 +63,11 @@ export interface IngestServer {
  * (finding `offline`). A link the control plane cuts is closed and refused until restored.
  *
  * Lines are applied in batches: everything read from all connections in one event-loop turn
- * goes into one `state.atomically` block — with a data directory one LMDB transaction, one
- * fsync — and the answers of that batch (`welcome`, `ack`, `refused`) leave only after it has
- * committed, each connection's in the order of its lines. An acknowledged event is therefore
- * durable, and a `welcome` never names a sequence number that a crash could still lose.
+ * goes into one `state.ingestBatch` — with a data directory one LMDB transaction, one fsync,
+ * committed asynchronously while the next batch is applied — and the answers of that batch
+ * (`welcome`, `ack`, `refused`) leave only after it and every earlier batch have committed, each
+ * connection's in the order of its lines. An acknowledged event is therefore durable, and a
+ * `welcome` never names a sequence number that a crash could still lose.
  */
 export async function startIngestServer(
   state: FleetState,
@@ -67,6 +77,11 @@ export async function startIngestServer(
     log?: RequestLogger;
     /** Receives one line per peer and reason of a refused link (issue 29 item 5). */
     warn?: (line: string) => void;
+    /**
+     * Connections (a shard's channels included) taken before `connection-limit`, or twice the
+     * registered PBXs where that is more; default 5,000 (tests take fewer).
+     */
+    maxConnections?: number;
   },
 ): Promise<IngestServer> {
   const connections = new Set<Connection>();
@@ -96,26 +111,59 @@ export async function startIngestServer(
   };
   const recount = (siteId: string) => state.ingest.setConnections(siteId, count(siteId));
 
-  /** Connections with answers waiting for the running batch to commit; `null` outside a batch. */
-  let held: Set<Connection> | null = null;
+  /** The answers of the running batch; `null` outside a batch. */
+  let held: Outbox | null = null;
+  /**
+   * Batches whose answers wait for their commit, or for an earlier batch's (with a data directory
+   * a batch commits asynchronously, issue 31 §3). Outboxes are written in the order of the
+   * batches, so a connection's answers keep the order of its lines and none leaves before
+   * everything it acknowledges or names is durable; `releasing` settles when the last is written.
+   */
+  let waiting = 0;
+  let releasing: Promise<void> = Promise.resolve();
+  /** Answers made outside a batch (a cut) while batches wait: written after those batches. */
+  let late: Outbox | null = null;
 
-  const release = (connection: Connection) => {
-    const { socket, outbox, ending } = connection;
-    connection.outbox = '';
+  const write = (connection: Connection, text: string, ends: boolean) => {
+    const { socket } = connection;
     if (socket.destroyed) return;
-    if (ending) {
-      socket.end(outbox);
+    if (ends) {
+      socket.end(text);
       // A peer that never closes its side is dropped after a grace period.
       socket.setTimeout(HELLO_TIMEOUT_MS, () => socket.destroy());
-    } else if (outbox !== '' && socket.writable) {
-      socket.write(outbox);
+    } else if (text !== '' && socket.writable) {
+      socket.write(text);
     }
+  };
+  const writeAll = (outbox: Outbox) => {
+    for (const [connection, { text, ends }] of outbox) write(connection, text, ends);
+  };
+
+  /** Writes `outbox` once `committed` has settled and every earlier outbox is written. */
+  const release = (outbox: Outbox, committed: Promise<void> | null) => {
+    if (committed === null && waiting === 0) return writeAll(outbox);
+    waiting++;
+    late = null;
+    releasing = Promise.all([releasing, committed]).then(
+      () => {
+        waiting--;
+        writeAll(outbox);
+      },
+      (error: unknown) => {
+        // Not committed (or an earlier batch was not): nothing of the batch is answered; the
+        // PBXs re-send after reconnecting.
+        waiting--;
+        for (const connection of outbox.keys()) connection.socket.destroy();
+        throw error;
+      },
+    );
   };
 
   /** Queues a session's answers; a refusal ends the connection and changes the site's count. */
   const answer = (connection: Connection, messages: ControllerMessage[], siteBefore: string | null) => {
     if (messages.length === 0) return;
-    for (const message of messages) connection.outbox += encodeLine(message);
+    let text = '';
+    for (const message of messages) text += encodeLine(message);
     const { session } = connection;
     if (session.refusal && !connection.ending) refusals.note(connection.peer, session.refusal);
     if (session.closed) connection.ending = true;
@@ -126,8 +174,21 @@ export async function startIngestServer(
     }
     const siteId = session.siteId ?? siteBefore;
     if (siteId !== null && (session.closed || siteBefore === null)) recount(siteId);
-    if (held) held.add(connection);
-    else release(connection);
+    let outbox = held;
+    if (!outbox && waiting > 0) {
+      if (!late) {
+        const fresh: Outbox = new Map();
+        release(fresh, null);
+        late = fresh;
+      }
+      outbox = late;
+    }
+    if (!outbox) return write(connection, text, session.closed);
+    const queued = outbox.get(connection);
+    if (queued) {
+      queued.text += text;
+      queued.ends ||= session.closed;
+    } else outbox.set(connection, { text, ends: session.closed });
   };
 
   const onCut = (siteId: string) => {
@@ -137,26 +198,24 @@ export async function startIngestServer(
 
   const batch = new TurnBatch<{ connection: Connection; line: string }>(
     (work) => {
-      const answered = new Set<Connection>();
-      held = answered;
+      const outbox: Outbox = new Map();
+      held = outbox;
+      let committed: Promise<void> | null;
       try {
-        state.ingestBatch(() => {
+        ({ committed } = state.ingestBatch(() => {
           for (const { connection, line } of work) {
             const before = connection.session.siteId;
             answer(connection, connection.session.receive(line), before);
           }
-        });
+        }));
       } catch (error) {
-        // Not committed: nothing of the batch is answered; the PBXs re-send after reconnecting.
-        for (const connection of answered) {
-          connection.outbox = '';
-          connection.socket.destroy();
-        }
+        // Not applied whole: nothing of the batch is answered; the PBXs re-send after reconnecting.
+        for (const connection of outbox.keys()) connection.socket.destroy();
         throw error;
       } finally {
         held = null;
       }
-      for (const connection of answered) release(connection);
+      release(outbox, committed);
     },
     MAX_BATCH_LINES,
     MAX_BATCH_CHARS,
@@ -178,6 +237,17 @@ export async function startIngestServer(
     };
     const mux = new MuxCarrier(socket, {
       allows: () => !closed && connections.size < connectionLimit(),
+      // At the limit the channel's session hears it, as a connection of its own hears any other
+      // refusal, and the operator reads it once per peer (a closed listener just closes).
+      turnedAway: (hello) => {
+        if (closed) return undefined;
+        const siteId = parseLine(hello)?.['siteId'];
+        refusals.note(peer, {
+          reason: 'connection-limit',
+          siteId: typeof siteId === 'string' ? siteId : null,
+        });
+        return JSON.stringify({ type: 'refused', reason: 'connection-limit' } satisfies ControllerMessage);
+      },
       channel: (channel) => {
         socket.setTimeout(0);
         channel.once('close', idle);
@@ -192,7 +262,6 @@ export async function startIngestServer(
     const connection: Connection = {
       socket,
       session: new IngestSession(port, log),
-      outbox: '',
       ending: false,
       peer,
     };
@@ -218,7 +287,8 @@ export async function startIngestServer(
       if (connection.session.siteId !== null) recount(connection.session.siteId);
     });
   };
-  const connectionLimit = () => Math.max(MAX_CONNECTIONS, 2 * state.ingest.links.size);
+  const connectionLimit = () =>
+    Math.max(options.maxConnections ?? MAX_CONNECTIONS, 2 * state.ingest.links.size);
   const server = createServer((socket) => {
     server.maxConnections = connectionLimit();
     accept(socket, peerOf(socket));
@@ -237,8 +307,9 @@ export async function startIngestServer(
     },
     async close() {
       closed = true;
-      // What has arrived is applied (and committed) before the listener goes.
+      // What has arrived is applied and committed, and its answers written, before the listener goes.
       batch.flush();
+      await releasing.catch(() => {});
       state.off('link-cut', onCut);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

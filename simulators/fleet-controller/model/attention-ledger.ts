@@ -53,19 +53,19 @@ export class AttentionLedger {
 
   /**
    * Runs `fn`, which applies many reports (a batch of ingested lines, issue 31 §3), in one
-   * `atomically` block, and does what follows a report once for the whole batch instead of once per
+   * journal `batch` (one transaction, committed when `committed` settles), and does what follows a report once for the whole batch instead of once per
    * report: the touched sites' view revisions (FLEET-UNSPEC-ETAG), the stream positions and the
    * counters (written last in the block, so they commit with the reports exactly as per-report
    * writes would have left them) and the `change` event. Nothing can read the state between the
    * reports of a batch: it runs synchronously.
    */
-  reportBatch<T>(fn: () => T): T {
-    if (this.batch) return fn();
+  reportBatch<T>(fn: () => T): { result: T; committed: Promise<void> | null } {
+    if (this.batch) return { result: fn(), committed: null };
     const batch = { reports: 0, touched: new Set<string>() };
     this.batch = batch;
     const { journal } = this.fleet;
     try {
-      return journal.atomically(() => {
+      return journal.batch(() => {
         try {
           return fn();
         } finally {

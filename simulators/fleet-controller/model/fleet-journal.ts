@@ -55,6 +55,13 @@ export interface FleetSnapshot {
  */
 export interface FleetJournal {
   atomically<T>(fn: () => T): T;
+  /**
+   * Like `atomically`, but the transaction may commit after this returns (issue 31 §3: a batch of
+   * ingested lines): `committed` settles once everything `fn` wrote is durable, or is `null` when it
+   * already is. Whatever is written later, by a batch or by `atomically`, never commits before it,
+   * nor is overwritten by it: the journal keeps the order in which the writes were made.
+   */
+  batch<T>(fn: () => T): { result: T; committed: Promise<void> | null };
   partner(partner: PartnerAccess): void;
   site(site: Site): void;
   right(partnerId: string, siteId: string, right: SiteRight | null): void;
@@ -73,6 +80,7 @@ export interface FleetJournal {
 /** The default: state lives in memory only. */
 export const MEMORY_JOURNAL: FleetJournal = {
   atomically: (fn) => fn(),
+  batch: (fn) => ({ result: fn(), committed: null }),
   partner: () => {},
   site: () => {},
   right: () => {},

@@ -75,9 +75,10 @@ export class FleetState extends EventEmitter<FleetStateEvents> {
   /**
    * Runs `fn`, a batch of ingested lines, in one transaction, with what follows each report (view
    * revisions, stream positions, counters, the `change` event) done once for the batch
-   * (`AttentionLedger.reportBatch`).
+   * (`AttentionLedger.reportBatch`). The state changes at once; `committed` settles when the batch
+   * is durable (`null`: it already is), and nothing written later commits before it.
    */
-  ingestBatch<T>(fn: () => T): T {
+  ingestBatch<T>(fn: () => T): { result: T; committed: Promise<void> | null } {
     return this.attention.reportBatch(fn);
   }
 

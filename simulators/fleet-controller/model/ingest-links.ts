@@ -19,7 +19,12 @@ export interface LinkRecord {
 const findingsOf = (inventory: PbxInventory | null) =>
   evaluateFindings({ reachable: null, inventory }).join(',');
 
-/** Bound on remembered ingest streams (one per PBX forwarder instance). */
+/**
+ * Bound on remembered ingest streams (one per PBX forwarder instance): this many, or two per
+ * registered PBX where that is more (issue 31 §4: 100,000 PBXs each keep a stream; with a bound
+ * below that, every new event forgot some other PBX's position, and its re-sent events after a
+ * reconnect would have counted twice).
+ */
 const MAX_STREAMS = 10_000;
 
 /**
@@ -130,7 +135,7 @@ export class IngestLinks {
     this.streams.delete(streamId);
     this.streams.set(streamId, seq);
     this.unsavedStreams.add(streamId);
-    if (this.streams.size > MAX_STREAMS) {
+    if (this.streams.size > Math.max(MAX_STREAMS, 2 * this.links.size)) {
       const oldest = this.streams.keys().next().value;
       if (oldest !== undefined) {
         this.streams.delete(oldest);

@@ -15,7 +15,8 @@ import { isSeverity, type Severity } from './severity.ts';
  * controller → PBX:
  * - `welcome` with the highest sequence number of this stream already processed, so re-sent
  *   messages are recognised and each event counts exactly once;
- * - `refused` (unknown site, wrong key, link cut) and the connection closes;
+ * - `refused` (unknown site, wrong key, link cut, or `connection-limit`: the listener holds as many
+ *   connections and shard channels as it takes) and the connection closes;
  * - `ack` per processed event.
  */
 export const PROTOCOL_VERSION = 1;
@@ -53,7 +54,7 @@ export interface InventoryMessage {
 }
 export type PbxMessage = HelloMessage | EventMessage | InventoryMessage;
 
-export type RefusalReason = 'bad-hello' | 'unknown-site' | 'bad-key' | 'link-cut';
+export type RefusalReason = 'bad-hello' | 'unknown-site' | 'bad-key' | 'link-cut' | 'connection-limit';
 export type ControllerMessage =
   | { type: 'welcome'; lastSeq: number }
   | { type: 'refused'; reason: RefusalReason }
@@ -83,7 +84,12 @@ export class LineReader {
     for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, start)) {
       const part = chunk.subarray(start, i);
       if (this.pendingBytes + part.length > this.maxBytes) throw new LineTooLongError();
-      lines.push(Buffer.concat([...this.pending, part]).toString('utf8'));
+      // A line that came whole in this chunk is decoded where it lies, without a copy.
+      lines.push(
+        this.pending.length === 0
+          ? part.toString('utf8')
+          : Buffer.concat([...this.pending, part]).toString('utf8'),
+      );
       this.pending = [];
       this.pendingBytes = 0;
       start = i + 1;

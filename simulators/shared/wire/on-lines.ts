@@ -4,6 +4,8 @@ import type { LineReader } from './ingest-protocol.ts';
 interface LineSource {
   on(event: 'data', listener: (chunk: Buffer) => void): unknown;
   destroy(): unknown;
+  /** A source that has its lines already (a mux channel) hands them over itself, each bounded. */
+  takeLines?(handle: (line: string) => void): void;
 }
 
 /**
@@ -13,6 +15,10 @@ interface LineSource {
  * the PBX's link and the shard's multiplexed link.
  */
 export function onLines(socket: LineSource, reader: LineReader, handle: (line: string) => void): void {
+  if (socket.takeLines) {
+    socket.takeLines(handle);
+    return;
+  }
   socket.on('data', (chunk: Buffer) => {
     let lines: string[];
     try {

@@ -218,6 +218,9 @@ test('events read in one turn are applied in one transaction, and each ack leave
         }
       }
     },
+    batch(fn) {
+      return { result: journal.atomically(fn), committed: null };
+    },
     stream(id, seq) {
       if (seq !== null) pending.set(id, seq);
     },
@@ -262,4 +265,125 @@ test('events read in one turn are applied in one transaction, and each ack leave
   for (const { seq, committed } of written)
     assert.ok(committed >= seq, `ack ${seq} written before its commit`);
   assert.equal(committed.get(stream), count);
+});
+
+test('with a journal that commits later, answers wait for their batch and every earlier one, and a cut is answered after them (issue 31 §3)', async (t) => {
+  const clock = new VirtualClock({ start: T0 });
+  t.after(() => clock.dispose());
+  const commits: { resolve: () => void; promise: Promise<void> }[] = [];
+  const journal: FleetJournal = {
+    ...MEMORY_JOURNAL,
+    batch(fn) {
+      const result = fn();
+      let resolve = () => {};
+      const promise = new Promise<void>((r) => {
+        resolve = r;
+      });
+      commits.push({ resolve, promise });
+      return { result, committed: promise };
+    },
+  };
+  const state = new FleetState(clock, FAST_SCRYPT, journal);
+  await state.load({ ...sitesOnly(), pbxs: [{ siteId: 'site-hamburg', key: 'the-key' }] });
+  const ingest = await startIngestServer(state, { host: '127.0.0.1', port: 0 });
+  t.after(() => {
+    // Closing waits for the answers of every batch: let those a failed assertion left go.
+    for (const commit of commits) commit.resolve();
+    return ingest.close();
+  });
+  const c = await rawClient(ingest.url);
+  t.after(async () => c.close());
+  const batches = async (n: number) => {
+    const deadline = Date.now() + 3_000;
+    while (commits.length < n) {
+      if (Date.now() > deadline) throw new Error(`waited for batch ${n}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  const quiet = () => new Promise((r) => setTimeout(r, 40));
+
+  c.send(hello());
+  await batches(1);
+  await quiet();
+  assert.equal(c.received.length, 0, 'no welcome before its batch has committed');
+  commits[0]!.resolve();
+  await c.waitFor(1);
+  assert.equal(c.received[0]!['type'], 'welcome');
+
+  c.socket.write(`${[1, 2, 3].map((seq) => JSON.stringify(ev(seq))).join('\n')}\n`);
+  await batches(2);
+  c.socket.write(`${[4, 5].map((seq) => JSON.stringify(ev(seq))).join('\n')}\n`);
+  await batches(3);
+  assert.equal(state.attention.book.itemsOf('site-hamburg')[0]?.occurrences, 5, 'applied at once');
+  commits[2]!.resolve();
+  await quiet();
+  assert.equal(c.received.length, 1, 'the later batch waits for the earlier one');
+  commits[1]!.resolve();
+  await c.waitFor(6);
+  assert.deepEqual(
+    c.received.slice(1).map((m) => m['seq']),
+    [1, 2, 3, 4, 5],
+  );
+
+  c.send(ev(6));
+  await batches(4);
+  state.ingest.cutLink('site-hamburg');
+  await quiet();
+  assert.equal(c.received.length, 6, 'neither the ack nor the refusal before the commit');
+  commits[3]!.resolve();
+  await c.waitFor(8);
+  assert.deepEqual(c.received.slice(6), [
+    { type: 'ack', seq: 6 },
+    { type: 'refused', reason: 'link-cut' },
+  ]);
+  await c.waitClosed();
+});
+
+test('a shard channel turned away at the connection limit hears refused connection-limit before it closes, and the operator reads it once per peer', async (t) => {
+  const clock = new VirtualClock({ start: T0 });
+  t.after(() => clock.dispose());
+  const state = new FleetState(clock, FAST_SCRYPT, MEMORY_JOURNAL);
+  await state.load({ ...sitesOnly(), pbxs: [{ siteId: 'site-hamburg', key: 'the-key' }] });
+  const warnings: string[] = [];
+  // One registered PBX: the limit is 2 (twice the registered PBXs, above the 1 asked for).
+  const ingest = await startIngestServer(state, {
+    host: '127.0.0.1',
+    port: 0,
+    maxConnections: 1,
+    warn: (line) => warnings.push(line),
+  });
+  t.after(() => ingest.close());
+  const url = new URL(ingest.url);
+  const socket = connect({ host: url.hostname, port: Number(url.port) });
+  t.after(() => socket.destroy());
+  socket.on('error', () => {});
+  const frames: string[] = [];
+  const reader = new LineReader();
+  socket.on('data', (chunk: Buffer) => frames.push(...reader.push(chunk)));
+  const waitFor = async (what: string, done: () => boolean) => {
+    const deadline = Date.now() + 3_000;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(`waited for ${what}, got ${JSON.stringify(frames)}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  const helloOf = (stream: string) => JSON.stringify(hello({ stream }));
+  socket.write(`{"type":"mux","version":1}\n1\t${helloOf('s1')}\n2\t${helloOf('s2')}\n`);
+  await waitFor('two welcomes', () => frames.filter((f) => f.includes('"welcome"')).length === 2);
+  // Twice a third session: each is turned away with the reason, then closed.
+  for (const channel of [3, 4]) {
+    socket.write(`${channel}\t${helloOf(`s${channel}`)}\n`);
+    await waitFor(`channel ${channel} closed`, () => frames.includes(`${channel}\t`));
+    assert.deepEqual(
+      frames.filter((f) => f.startsWith(`${channel}\t`)),
+      [`${channel}\t{"type":"refused","reason":"connection-limit"}`, `${channel}\t`],
+    );
+  }
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(
+    warnings[0]!,
+    /^ingest: refused a PBX link from 127\.0\.0\.1 for site "site-hamburg": connection-limit, /,
+  );
+  assert.ok(!warnings[0]!.includes('the-key'), 'never a key');
+  assert.equal(ingest.connections('site-hamburg'), 2, 'the two sessions within the limit stay');
 });

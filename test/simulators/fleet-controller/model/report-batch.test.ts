@@ -29,6 +29,9 @@ function recordingJournal() {
         if (--depth === 0) writes.transactions++;
       }
     },
+    batch(fn) {
+      return { result: journal.atomically(fn), committed: null };
+    },
     item(item: AttentionItem) {
       writes.items++;
       stored.items.set(item.id, JSON.stringify({ ...item, acks: [...item.acks] }));

@@ -234,3 +234,32 @@ test('a shard opens at most MAX_OPENING sessions awaiting their first answer at 
     `a session timed out before it opened: ${timedOut.filter((i) => i > MAX_OPENING + 2)}`,
   );
 });
+
+test('EVENT-UNSPEC-TRANSPORT: a line past the 256 KiB bound closes its channel alone, as it would its own connection', async (t) => {
+  const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
+  t.after(() => fleet.close());
+  await fleet.control.registerPbx({ siteId: 'site-hamburg', key: 'the-key' });
+  const url = new URL(fleet.urls.ingest);
+  const socket = connect({ host: url.hostname, port: Number(url.port) });
+  t.after(() => socket.destroy());
+  let text = '';
+  socket.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  });
+  socket.on('error', () => {});
+  const hello = JSON.stringify({
+    type: 'hello',
+    version: 1,
+    siteId: 'site-hamburg',
+    key: 'the-key',
+    stream: 's',
+  });
+  socket.write(`${MUX_HELLO_LINE}\n3\t${hello}\n5\t${hello}\n`);
+  await until('both welcomed', () => text.split('\n').length >= 3);
+  // Within the frame's bound (which leaves room for the channel number), past the line's.
+  const long = `{"type":"inventory","pad":"${'x'.repeat(256 * 1024)}"}`.slice(0, 256 * 1024 + 8);
+  socket.write(`3\t${long}\n5\t${JSON.stringify(event(1, 'still here'))}\n`);
+  await until('the ack on the other channel', () => text.includes('5\t{"type":"ack","seq":1}'));
+  await until('the long line closed its channel', () => text.includes('3\t\n'));
+  assert.equal((await fleet.control.linkStatus({ siteId: 'site-hamburg' })).connected, 1);
+});
