@@ -1,21 +1,21 @@
 import { FIXTURE_ERROR_NAME } from '../../../src/core/fixture-error-name.ts';
-import type { CertificationSpec } from './certification-spec.ts';
 import {
+  CERTIFICATION_PROCESS,
   CERTIFICATION_ROLE,
-  CERTIFICATION_THREAD,
   type ThreadAnswer,
   type ThreadRequest,
-} from './certification-thread.ts';
+} from './certification-process.ts';
+import type { CertificationSpec } from './certification-spec.ts';
 import { certifyInProcess } from './certify-in-process.ts';
 
 /**
- * The certification process's entry (issue 31 §1, certification-thread.ts): makes each
+ * The certification process's entry (issue 31 §1, certification-process.ts): makes each
  * certification it is sent (certify-in-process.ts: the scenario PBXs, the plug-in runs, the judging
  * and the report), any number at once as their run slots allow, and answers each with its result
  * or its error. Cucumber loads every file under steps/ as support code in the harness's process as
  * well: there this module does nothing. It ends with the harness (its channel closing).
  */
-if (process.env[CERTIFICATION_ROLE] === CERTIFICATION_THREAD && process.send) {
+if (process.env[CERTIFICATION_ROLE] === CERTIFICATION_PROCESS && process.send) {
   delete process.env[CERTIFICATION_ROLE];
   const send = (answer: ThreadAnswer) => process.send?.(answer);
   process.on('disconnect', () => process.exit(0));

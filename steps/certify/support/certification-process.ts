@@ -5,15 +5,15 @@ import type { CertificationDone, CertificationSpec } from './certification-spec.
 
 /** The variable, and its value, the certification process knows itself by (certification-worker.ts). */
 export const CERTIFICATION_ROLE = 'PBX_CONFORMANCE_CERTIFICATION_ROLE';
-export const CERTIFICATION_THREAD = 'certifications';
+export const CERTIFICATION_PROCESS = 'certifications';
 
-/** A certification asked of the thread. */
+/** A certification asked of the certification process. */
 export interface ThreadRequest {
   id: number;
   spec: CertificationSpec;
 }
 
-/** The thread's answer: the certification, or what went wrong (a fixture the harness could not set up, or another error). */
+/** The certification process's answer: the certification, or what went wrong (a fixture the harness could not set up, or another error). */
 export type ThreadAnswer =
   | { id: number; done: CertificationDone }
   | { id: number; error: { fixture: boolean; message: string; stack: string } };
@@ -27,10 +27,10 @@ export type ThreadAnswer =
  * (11 ms from 45 MB, 43 ms from 674 MB here) and holds its memory map while it does, which the
  * features' GC would wait for. The process gets the harness's environment as it is when the first
  * certification starts (the scenario's own variables come with each spec); it starts at the first
- * certification, ends at {@link CertificationThread.close} or with this process, and never keeps
+ * certification, ends at {@link CertificationProcess.close} or with this process, and never keeps
  * this process alive by itself.
  */
-export class CertificationThread {
+export class CertificationProcess {
   private child: ChildProcess | null = null;
   private nextId = 1;
   private readonly pending = new Map<
@@ -100,7 +100,7 @@ function hold(child: ChildProcess, held: boolean): void {
   }
 }
 
-/** The error a certification threw on the thread, as the main thread's steps expect it. */
+/** The error a certification threw in the certification process, as the steps expect it. */
 function errorOf(error: { fixture: boolean; message: string; stack: string }): Error {
   const made = error.fixture ? new FixtureError(error.message) : new Error(error.message);
   if (error.stack) made.stack = error.stack;
@@ -116,7 +116,7 @@ function startChild(): ChildProcess {
   const entry = fileURLToPath(new URL(`./certification-worker.${compiled ? 'js' : 'ts'}`, import.meta.url));
   return fork(entry, [], {
     execArgv: compiled ? [] : ['--import', import.meta.resolve('tsx')],
-    env: { ...process.env, [CERTIFICATION_ROLE]: CERTIFICATION_THREAD },
+    env: { ...process.env, [CERTIFICATION_ROLE]: CERTIFICATION_PROCESS },
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
