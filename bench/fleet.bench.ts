@@ -269,7 +269,7 @@ function sitesFixture(count = SITES): FleetFixture {
 }
 
 /** Answers every request with the same body and ETag (200), or 304 when `If-None-Match` is sent. */
-async function bareSitesServer(body: string, etag: string): Promise<{ server: Server; url: string }> {
+export async function bareSitesServer(body: string, etag: string): Promise<{ server: Server; url: string }> {
   const bytes = Buffer.from(body);
   const server = createServer((req, res) => {
     req.resume();

@@ -18,7 +18,7 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 2000);
 const WARMUP_MS = 200;
 
 /** A minimal node:net server that writes the same pre-rendered bytes at once: the ceiling. */
-async function ceilingServer(body: Buffer, http: boolean): Promise<{ server: Server; port: number }> {
+export async function ceilingServer(body: Buffer, http: boolean): Promise<{ server: Server; port: number }> {
   const head = Buffer.from(
     `HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
   );

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -6,25 +7,38 @@ import { type FleetFixture, start as startFleet } from '../simulators/fleet-cont
 import { httpPbxControl, resolveCaller, start as startPbx } from '../simulators/pbx/index.ts';
 import { startEndpointWorker } from './endpoint-worker.ts';
 import {
+  bareSitesServer,
   benchFleetFixture,
   benchIngestKeys,
   FLEET_BENCH_AUTH,
   FLEET_BENCH_T0,
   injectBenchItems,
 } from './fleet.bench.ts';
+import { bareHttpServer } from './http-load.ts';
 import { runLoad } from './load.ts';
 import { type LoadTarget, LoadWorker } from './load-worker.ts';
+import { ceilingServer } from './monitoring.bench.ts';
 
 /**
- * `node --cpu-prof --cpu-prof-dir=<dir> --import tsx bench/profile-face.ts <face> [ms]`: one face
- * under the load of its `npm run bench` row, the system under test alone (no bare server in the
- * process), so the main thread's profile holds nothing but the face's own work. Faces:
- * `sites-200`, `sites-304`, `ingest-memory`, `ingest-data`, `data-http`, `maintenance`,
- * `resolver`. Summarise the profile with `bench/profile-summary.ts`. Prints the rate it reached.
+ * `node --cpu-prof --cpu-prof-dir=<dir> --import tsx bench/profile-face.ts <face> [ms]
+ * [--concurrency <n>] [--bare]`: one face under the load of its `npm run bench` row, the system
+ * under test alone (no bare server in the process), so the main thread's profile holds nothing
+ * but the face's own work. Faces: `sites-200`, `sites-304`, `ingest-memory`, `ingest-data`,
+ * `data-http`, `maintenance`, `resolver`. `--concurrency` runs only that one of the row's
+ * connection counts (1 or 32); `--bare` puts the same load on the row's bare server instead
+ * (`sites-*`, `data-http`, `maintenance`; the face only gives it its bytes and is closed before
+ * the load), for a profile to hold against the face's function by function. Summarise the
+ * profile with `bench/profile-summary.ts`. Prints the rate it reached and the server's CPU per
+ * request.
  */
 const face = process.argv[2] ?? '';
 const durationMs = Number(process.argv[3] ?? 4000);
 const settings = { durationMs, warmupMs: 300 };
+const flag = (name: string) => process.argv.indexOf(name);
+const bare = flag('--bare') !== -1;
+const onlyConcurrency =
+  flag('--concurrency') === -1 ? undefined : Number(process.argv[flag('--concurrency') + 1]);
+const concurrencies = (row: number[]) => (onlyConcurrency === undefined ? row : [onlyConcurrency]);
 
 async function profileFleetSites(conditional: boolean): Promise<void> {
   const fleet = await startFleet({ fixture: benchFleetFixture(), clock: { start: FLEET_BENCH_T0 } });
@@ -33,12 +47,19 @@ async function profileFleetSites(conditional: boolean): Promise<void> {
     await injectBenchItems(fleet);
     const url = `${fleet.urls.api}/api/v1/sites`;
     const first = await request(url, { headers: { authorization: FLEET_BENCH_AUTH } });
-    await first.body.text();
+    const body = await first.body.text();
+    const etag = String(first.headers['etag']);
     const headers: Record<string, string> = { authorization: FLEET_BENCH_AUTH };
-    if (conditional) headers['if-none-match'] = String(first.headers['etag']);
-    const target: LoadTarget = { kind: 'http', url, headers, expectStatus: conditional ? 304 : 200 };
+    if (conditional) headers['if-none-match'] = etag;
+    let target: LoadTarget = { kind: 'http', url, headers, expectStatus: conditional ? 304 : 200 };
+    if (bare) {
+      const server = await bareSitesServer(body, etag);
+      closers.push(() => server.server.close());
+      await fleet.close();
+      target = { ...target, url: server.url };
+    }
     loadBegins();
-    for (const concurrency of [1, 32])
+    for (const concurrency of concurrencies([1, 32]))
       report(concurrency, await load.run({ target, concurrency, ...settings }));
   } finally {
     await load.close();
@@ -81,9 +102,16 @@ async function profileDataHttp(): Promise<void> {
   try {
     const url = new URL(sim.urls.monitoring ?? 'tcp://0.0.0.0:0');
     const request = `GET /checkmk HTTP/1.1\r\nHost: ${url.hostname}\r\n\r\n`;
-    const target: LoadTarget = { kind: 'tcp', host: url.hostname, port: Number(url.port), request };
+    let target: LoadTarget = { kind: 'tcp', host: url.hostname, port: Number(url.port), request };
+    if (bare) {
+      const answer = await request_(sim.urls.monitoring ?? '', '/checkmk');
+      const server = await ceilingServer(answer, true);
+      closers.push(() => server.server.close());
+      await sim.close();
+      target = { ...target, host: '127.0.0.1', port: server.port };
+    }
     loadBegins();
-    for (const concurrency of [1, 32])
+    for (const concurrency of concurrencies([1, 32]))
       report(concurrency, await load.run({ target, concurrency, ...settings }));
   } finally {
     await load.close();
@@ -103,8 +131,14 @@ async function profileMaintenance(): Promise<void> {
       headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
       body: '{}',
     };
+    if (bare) {
+      const server = await bareHttpServer();
+      closers.push(() => server.server.close());
+      target.url = server.url;
+    }
     loadBegins();
-    report(32, await load.run({ target, concurrency: 32, ...settings }));
+    for (const concurrency of concurrencies([32]))
+      report(concurrency, await load.run({ target, concurrency, ...settings }));
     while ((await sim.control.waitIdle()).pending > 0);
   } finally {
     await load.close();
@@ -144,10 +178,37 @@ function loadBegins(): void {
   console.log(`load from ${process.hrtime.bigint() / 1000n} µs (profile-summary.ts's [from])`);
 }
 
-function report(concurrency: number, result: { perSecond: number; errors: number; firstError?: string }) {
+function report(
+  concurrency: number,
+  result: {
+    perSecond: number;
+    requests: number;
+    errors: number;
+    firstError?: string;
+    serverCpuMs: number | null;
+  },
+) {
+  const cpu =
+    result.serverCpuMs === null
+      ? ''
+      : `, server ${((result.serverCpuMs * 1000) / result.requests).toFixed(1)} µs CPU/request`;
   console.log(
-    `${face} c${concurrency}: ${result.perSecond.toFixed(0)}/s, ${result.errors} errors${result.firstError ? ` (${result.firstError})` : ''}`,
+    `${face}${bare ? ' (bare)' : ''} c${concurrency}: ${result.perSecond.toFixed(0)}/s${cpu}, ${result.errors} errors${result.firstError ? ` (${result.firstError})` : ''}`,
   );
+}
+
+/** Servers a `--bare` run started, closed at the end. */
+const closers: (() => void)[] = [];
+
+/** The body of a GET over a fresh connection to the data endpoint (the ceiling writes it with its own head). */
+async function request_(base: string, path: string): Promise<Buffer> {
+  const { hostname, port } = new URL(base);
+  const socket = connect({ host: hostname, port: Number(port) });
+  socket.end(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`);
+  const chunks: Buffer[] = [];
+  for await (const chunk of socket) chunks.push(chunk as Buffer);
+  const whole = Buffer.concat(chunks);
+  return whole.subarray(whole.indexOf('\r\n\r\n') + 4);
 }
 
 const faces: Record<string, () => Promise<void>> = {
@@ -165,3 +226,4 @@ if (!run) {
   process.exit(2);
 }
 await run();
+for (const close of closers) close();

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/core/project-paths.ts';
 import { REAL_WAITS_ENV } from '../steps/support/embedded-target.ts';
@@ -18,7 +18,9 @@ const STANDSTILL_BUDGET_S = 2;
  * through raw-mode graces and answer delays as against a remote PBX); each figure is also given as
  * a ratio to it. Then, per feature folder, scenarios per second of scenario time in each serial
  * run (the sum of the folder's scenario durations from the report), beside the baseline's; and the
- * longest scenario of the serial run: the longest the progress line's count stood still. Prints
+ * longest scenario of the serial run: the longest the progress line's count stood still; and the
+ * CPU time of each run's main thread and whole process (suite-cpu-probe.ts), which the machine's
+ * load moves far less than the rates. Prints
  * met/MISSED against the budgets (≥ 40 scenarios/s serial, ≤ 2 s standing still).
  * `BENCH_SUITE_PARALLEL` lists the worker counts (default `0,2`; `0` = serial);
  * `BENCH_SUITE_TAGS` narrows the selection for a quick look. Every run must pass: a figure from a
@@ -38,7 +40,19 @@ export async function benchSuite(): Promise<void> {
   for (const { parallel, realWaits } of runs) {
     const dir = await mkdtemp(join(tmpdir(), 'suite-bench-'));
     try {
-      const args = ['--import', 'tsx', 'src/cli/main.ts', 'verify', '--quiet', '--reports', dir];
+      const cpuFile = join(dir, 'cpu.json');
+      const probe = new URL('./suite-cpu-probe.ts', import.meta.url).href;
+      const args = [
+        '--import',
+        'tsx',
+        '--import',
+        probe,
+        'src/cli/main.ts',
+        'verify',
+        '--quiet',
+        '--reports',
+        dir,
+      ];
       if (parallel > 0) args.push('--parallel', String(parallel));
       if (tags) args.push('--tags', tags);
       const started = process.hrtime.bigint();
@@ -46,7 +60,7 @@ export async function benchSuite(): Promise<void> {
         const child = spawn(process.execPath, args, {
           cwd: PROJECT_ROOT,
           stdio: ['ignore', 'ignore', 'inherit'],
-          env: { ...process.env, [REAL_WAITS_ENV]: realWaits ? '1' : '0' },
+          env: { ...process.env, [REAL_WAITS_ENV]: realWaits ? '1' : '0', BENCH_SUITE_CPU_FILE: cpuFile },
         });
         child.on('exit', resolve);
       });
@@ -64,6 +78,12 @@ export async function benchSuite(): Promise<void> {
             ? `; budget ≥ ${BUDGET_PER_S}/s: ${rate >= BUDGET_PER_S && code === 0 ? 'met' : 'MISSED'}`
             : ''),
       );
+      const cpu = await readCpu(cpuFile);
+      if (cpu)
+        console.log(
+          `${''.padEnd(26)} CPU: main thread ${(cpu.mainThreadMs / 1000).toFixed(1)} s, whole process ` +
+            `${(cpu.processMs / 1000).toFixed(1)} s (load ${loadavg()[0]?.toFixed(1)} at the end)`,
+        );
       const durations = scenarioDurations(report);
       if (parallel === 0) folders.push({ label, byFolder: perFolder(durations) });
       if (parallel === 0 && !realWaits) {
@@ -81,6 +101,19 @@ export async function benchSuite(): Promise<void> {
     }
   }
   printFolders(folders);
+}
+
+/** What suite-cpu-probe.ts wrote at the child's exit; `null` when it wrote nothing (not Linux). */
+async function readCpu(file: string): Promise<{ mainThreadMs: number; processMs: number } | null> {
+  try {
+    const cpu = JSON.parse(await readFile(file, 'utf8')) as {
+      mainThreadMs: number | null;
+      processMs: number;
+    };
+    return cpu.mainThreadMs === null ? null : { mainThreadMs: cpu.mainThreadMs, processMs: cpu.processMs };
+  } catch {
+    return null;
+  }
 }
 
 interface SuiteReport {

@@ -87,7 +87,7 @@ function clauseResult(outcome: ClauseOutcome, input: CertifyReportInput): Clause
   if (input.result.generated && scenarios[0] && outcome.runs.some((r) => r.startsWith('generated')))
     scenarios[0].evidence.push({
       exchange: 'generated states (fast-check)',
-      details: input.result.generated,
+      details: { ...input.result.generated },
     });
   return {
     ...catalogFields(clause),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { loadScenarioFile, type PbxState } from '../../simulators/pbx/index.ts';
 import { oneLine, runOnScenario } from './certify-run.ts';
-import type { CertifyInput, Judged } from './certify-types.ts';
+import type { CertifyInput, GeneratedRuns, Judged } from './certify-types.ts';
 import type { Finding } from './judge-run.ts';
 import type { PluginClauseId } from './plugin-clauses.ts';
 import type { RunSlots } from './run-slots.ts';
@@ -37,7 +37,7 @@ export async function runGenerated(
   input: CertifyInput,
   addresses: ScenarioAddresses,
   slots: RunSlots,
-): Promise<{ runs: Judged[]; summary: Record<string, unknown> }> {
+): Promise<{ runs: Judged[]; summary: GeneratedRuns }> {
   const scratch = await mkdtemp(join(tmpdir(), 'pbx-certify-'));
   const generatedDir = join(input.reportsDir, 'generated');
   await mkdir(generatedDir, { recursive: true });
@@ -99,7 +99,7 @@ export async function runGenerated(
       const broken = brokenIn(judged);
       if (broken.length > 0 && !first) first = { index, findings: broken };
     }
-    const summary: Record<string, unknown> = { runs: drawn.length, seed: draws.seed, files: 'generated/' };
+    const summary: GeneratedRuns = { runs: drawn.length, seed: draws.seed, files: 'generated/' };
     const found = first as { index: number; findings: Finding[] } | null;
     if (found && !harnessProblem) {
       // Shrinking: fast-check replays the broken draw (its path) and tries smaller states, each an
@@ -134,14 +134,14 @@ export async function runGenerated(
       };
       const scenarioFile = join(input.reportsDir, `${name}.json`);
       await writeFile(scenarioFile, `${JSON.stringify(file, null, 2)}\n`);
-      summary['shrunkFrom'] = `generated #${found.index + 1}`;
-      summary['shrinkRuns'] = Math.max(0, steps - 1);
-      summary['path'] = details.counterexamplePath;
-      summary['shrunkScenarioFile'] = scenarioFile;
-      summary['replay'] = input.replayCommand(scenarioFile);
-      summary['shrunkFindings'] = smallest.findings;
+      summary.shrunkFrom = `generated #${found.index + 1}`;
+      summary.shrinkRuns = Math.max(0, steps - 1);
+      summary.path = details.counterexamplePath;
+      summary.shrunkScenarioFile = scenarioFile;
+      summary.replay = input.replayCommand(scenarioFile);
+      summary.shrunkFindings = smallest.findings;
     }
-    if (harnessProblem) summary['harnessProblem'] = harnessProblem;
+    if (harnessProblem) summary.harnessProblem = harnessProblem;
     return { runs, summary };
   } finally {
     await rm(scratch, { recursive: true, force: true });

@@ -134,6 +134,33 @@ export interface Coverage {
   labels: number;
 }
 
+/**
+ * What the generated states of `--runs` came to (certify-run-generated.ts); the report shows it as
+ * it is (the evidence `generated states (fast-check)`), the certificate states `runs` and `seed`.
+ */
+export interface GeneratedRuns {
+  /** States drawn. */
+  runs: number;
+  /** The seed they were drawn with (`--seed` repeats them). */
+  seed: number;
+  /** The folder of the drawn states' files, relative to the reports directory. */
+  files: string;
+  /** For a draw that broke a state-independent `must` rule: the draw it was shrunk from (`generated #3`). */
+  shrunkFrom?: string;
+  /** The plug-in runs the shrinking took. */
+  shrinkRuns?: number;
+  /** fast-check's counterexample path of the shrunk draw (`null` when it gave none). */
+  path?: string | null;
+  /** The shrunk state's scenario file (`shrunk-seed-<seed>.json`). */
+  shrunkScenarioFile?: string;
+  /** The command that replays the shrunk state. */
+  replay?: string;
+  /** What the shrunk state breaks. */
+  shrunkFindings?: Finding[];
+  /** Why a generated state could not be set up (the harness's fault: exit 2). */
+  harnessProblem?: string;
+}
+
 export interface CertifyResult {
   runs: RunRecord[];
   clauses: ClauseOutcome[];
@@ -148,7 +175,7 @@ export interface CertifyResult {
   /** Figure tracking per perfdata label (PLUGIN-FIGURES-FOLLOW-SERVED). */
   tracking: LabelTracking[];
   /** With `--runs`: seed, runs, and a shrunk failure's file and replay command. */
-  generated?: Record<string, unknown>;
+  generated?: GeneratedRuns;
   /** How sealed the plug-in's runs were (issue 28 §4): "not sealed" lists each protection absent. */
   sandbox: SandboxReport;
   startedAt: Date;

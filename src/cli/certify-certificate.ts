@@ -91,10 +91,7 @@ export async function commandCertificateFacts(input: CommandCertificateInput): P
       report: input.report,
       plugin: { name: input.plugin, kind: 'command', command: input.command },
       runs: await commandRuns(input.result, input.planned),
-      generated:
-        generated && typeof generated['runs'] === 'number' && typeof generated['seed'] === 'number'
-          ? { runs: generated['runs'], seed: generated['seed'] }
-          : null,
+      generated: generated ? { runs: generated.runs, seed: generated.seed } : null,
       expectations:
         input.expectations === null ? null : await expectationsDigest(input.expectations, input.io),
       level: statedLevel(input.result),

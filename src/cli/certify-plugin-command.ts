@@ -435,7 +435,7 @@ function formatSummary(
   const notTraced = result.tracking.filter((t) => t.kind === 'not-traced').map((t) => t.label);
   const passed = result.clauses.filter((c) => c.verdict === 'pass').length;
   const warned = result.clauses.filter((c) => c.verdict === 'warn').length;
-  const replay = result.generated?.['replay'];
+  const replay = result.generated?.replay;
   const c = result.coverage;
   const level = [
     `level: ${result.level} (coverage: ${c.declared} of ${c.labels} labels declared, ${c.tracked} tracked, ${c.notTraced} not traced; ${c.watched} watched services)${
@@ -452,7 +452,7 @@ function formatSummary(
     `runs (${result.runs.length}):`,
     ...runs,
     ...(notTraced.length > 0 ? [`  not traced (no served figure they follow): ${notTraced.join(', ')}`] : []),
-    ...(replay ? [`  shrunk failure, replay with: ${String(replay)}`] : []),
+    ...(replay ? [`  shrunk failure, replay with: ${replay}`] : []),
     `  ${sandboxLine(result.sandbox)}`,
     `  reports: ${jsonPath} (+ compatibility.html, junit.xml, served/)`,
     ...level,

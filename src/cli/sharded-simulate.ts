@@ -42,9 +42,9 @@ function fleetSecret(io: CliIo): string {
  * What a shard says of its links' refusals (issue 29 item 5). The first refusal for authentication
  * (`bad-key`: the shard's fleet secret is not the controller's) settles `authentication` with the
  * one line the shard exits 2 with; every PBX of the shard derives its key from the same secret, so
- * no other link would fare better. Any other refusal (`unknown-site`, `bad-hello`, `link-cut`) and
- * an unreachable controller are written once each as a warning while the links retry with
- * back-off (controller-link.ts).
+ * no other link would fare better. Any other refusal (`unknown-site`, `bad-hello`, `link-cut`,
+ * `connection-limit`) and an unreachable controller are written once each as a warning while the
+ * links retry with back-off (controller-link.ts).
  */
 class ShardRefusals {
   private readonly reported = new Set<string>();

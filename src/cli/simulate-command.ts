@@ -225,6 +225,9 @@ export async function simulateCommand(
         ...(pooledConsole ? { controlMounts: [consoleMount(pooledConsole)] } : {}),
         ...(activity ? { activity } : {}),
         ...(options.data === undefined ? {} : { dataDir: resolve(io.cwd, options.data) }),
+        // A refused link (a shard or PBX of another fleet secret, the listener at its limit): one
+        // line per peer and reason, as `--fleet-only` prints it (issue 29 item 5).
+        warn: (line) => io.stderr.write(`warning: ${line}\n`),
         // The PBXs beside the first: every one trusts the target file's resolver fixtures, so the suite can take any of them.
         pbx: {
           ...(scenario === undefined ? {} : { scenario }),

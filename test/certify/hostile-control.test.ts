@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { start } from '../../simulators/pbx/index.ts';
 import { fetchRaw } from '../../src/certify/answer-proxy.ts';
 import { isolatedRun } from '../../src/certify/isolated-env.ts';
@@ -34,9 +34,21 @@ function pluginOfFeature(name: string): string {
 
 const unsealed = await probeSandbox({ ...process.env, [BWRAP_VARIABLE]: 'none' });
 
-test('against a PBX with a control listener the hostile finds its control plane and changes its state', async (t) => {
+/** Runs the feature's control-plane hostile, unsealed, as a plug-in fetching from `host:port`. */
+async function runHostile(t: TestContext, host: string, port: string) {
   const dir = await tempDir(t);
   const plugin = await throwawayPlugin(dir, 'check_control.py', pluginOfFeature('check_control.py'));
+  const { run } = await isolatedRun({
+    argv: [plugin, host, port],
+    cwd: dir,
+    env: process.env,
+    timeoutMs: 30_000,
+    sandbox: unsealed,
+  });
+  return run;
+}
+
+test('against a PBX with a control listener the hostile finds its control plane and changes its state', async (t) => {
   const pbx = await start({
     scenario: 'backup-failed',
     host: '127.0.0.1',
@@ -48,30 +60,15 @@ test('against a PBX with a control listener the hostile finds its control plane 
   assert.ok(host && port);
   const address = { host, port: Number(port) };
   assert.equal(watchedState((await fetchRaw(address)) ?? '', ['PBX Backup*'])?.worst, 'CRITICAL');
-  const { run } = await isolatedRun({
-    argv: [plugin, host, port],
-    cwd: dir,
-    env: process.env,
-    timeoutMs: 30_000,
-    sandbox: unsealed,
-  });
+  const run = await runHostile(t, host, port);
   assert.match(run.stdout, /found 1 control planes of my PBX, changed 1/, run.stdout + run.stderr);
   assert.equal(watchedState((await fetchRaw(address)) ?? '', ['PBX Backup*'])?.worst, 'OK');
 });
 
 test("against certify's scenario PBX the hostile finds no control plane, even unsealed", async (t) => {
-  const dir = await tempDir(t);
-  const plugin = await throwawayPlugin(dir, 'check_control.py', pluginOfFeature('check_control.py'));
   const opened = await openScenario({ kind: 'named', scenario: 'backup-failed' });
   t.after(() => opened.close());
-  const { host, port } = opened.values;
-  const { run } = await isolatedRun({
-    argv: [plugin, host, port],
-    cwd: dir,
-    env: process.env,
-    timeoutMs: 30_000,
-    sandbox: unsealed,
-  });
+  const run = await runHostile(t, opened.values.host, opened.values.port);
   assert.match(run.stdout, /found 0 control planes of my PBX, changed 0/, run.stdout + run.stderr);
   assert.equal(watchedState((await opened.servedText()) ?? '', ['PBX Backup*'])?.worst, 'CRITICAL');
 });

@@ -10,21 +10,13 @@ import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type TestContext, test } from 'node:test';
+import { test } from 'node:test';
 import { isolatedRun } from '../../src/certify/isolated-env.ts';
 import { absentProtections, BWRAP_VARIABLE, probeSandbox, type Sandbox } from '../../src/certify/sandbox.ts';
 import { processesWith } from '../../steps/certify/support/host-processes.ts';
-import { tempDir, throwawayPlugin } from './support.ts';
+import { sealedOrSkip, tempDir, throwawayPlugin } from './support.ts';
 
 const sandbox = await probeSandbox(process.env);
-
-function sealedOrSkip(t: TestContext): Sandbox | null {
-  if (sandbox.report.sealed) return sandbox;
-  if (process.env['PBX_REQUIRE_SEALED'] === '1')
-    assert.fail(`PBX_REQUIRE_SEALED=1 but the runs are not sealed: ${sandbox.report.reason}`);
-  t.skip(`not sealed on this machine: ${sandbox.report.reason}`);
-  return null;
-}
 
 const unsealed = await probeSandbox({ ...process.env, [BWRAP_VARIABLE]: 'none' });
 
@@ -32,8 +24,8 @@ async function run(dir: string, argv: string[], using: Sandbox, env: NodeJS.Proc
   return (await isolatedRun({ argv, cwd: dir, env, timeoutMs: 15_000, sandbox: using })).run;
 }
 
-test('the probe names bubblewrap and every protection; sealed means every one present', (t) => {
-  if (!sealedOrSkip(t)) return;
+test('the probe names bubblewrap and every protection; sealed means every one present', async (t) => {
+  if (!(await sealedOrSkip(t, sandbox))) return;
   assert.match(sandbox.report.tool ?? '', /^bubblewrap \d/);
   assert.deepEqual(
     sandbox.report.protections.map((p) => [p.name, p.present]),
@@ -84,7 +76,7 @@ cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c CI_DEPLOY_TOKEN 
 `;
 
 test('a sealed run sees PATH, the locale, TZ and its own folders only: no secret of the harness', async (t) => {
-  const using = sealedOrSkip(t);
+  const using = await sealedOrSkip(t, sandbox);
   if (!using) return;
   const dir = await tempDir(t);
   const plugin = await throwawayPlugin(dir, 'env.sh', ENV_READER);
@@ -121,7 +113,7 @@ test('an unsealed run has the cleared environment too', async (t) => {
 });
 
 test('a sealed run writes nowhere that outlives it: project folder and home read-only, /tmp and /var/tmp fresh', async (t) => {
-  const using = sealedOrSkip(t);
+  const using = await sealedOrSkip(t, sandbox);
   if (!using) return;
   const dir = await tempDir(t);
   const mark = `pbx-sealed-write-${process.pid}-${Date.now()}`;
@@ -142,7 +134,7 @@ test('a sealed run writes nowhere that outlives it: project folder and home read
 });
 
 test('a sealed run leaves no child behind, not even one in a session of its own', async (t) => {
-  const using = sealedOrSkip(t);
+  const using = await sealedOrSkip(t, sandbox);
   if (!using) return;
   const dir = await tempDir(t);
   const marker = `${dir}/orphan-marker`;
@@ -180,7 +172,7 @@ test('unsealed, the same detached child survives (so the sealed test proves the 
 });
 
 test('a sealed plug-in that dies by a signal is reported with the signal; the timeout still ends it', async (t) => {
-  const using = sealedOrSkip(t);
+  const using = await sealedOrSkip(t, sandbox);
   if (!using) return;
   const dir = await tempDir(t);
   const crash = await throwawayPlugin(dir, 'crash.sh', '#!/bin/sh\necho "PBX OK - almost"\nkill -SEGV $$\n');
@@ -199,7 +191,7 @@ test('a sealed plug-in that dies by a signal is reported with the signal; the ti
 });
 
 test('a plug-in in a folder under /tmp is visible to its sealed run (bound back read-only)', async (t) => {
-  const using = sealedOrSkip(t);
+  const using = await sealedOrSkip(t, sandbox);
   if (!using) return;
   const dir = await tempDir(t);
   await writeFile(join(dir, 'data.txt'), 'served\n');

@@ -8,9 +8,9 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { BWRAP_VARIABLE, probeSandbox } from '../../src/certify/sandbox.ts';
+import { BWRAP_VARIABLE } from '../../src/certify/sandbox.ts';
 import { validateReport } from '../../src/report/validate-report.ts';
-import { certify, tempDir, throwawayPlugin } from './support.ts';
+import { certify, sealedOrSkip, tempDir, throwawayPlugin } from './support.ts';
 
 const MISSING = { ...process.env, [BWRAP_VARIABLE]: '/nonexistent/bwrap' };
 const OK_PLUGIN = '#!/bin/sh\necho "PBX OK - $1:$2 answers"\n';
@@ -79,13 +79,7 @@ test('without bubblewrap the certification runs and every report says "not seale
 });
 
 test('with bubblewrap the reports say sealed, with the tool and every protection present', async (t) => {
-  const sandbox = await probeSandbox(process.env);
-  if (!sandbox.report.sealed) {
-    if (process.env['PBX_REQUIRE_SEALED'] === '1')
-      assert.fail(`PBX_REQUIRE_SEALED=1 but the runs are not sealed: ${sandbox.report.reason}`);
-    t.skip(`not sealed on this machine: ${sandbox.report.reason}`);
-    return;
-  }
+  if (!(await sealedOrSkip(t))) return;
   const dir = await tempDir(t);
   await throwawayPlugin(dir, 'ok.sh', OK_PLUGIN);
   const result = await certify(dir, [

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { BWRAP_VARIABLE, probeSandbox } from '../../src/certify/sandbox.ts';
-import { certify, clauseOf, EXAMPLES, tempDir } from './support.ts';
+import { BWRAP_VARIABLE } from '../../src/certify/sandbox.ts';
+import { certify, clauseOf, EXAMPLES, sealedOrSkip, tempDir } from './support.ts';
 
 /*
  * Issue 19, "Done when": certify-plugin without expectations fails a plug-in written against the
@@ -59,13 +59,7 @@ test('unsealed, a plug-in caching in a fixed folder fails (PLUGIN-FIGURES-FOLLOW
 });
 
 test('sealed, the same plug-in caching in /var/tmp carries no answer over: every run has a fresh /var/tmp', async (t) => {
-  const sandbox = await probeSandbox(process.env);
-  if (!sandbox.report.sealed) {
-    if (process.env['PBX_REQUIRE_SEALED'] === '1')
-      assert.fail(`PBX_REQUIRE_SEALED=1 but the runs are not sealed: ${sandbox.report.reason}`);
-    t.skip(`not sealed on this machine: ${sandbox.report.reason}`);
-    return;
-  }
+  if (!(await sealedOrSkip(t))) return;
   const cache = '/var/tmp/check_pbx_phones/agent.txt';
   const before = existsSync(cache) ? statSync(cache).mtimeMs : null;
   const result = await certify(await tempDir(t), run('broken/check_pbx_phones_cached.py', NO_GENERATED));

@@ -1,7 +1,9 @@
+import assert from 'node:assert/strict';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
+import { probeSandbox, type Sandbox } from '../../src/certify/sandbox.ts';
 import { run } from '../../src/cli/run.ts';
 import type { CompatibilityReport } from '../../src/report/model.ts';
 import { captureIo } from '../src/cli/capture-io.ts';
@@ -13,6 +15,27 @@ export async function tempDir(t: TestContext): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'certify-test-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   return dir;
+}
+
+let probed: Promise<Sandbox> | undefined;
+
+function hostSandbox(): Promise<Sandbox> {
+  probed ??= probeSandbox(process.env);
+  return probed;
+}
+
+/**
+ * The sandbox of a sealed run (`sandbox`, or this machine's, probed once), or `null` after
+ * skipping the test where runs cannot be sealed here; with PBX_REQUIRE_SEALED=1 (`.ci/run`
+ * installed bubblewrap) that fails the test instead.
+ */
+export async function sealedOrSkip(t: TestContext, sandbox?: Sandbox): Promise<Sandbox | null> {
+  const found = sandbox ?? (await hostSandbox());
+  if (found.report.sealed) return found;
+  if (process.env['PBX_REQUIRE_SEALED'] === '1')
+    assert.fail(`PBX_REQUIRE_SEALED=1 but the runs are not sealed: ${found.report.reason}`);
+  t.skip(`not sealed on this machine: ${found.report.reason}`);
+  return null;
 }
 
 /** Writes an executable throwaway plug-in into `dir`. */

@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { request } from 'undici';
 import { type PbxHandle, pbxNow, type Recording, start } from '../../simulators/pbx/index.ts';
 import { consoleMount } from '../../src/console/console-mount.ts';
 import { consoleOptionsOf, type ReplayClock } from '../../src/console/console-options.ts';
-import { captureTcp } from '../../src/record/capture-tcp.ts';
-import { recordCommand } from '../../src/record/record-command.ts';
 import { recordingStartOptions } from '../../src/record/recording-start.ts';
-import { startTestPbx, tempFolder, writeJson } from '../record/support.ts';
+import { recordPhoneSeries, servedText, tempFolder } from '../record/support.ts';
 import { axeViolations, type Browser, browserSkipReason, launchBrowser, screenshot } from './browser.ts';
 
 // Issue 32: the recording view of the console in a real browser. A time series of three samples,
@@ -28,29 +25,7 @@ before(async () => {
   if (skip) return;
   const folder = await tempFolder();
   removeFolder = folder.remove;
-  const original = await startTestPbx({ scenario: 'healthy' });
-  let recorded: Awaited<ReturnType<typeof recordCommand>>;
-  try {
-    let step = 0;
-    await original.handle.control.patchState({ sip: { onlinePhones: PHONES[0] } });
-    recorded = await recordCommand(
-      {
-        target: await writeJson(join(folder.dir, 'target.json'), original.target),
-        out: join(folder.dir, 'series.json'),
-        repeat: 3,
-        every: 60_000,
-        sleep: async (ms) => {
-          step += 1;
-          await original.handle.control.advanceClock({ ms });
-          await original.handle.control.patchState({ sip: { onlinePhones: PHONES[step] } });
-          await original.handle.control.invalidateSnapshot();
-        },
-      },
-      folder.dir,
-    );
-  } finally {
-    await original.handle.close();
-  }
+  const recorded = await recordPhoneSeries(folder.dir, PHONES);
   const started = recordingStartOptions(recorded.recording, folder.dir, 'recorded', Date.now());
   recording = started.recording;
   const clock: { current?: ReplayClock } = {};
@@ -89,10 +64,7 @@ async function advance(ms: number): Promise<void> {
 }
 
 /** What the replayed data endpoint serves now, as a monitoring client gets it. */
-async function served(): Promise<string> {
-  const url = new URL(replayed.urls.monitoring!.replace('tcp:', 'http:'));
-  return (await captureTcp({ host: url.hostname, port: Number(url.port) })).bytes.toString('utf8');
-}
+const served = () => servedText(replayed);
 
 test('a replayed recording shows its samples and their timing, and marks the sample served now as the clock moves', {
   skip,

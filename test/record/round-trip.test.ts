@@ -8,7 +8,7 @@ import { sha256 } from '../../src/record/capture-tcp.ts';
 import { diffRecordings } from '../../src/record/diff-command.ts';
 import { recordCommand } from '../../src/record/record-command.ts';
 import { recordingStartOptions } from '../../src/record/recording-start.ts';
-import { startTestPbx, tempFolder, writeJson } from './support.ts';
+import { recordPhoneSeries, servedText, startTestPbx, tempFolder, writeJson } from './support.ts';
 
 /** Every raw fetch of a recording with its SHA-256: the data endpoint (raw, HTTP) and the XML-RPC bodies. */
 function fetchHashes(recording: Recording): Map<string, string> {
@@ -79,39 +79,17 @@ for (const { name, timing } of SCENARIOS) {
 
 test('a time series plays in order on the virtual clock', async () => {
   const folder = await tempFolder();
-  const original = await startTestPbx({ scenario: 'healthy' });
   let replayed: Awaited<ReturnType<typeof start>> | undefined;
   try {
     const phones = [139, 120, 98];
-    let step = 0;
-    await original.handle.control.patchState({ sip: { onlinePhones: phones[0] } });
-    const recorded = await recordCommand(
-      {
-        target: await writeJson(join(folder.dir, 't.json'), original.target),
-        out: join(folder.dir, 'series.json'),
-        repeat: 3,
-        every: 60_000,
-        sleep: async (ms) => {
-          step += 1;
-          await original.handle.control.advanceClock({ ms });
-          await original.handle.control.patchState({ sip: { onlinePhones: phones[step] } });
-          await original.handle.control.invalidateSnapshot();
-        },
-      },
-      folder.dir,
-    );
+    const recorded = await recordPhoneSeries(folder.dir, phones);
     const texts = recorded.value.samples.map((sample) => sample.dataEndpoint?.raw?.bytes);
     assert.equal(texts.length, 3);
     for (const [i, n] of phones.entries())
       assert.match(JSON.stringify(texts[i]), new RegExp(`online_phones ${n}\\\\n`));
-    await original.handle.close();
     const { scenario, replay } = recordingStartOptions(recorded.recording, folder.dir, 'none', Date.now());
     replayed = await start({ scenario, replay, monitoringPort: 0, clock: { mode: 'frozen' } });
-    const data = async () => {
-      const url = new URL(replayed!.urls.monitoring!.replace('tcp:', 'http:'));
-      const { captureTcp } = await import('../../src/record/capture-tcp.ts');
-      return (await captureTcp({ host: url.hostname, port: Number(url.port) })).bytes.toString('utf8');
-    };
+    const data = () => servedText(replayed!);
     assert.match(await data(), /online_phones 139\n/);
     await replayed.control.advanceClock({ ms: 59_000 });
     assert.match(await data(), /online_phones 139\n/);
@@ -122,7 +100,6 @@ test('a time series plays in order on the virtual clock', async () => {
     await replayed.control.advanceClock({ ms: 600_000 });
     assert.match(await data(), /online_phones 98\n/, 'the last sample stays');
   } finally {
-    await original.handle.close();
     await replayed?.close();
     await folder.remove();
   }

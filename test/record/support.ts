@@ -3,6 +3,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type PbxHandle, type PbxStartOptions, start } from '../../simulators/pbx/index.ts';
+import { captureTcp } from '../../src/record/capture-tcp.ts';
+import { recordCommand } from '../../src/record/record-command.ts';
 
 /**
  * A loopback address of this test's own (127.x.y.z, not 127.0.0.x), checked by binding it, so
@@ -71,4 +73,44 @@ export async function tempFolder(): Promise<{ dir: string; remove: () => Promise
 export async function writeJson(path: string, value: unknown): Promise<string> {
   await writeFile(path, JSON.stringify(value));
   return path;
+}
+
+/**
+ * A time series recorded from a simulated PBX (`startTestPbx`, scenario `healthy`) as
+ * `record --repeat N --every 1m` takes it: one sample per entry of `phones`, a minute apart on the
+ * PBX's virtual clock, sample i with `phones[i]` online phones. Written to `dir/series.json`; the
+ * PBX is closed before it resolves.
+ */
+export async function recordPhoneSeries(
+  dir: string,
+  phones: readonly number[],
+): Promise<Awaited<ReturnType<typeof recordCommand>>> {
+  const original = await startTestPbx({ scenario: 'healthy' });
+  try {
+    let step = 0;
+    await original.handle.control.patchState({ sip: { onlinePhones: phones[0] } });
+    return await recordCommand(
+      {
+        target: await writeJson(join(dir, 'target.json'), original.target),
+        out: join(dir, 'series.json'),
+        repeat: phones.length,
+        every: 60_000,
+        sleep: async (ms) => {
+          step += 1;
+          await original.handle.control.advanceClock({ ms });
+          await original.handle.control.patchState({ sip: { onlinePhones: phones[step] } });
+          await original.handle.control.invalidateSnapshot();
+        },
+      },
+      dir,
+    );
+  } finally {
+    await original.handle.close();
+  }
+}
+
+/** What a PBX's data endpoint serves now, as a monitoring client gets it (raw mode). */
+export async function servedText(handle: PbxHandle): Promise<string> {
+  const url = new URL(handle.urls.monitoring!.replace('tcp:', 'http:'));
+  return (await captureTcp({ host: url.hostname, port: Number(url.port) })).bytes.toString('utf8');
 }

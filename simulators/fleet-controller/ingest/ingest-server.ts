@@ -2,7 +2,12 @@ import { createServer, type Server } from 'node:net';
 import { listen } from '../../shared/http/listen.ts';
 import { inProcessPipe, type LinkSocket } from '../../shared/wire/in-process-pipe.ts';
 import { MAX_FRAME_BYTES, MUX_HELLO_LINE, MuxCarrier, MuxChannel } from '../../shared/wire/ingest-mux.ts';
-import { type ControllerMessage, encodeLine, LineReader } from '../../shared/wire/ingest-protocol.ts';
+import {
+  type ControllerMessage,
+  encodeLine,
+  LineReader,
+  parseLine,
+} from '../../shared/wire/ingest-protocol.ts';
 import { onLines } from '../../shared/wire/on-lines.ts';
 import type { RequestLogger } from '../api/api-core.ts';
 import type { FleetState } from '../model/fleet-state.ts';
@@ -72,6 +77,11 @@ export async function startIngestServer(
     log?: RequestLogger;
     /** Receives one line per peer and reason of a refused link (issue 29 item 5). */
     warn?: (line: string) => void;
+    /**
+     * Connections (a shard's channels included) taken before `connection-limit`, or twice the
+     * registered PBXs where that is more; default 5,000 (tests take fewer).
+     */
+    maxConnections?: number;
   },
 ): Promise<IngestServer> {
   const connections = new Set<Connection>();
@@ -227,6 +237,17 @@ export async function startIngestServer(
     };
     const mux = new MuxCarrier(socket, {
       allows: () => !closed && connections.size < connectionLimit(),
+      // At the limit the channel's session hears it, as a connection of its own hears any other
+      // refusal, and the operator reads it once per peer (a closed listener just closes).
+      turnedAway: (hello) => {
+        if (closed) return undefined;
+        const siteId = parseLine(hello)?.['siteId'];
+        refusals.note(peer, {
+          reason: 'connection-limit',
+          siteId: typeof siteId === 'string' ? siteId : null,
+        });
+        return JSON.stringify({ type: 'refused', reason: 'connection-limit' } satisfies ControllerMessage);
+      },
       channel: (channel) => {
         socket.setTimeout(0);
         channel.once('close', idle);
@@ -266,7 +287,8 @@ export async function startIngestServer(
       if (connection.session.siteId !== null) recount(connection.session.siteId);
     });
   };
-  const connectionLimit = () => Math.max(MAX_CONNECTIONS, 2 * state.ingest.links.size);
+  const connectionLimit = () =>
+    Math.max(options.maxConnections ?? MAX_CONNECTIONS, 2 * state.ingest.links.size);
   const server = createServer((socket) => {
     server.maxConnections = connectionLimit();
     accept(socket, peerOf(socket));

@@ -9,6 +9,8 @@ const MEANING: Record<RefusalReason, string> = {
   'unknown-site': 'no PBX is registered for that site here (a shard of a fleet of another size?)',
   'bad-hello': 'its first line is not a hello of this protocol',
   'link-cut': "the control plane cut the site's link",
+  'connection-limit':
+    'the listener holds as many connections (shard channels included) as it takes; the link retries after its back-off',
 };
 
 /**

@@ -1,5 +1,5 @@
 import { rootCertificates, type TLSSocket } from 'node:tls';
-import { Agent, buildConnector, errors } from 'undici';
+import { buildConnector, Client, errors } from 'undici';
 import type { Clock } from '../../shared/clock.ts';
 import type { ResolverLimits } from './resolver-limits.ts';
 
@@ -19,19 +19,25 @@ export interface ExchangeTransport {
   limits: ResolverLimits;
 }
 
-/**
- * One undici agent for one provider lookup: its connector times every connection set-up
- * (RESOLVER-UNSPEC-CONNECT-TIMEOUT: the connect is not aborted at the provider timeout, only at
- * the overall limit) and applies the TLS rules: TLS 1.2 and 1.3 (RESOLVER-TLS-VERSIONS), the
- * runtime's trust store (RESOLVER-TLS-TRUST-STORE), the per-provider switch
- * (RESOLVER-TLS-CHECK-OFF) and no separate host-name check (RESOLVER-TLS-NO-HOSTNAME).
- */
-/** The reason every lookup's agent is destroyed with, made once. */
+/** The reason every lookup's clients are destroyed with, made once. */
 const LOOKUP_DONE = new Error('the provider lookup is over');
 
+/**
+ * The connections of one provider lookup: one undici `Client` per origin the lookup reaches (the
+ * provider's, and those its redirects lead to), made when first needed — a lookup's requests go
+ * one after another, so one connection per origin serves them, and a kept-alive one is reused
+ * (the Digest retry, a redirect to the same origin). A `Client` rather than an `Agent`, which
+ * builds a pool and a client per origin and clones its options for each (issue 31 §3). The
+ * connector times every connection set-up (RESOLVER-UNSPEC-CONNECT-TIMEOUT: the connect is not
+ * aborted at the provider timeout, only at the overall limit) and applies the TLS rules: TLS 1.2
+ * and 1.3 (RESOLVER-TLS-VERSIONS), the runtime's trust store (RESOLVER-TLS-TRUST-STORE), the
+ * per-provider switch (RESOLVER-TLS-CHECK-OFF) and no separate host-name check
+ * (RESOLVER-TLS-NO-HOSTNAME).
+ */
 export class LookupAgent {
-  readonly agent: Agent;
+  private readonly clients = new Map<string, Client>();
   private readonly connects: ConnectRecord[] = [];
+  private readonly options: Client.Options;
 
   constructor(transport: ExchangeTransport) {
     const { limits, clock } = transport;
@@ -44,7 +50,7 @@ export class LookupAgent {
       timeout: Math.max(1, limits.totalMs),
       ...(ca ? { ca } : {}),
     });
-    this.agent = new Agent({
+    this.options = {
       connect: (options, callback) => {
         const started = clock.now();
         base(options, (error, socket) => {
@@ -58,9 +64,18 @@ export class LookupAgent {
       maxHeaderSize: limits.maxHeaderBytes,
       headersTimeout: Math.max(1, limits.totalMs),
       bodyTimeout: Math.max(1, limits.totalMs),
-      connections: 2,
       pipelining: 1,
-    });
+    };
+  }
+
+  /** The client of `origin`, made on first use. */
+  client(origin: string): Client {
+    let client = this.clients.get(origin);
+    if (!client) {
+      client = new Client(origin, this.options);
+      this.clients.set(origin, client);
+    }
+    return client;
   }
 
   /** Connection set-ups since the last call. */
@@ -74,7 +89,9 @@ export class LookupAgent {
    * client's CPU per lookup (bench/resolver.bench.ts); nothing of the lookup waits on it any more.
    */
   async close(): Promise<void> {
-    await this.agent.destroy(LOOKUP_DONE).catch(() => {});
+    const closing = [...this.clients.values()].map((client) => client.destroy(LOOKUP_DONE).catch(() => {}));
+    this.clients.clear();
+    await Promise.all(closing);
   }
 }
 
@@ -151,10 +168,9 @@ export async function exchange(
 ): Promise<HopResponse> {
   const { clock } = options;
   const started = clock.now();
-  let response: Awaited<ReturnType<Agent['request']>>;
+  let response: Awaited<ReturnType<Client['request']>>;
   try {
-    response = await lookup.agent.request({
-      origin: request.origin,
+    response = await lookup.client(request.origin).request({
       path: request.path,
       method: request.method,
       headers: request.headers.flat(),

@@ -140,7 +140,8 @@ export async function resolveNumber(
       password: provider.fields['password']?.value ?? '',
     });
     log.forProvider(provider.id, masker);
-    const key = ResolutionCache.key(fingerprint(raw), canonical);
+    // The provider's fingerprint only when its cache is in use (issue 31 §3: a JSON text per query).
+    const key = useCache && provider.cache ? ResolutionCache.key(fingerprint(raw), canonical) : '';
     const cached = useCache && provider.cache ? options.cache?.get(key, now()) : null;
     if (cached) {
       log.info('cache', `served from the cache: ${cached.name.displayName}`);

@@ -212,7 +212,15 @@ export class MuxCarrier {
 
   constructor(
     private readonly socket: LinkSocket,
-    private readonly accept?: { channel(channel: MuxChannel): void; allows(open: number): boolean },
+    private readonly accept?: {
+      channel(channel: MuxChannel): void;
+      allows(open: number): boolean;
+      /**
+       * A channel `allows` turned away, with its first line (the session's hello): the line to
+       * answer it with before it is closed, so its session hears why; none: closed at once.
+       */
+      turnedAway?(firstLine: string): string | undefined;
+    },
   ) {
     socket.on('close', () => {
       for (const channel of [...this.channels.values()]) channel.destroy();
@@ -249,6 +257,8 @@ export class MuxCarrier {
       if (line === '' || !this.accept || id <= this.highestOpened) return;
       this.highestOpened = id;
       if (!this.accept.allows(this.channels.size)) {
+        const answer = this.accept.turnedAway?.(line);
+        if (answer !== undefined) this.send(id, answer);
         this.send(id, '');
         return;
       }

@@ -15,7 +15,8 @@ import { isSeverity, type Severity } from './severity.ts';
  * controller → PBX:
  * - `welcome` with the highest sequence number of this stream already processed, so re-sent
  *   messages are recognised and each event counts exactly once;
- * - `refused` (unknown site, wrong key, link cut) and the connection closes;
+ * - `refused` (unknown site, wrong key, link cut, or `connection-limit`: the listener holds as many
+ *   connections and shard channels as it takes) and the connection closes;
  * - `ack` per processed event.
  */
 export const PROTOCOL_VERSION = 1;
@@ -53,7 +54,7 @@ export interface InventoryMessage {
 }
 export type PbxMessage = HelloMessage | EventMessage | InventoryMessage;
 
-export type RefusalReason = 'bad-hello' | 'unknown-site' | 'bad-key' | 'link-cut';
+export type RefusalReason = 'bad-hello' | 'unknown-site' | 'bad-key' | 'link-cut' | 'connection-limit';
 export type ControllerMessage =
   | { type: 'welcome'; lastSeq: number }
   | { type: 'refused'; reason: RefusalReason }

@@ -92,8 +92,8 @@ export async function certifyInProcess(spec: CertificationSpec): Promise<Certifi
     throw new FixtureError(
       `certify-plugin could not set up the run ${problem.run}: ${problem.harnessProblem}`,
     );
-  const generatedProblem = result.generated?.['harnessProblem'];
-  if (typeof generatedProblem === 'string')
+  const generatedProblem = result.generated?.harnessProblem;
+  if (generatedProblem !== undefined)
     throw new FixtureError(`certify-plugin could not set up a generated state: ${generatedProblem}`);
   const report = certifyReport({
     result,

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { pythonProblem, runAgentPlugins } from '../../../src/certify/mkp/run-agent-plugins.ts';
 import { probeSandbox } from '../../../src/certify/sandbox.ts';
+import { sealedOrSkip } from '../support.ts';
 
 const sandbox = await probeSandbox(process.env);
 
@@ -71,12 +72,7 @@ function processesWith(marker: string): number[] {
 test('a hostile agent-based plug-in finds no secret, keeps nothing and leaves no child in the sealed runner', {
   skip: pythonProblem() ?? false,
 }, async (t) => {
-  if (!sandbox.report.sealed) {
-    if (process.env['PBX_REQUIRE_SEALED'] === '1')
-      assert.fail(`PBX_REQUIRE_SEALED=1 but the runs are not sealed: ${sandbox.report.reason}`);
-    t.skip(`not sealed on this machine: ${sandbox.report.reason}`);
-    return;
-  }
+  if (!(await sealedOrSkip(t, sandbox))) return;
   const root = await mkdtemp(join(tmpdir(), 'pbx-mkp-sealed-'));
   const mark = `pbx-mkp-sealed-${process.pid}-${Date.now()}`;
   const holder = spawn('sleep', ['120'], { env: { CI_DEPLOY_TOKEN: 'fake' }, stdio: 'ignore' });

@@ -29,6 +29,21 @@ export async function randomPool(
   return undefined;
 }
 
+/** A block and two ports `randomPool` picked. */
+export type PickedPool = NonNullable<Awaited<ReturnType<typeof randomPool>>>;
+
+/** The `simulate` options that put a fleet's (or a shard's) PBXs on the picked block and ports. */
+export function poolOptions(picked: PickedPool): string[] {
+  return [
+    '--address-pool',
+    picked.pool.spec,
+    '--port',
+    String(picked.port),
+    '--web-port',
+    String(picked.port2),
+  ];
+}
+
 /** A listener holding `address:port` until closed. */
 export function holdAddressPort(address: string, port: number): Promise<{ close(): Promise<void> }> {
   return new Promise((resolve, reject) => {

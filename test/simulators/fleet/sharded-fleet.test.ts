@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import { request } from 'undici';
-import { randomPool } from './random-pool.ts';
-import { SimulateChildren } from './simulate-children.ts';
+import { SimulateChildren, shardedFleet } from './simulate-children.ts';
 
 const SECRET = 'fleet-secret-for-the-shard-test-only';
+const NO_POOL = 'no spare loopback block on this system';
 /** Anna (Nordlicht) and Sam (Südwind): between them they see every site of the demo fleet. */
 const ACCOUNTS = [
   'anna.admin@nordlicht.example:Nordlicht-Demo-1',
@@ -13,33 +13,10 @@ const ACCOUNTS = [
 ].map((pair) => `Basic ${Buffer.from(pair).toString('base64')}`);
 
 test('a controller alone and 3 shard processes form one fleet: the merged /sites shows every site once, none offline', async (t) => {
-  const picked = await randomPool(12);
-  if (!picked) return t.skip('no spare loopback block on this system');
-  const children = new SimulateChildren({ ...process.env, PBX_CONFORMANCE_FLEET_SECRET: SECRET });
-  t.after(() => children.stopAll());
-  const simulate = (args: string[]) => children.start(args);
-  const controller = await simulate(['--fleet-only', '--pbx-count', '12']);
-  const api = /REST:\s+(\S+)\/api\/v1/.exec(controller.banner)?.[1];
-  const ingest = /PBX ingest:\s+(tcp:\S+)/.exec(controller.banner)?.[1];
-  assert.ok(api && ingest, controller.banner);
-  const shards = await Promise.all(
-    [1, 2, 3].map((i) =>
-      simulate([
-        '--shard',
-        `${i}/3`,
-        '--pbx-count',
-        '12',
-        '--controller',
-        ingest,
-        '--address-pool',
-        picked.pool.spec,
-        '--port',
-        String(picked.port),
-        '--web-port',
-        String(picked.port2),
-      ]),
-    ),
-  );
+  const fleet = await shardedFleet(t, 12, SECRET);
+  if (!fleet) return t.skip(NO_POOL);
+  const { api } = fleet.controller;
+  const shards = await Promise.all([1, 2, 3].map((i) => fleet.children.start(fleet.shard(i, 3))));
   assert.match(shards[0]!.banner, /PBXs 1 to 4 of 12/);
   assert.match(shards[2]!.banner, /PBXs 9 to 12 of 12/);
 
@@ -88,31 +65,14 @@ test('a controller alone and 3 shard processes form one fleet: the merged /sites
 });
 
 test('a shard that cannot start fails the test at once, and no simulate child outlives it (issue 29 item 16)', async (t) => {
-  const picked = await randomPool(4);
-  if (!picked) return t.skip('no spare loopback block on this system');
-  const children = new SimulateChildren({ ...process.env, PBX_CONFORMANCE_FLEET_SECRET: SECRET });
-  t.after(() => children.stopAll());
-  const controller = await children.start(['--fleet-only', '--pbx-count', '4']);
-  const ingest = /PBX ingest:\s+(tcp:\S+)/.exec(controller.banner)?.[1];
-  assert.ok(ingest, controller.banner);
-  const shard = [
-    '--shard',
-    '1/2',
-    '--pbx-count',
-    '4',
-    '--controller',
-    ingest,
-    '--address-pool',
-    picked.pool.spec,
-    '--port',
-    String(picked.port),
-    '--web-port',
-    String(picked.port2),
-  ];
+  const fleet = await shardedFleet(t, 4, SECRET);
+  if (!fleet) return t.skip(NO_POOL);
+  const { children } = fleet;
+  const shard = fleet.shard(1, 2);
   await children.start(shard);
   // Shard 1/2 again takes the same site addresses (its start fails); shard 2/2 starts meanwhile.
   const started = Date.now();
-  const second = shard.map((arg) => (arg === '1/2' ? '2/2' : arg));
+  const second = fleet.shard(2, 2);
   await assert.rejects(Promise.all([children.start(shard), children.start(second)]), /exited 2/);
   assert.ok(Date.now() - started < 30_000, 'the failure is reported at once, not after a hang');
   await children.stopAll();
@@ -124,31 +84,17 @@ test('a shard that cannot start fails the test at once, and no simulate child ou
 });
 
 test('issue 29 item 5: a shard with another fleet secret prints one line and exits 2 within seconds; the controller logs the refused links once, with the reason and without a secret', async (t) => {
-  const picked = await randomPool(4);
-  if (!picked) return t.skip('no spare loopback block on this system');
-  const children = new SimulateChildren({ ...process.env, PBX_CONFORMANCE_FLEET_SECRET: SECRET });
-  t.after(() => children.stopAll());
-  const controller = await children.start(['--fleet-only', '--pbx-count', '4']);
+  const fleet = await shardedFleet(t, 4, SECRET);
+  if (!fleet) return t.skip(NO_POOL);
+  const { controller } = fleet;
   let logged = '';
   controller.child.stderr!.on('data', (chunk) => {
     logged += chunk;
   });
-  const ingest = /PBX ingest:\s+(tcp:\S+)/.exec(controller.banner)?.[1];
-  assert.ok(ingest, controller.banner);
   const WRONG = 'another-fleet-secret-of-the-wrong-shard';
   const wrong = new SimulateChildren({ ...process.env, PBX_CONFORMANCE_FLEET_SECRET: WRONG });
   t.after(() => wrong.stopAll());
-  const shard = [
-    ...['--shard', '1/1', '--pbx-count', '4', '--controller', ingest],
-    ...[
-      '--address-pool',
-      picked.pool.spec,
-      '--port',
-      String(picked.port),
-      '--web-port',
-      String(picked.port2),
-    ],
-  ];
+  const shard = fleet.shard(1, 1);
   // Twice: four PBXs each time, all refused over the shard's one connection, from one peer.
   for (let run = 1; run <= 2; run++) {
     const { code, stderr, ms } = await wrong.run(shard, 30_000);

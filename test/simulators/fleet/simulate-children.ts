@@ -1,5 +1,8 @@
+import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import type { TestContext } from 'node:test';
+import { type PickedPool, poolOptions, randomPool } from './random-pool.ts';
 
 /**
  * `simulate` children of one test (issue 29 item 16): each is tracked from the moment it is
@@ -84,6 +87,20 @@ export class SimulateChildren {
     });
   }
 
+  /**
+   * Starts the controller alone (`--fleet-only --pbx-count N`); resolves with its banner and the
+   * REST base and ingest address the banner names.
+   */
+  async startController(
+    pbxCount: number,
+  ): Promise<{ child: ChildProcess; banner: string; api: string; ingest: string }> {
+    const controller = await this.start(['--fleet-only', '--pbx-count', String(pbxCount)]);
+    const api = /REST:\s+(\S+)\/api\/v1/.exec(controller.banner)?.[1];
+    const ingest = /PBX ingest:\s+(tcp:\S+)/.exec(controller.banner)?.[1];
+    assert.ok(api && ingest, controller.banner);
+    return { ...controller, api, ingest };
+  }
+
   /** Every child spawned and not yet gone. */
   running(): ChildProcess[] {
     return [...this.children].filter((child) => child.exitCode === null && child.signalCode === null);
@@ -101,4 +118,35 @@ export class SimulateChildren {
       }),
     );
   }
+}
+
+/**
+ * A sharded fleet's set-up: a loopback block free on its first `pbxCount` addresses, `simulate`
+ * children with the fleet secret (all stopped after the test) and the controller alone, started.
+ * `undefined` where no such block can be bound (the caller skips).
+ */
+export async function shardedFleet(
+  t: TestContext,
+  pbxCount: number,
+  secret: string,
+): Promise<
+  | {
+      picked: PickedPool;
+      children: SimulateChildren;
+      controller: Awaited<ReturnType<SimulateChildren['startController']>>;
+      /** The options of shard `index`/`of` of this fleet, linking to its controller. */
+      shard(index: number, of: number): string[];
+    }
+  | undefined
+> {
+  const picked = await randomPool(pbxCount);
+  if (!picked) return undefined;
+  const children = new SimulateChildren({ ...process.env, PBX_CONFORMANCE_FLEET_SECRET: secret });
+  t.after(() => children.stopAll());
+  const controller = await children.startController(pbxCount);
+  const shard = (index: number, of: number) => [
+    ...['--shard', `${index}/${of}`, '--pbx-count', String(pbxCount), '--controller', controller.ingest],
+    ...poolOptions(picked),
+  ];
+  return { picked, children, controller, shard };
 }

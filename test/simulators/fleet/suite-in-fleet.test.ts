@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { addressAt } from '../../../simulators/fleet/address-pool.ts';
-import { randomPool } from './random-pool.ts';
+import { poolOptions, randomPool } from './random-pool.ts';
 
 /** One scenario group per face of the PBX under test, the resolver's trust store among them, and the fleet's. */
 const CLAUSES = [
@@ -43,12 +43,7 @@ test('npm run test:fleet-suite: the suite runs against a PBX in the middle of a 
       CLAUSES.map((id) => `@${id}`).join(' or '),
       '--reports',
       reports,
-      '--address-pool',
-      picked.pool.spec,
-      '--port',
-      String(picked.port),
-      '--web-port',
-      String(picked.port2),
+      ...poolOptions(picked),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -259,6 +260,38 @@ test('simulate starts a fleet controller with 3 PBXs by default; an event raised
   await stop();
   assert.equal(await canConnect('127.0.0.1', Number(new URL(target.fleet.apiUrl).port)), false);
   assert.equal(await canConnect('127.0.0.1', Number(new URL(kiel[1]!).port)), false);
+});
+
+test('simulate prints a refused PBX link once per peer and reason, without the key, as --fleet-only does (issue 29 item 5)', async (t) => {
+  const { io } = await simulate(t, ['--clock', 'frozen', '--pbx-count', '1']);
+  const ingest = /PBX ingest: +tcp:\/\/([\d.]+):(\d+)/.exec(io.err());
+  assert.ok(ingest, io.err());
+  const WRONG = 'a-key-of-another-fleet';
+  // Twice from the same peer: refused each time, printed once.
+  for (const stream of ['s1', 's2']) {
+    const socket = connect({ host: ingest[1], port: Number(ingest[2]) });
+    socket.on('error', () => {});
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString('utf8');
+    });
+    await once(socket, 'connect');
+    socket.write(
+      `${JSON.stringify({ type: 'hello', version: 1, siteId: 'site-hamburg', key: WRONG, stream })}\n`,
+    );
+    await once(socket, 'close');
+    assert.equal(answer, '{"type":"refused","reason":"bad-key"}\n');
+  }
+  const printed = io
+    .err()
+    .split('\n')
+    .filter((line) => line.includes('refused a PBX link'));
+  assert.equal(printed.length, 1, io.err());
+  assert.match(
+    printed[0]!,
+    /^warning: ingest: refused a PBX link from 127\.0\.0\.1 for site "site-hamburg": bad-key, /,
+  );
+  assert.ok(!io.err().includes(WRONG), 'never the key');
 });
 
 test('simulate --pbx-count 5 adds a demo site beyond the four of the fixture', async (t) => {

@@ -338,3 +338,52 @@ test('with a journal that commits later, answers wait for their batch and every 
   ]);
   await c.waitClosed();
 });
+
+test('a shard channel turned away at the connection limit hears refused connection-limit before it closes, and the operator reads it once per peer', async (t) => {
+  const clock = new VirtualClock({ start: T0 });
+  t.after(() => clock.dispose());
+  const state = new FleetState(clock, FAST_SCRYPT, MEMORY_JOURNAL);
+  await state.load({ ...sitesOnly(), pbxs: [{ siteId: 'site-hamburg', key: 'the-key' }] });
+  const warnings: string[] = [];
+  // One registered PBX: the limit is 2 (twice the registered PBXs, above the 1 asked for).
+  const ingest = await startIngestServer(state, {
+    host: '127.0.0.1',
+    port: 0,
+    maxConnections: 1,
+    warn: (line) => warnings.push(line),
+  });
+  t.after(() => ingest.close());
+  const url = new URL(ingest.url);
+  const socket = connect({ host: url.hostname, port: Number(url.port) });
+  t.after(() => socket.destroy());
+  socket.on('error', () => {});
+  const frames: string[] = [];
+  const reader = new LineReader();
+  socket.on('data', (chunk: Buffer) => frames.push(...reader.push(chunk)));
+  const waitFor = async (what: string, done: () => boolean) => {
+    const deadline = Date.now() + 3_000;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(`waited for ${what}, got ${JSON.stringify(frames)}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  const helloOf = (stream: string) => JSON.stringify(hello({ stream }));
+  socket.write(`{"type":"mux","version":1}\n1\t${helloOf('s1')}\n2\t${helloOf('s2')}\n`);
+  await waitFor('two welcomes', () => frames.filter((f) => f.includes('"welcome"')).length === 2);
+  // Twice a third session: each is turned away with the reason, then closed.
+  for (const channel of [3, 4]) {
+    socket.write(`${channel}\t${helloOf(`s${channel}`)}\n`);
+    await waitFor(`channel ${channel} closed`, () => frames.includes(`${channel}\t`));
+    assert.deepEqual(
+      frames.filter((f) => f.startsWith(`${channel}\t`)),
+      [`${channel}\t{"type":"refused","reason":"connection-limit"}`, `${channel}\t`],
+    );
+  }
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(
+    warnings[0]!,
+    /^ingest: refused a PBX link from 127\.0\.0\.1 for site "site-hamburg": connection-limit, /,
+  );
+  assert.ok(!warnings[0]!.includes('the-key'), 'never a key');
+  assert.equal(ingest.connections('site-hamburg'), 2, 'the two sessions within the limit stay');
+});
