@@ -3,8 +3,8 @@ import { parse as parseYaml } from 'yaml';
 import type { CertifyResult, ExtraRunClause } from '../../../src/certify/certify.ts';
 import { parseExpectations } from '../../../src/certify/expectations.ts';
 import type { CompatibilityReport } from '../../../src/report/model.ts';
+import { CertificationProcess } from './certification-process.ts';
 import type { CertificationDone, CertificationSpec } from './certification-spec.ts';
-import { CertificationThread } from './certification-thread.ts';
 
 export type { CertificationDone, CertificationSpec } from './certification-spec.ts';
 
@@ -44,12 +44,12 @@ export function certifyStepOf(groups: readonly (string | null | undefined)[]): C
 /**
  * The certifications of this process, one per spec: a scenario whose spec was certified before
  * (or is being certified, e.g. started ahead by the prefetch) gets that certification. Each is
- * made on the certification thread (certification-thread.ts, certify-in-process.ts), in a folder
+ * made in the certification process (certification-process.ts, certify-in-process.ts), in a folder
  * of its own (its plug-ins, its reports), removed by {@link closeCertifications}. Its plug-in runs
- * take turns with every other certification's for the thread's run slots (src/certify/run-slots.ts).
+ * take turns with every other certification's for that process's run slots (src/certify/run-slots.ts).
  */
 const certifications = new Map<string, Promise<CertificationDone>>();
-const thread = new CertificationThread();
+const certifier = new CertificationProcess();
 
 /** The key of a spec: every part of it, plug-ins by name. */
 function keyOf(spec: CertificationSpec): string {
@@ -65,7 +65,7 @@ export function certification(spec: CertificationSpec): Promise<CertificationDon
   const key = keyOf(spec);
   let done = certifications.get(key);
   if (!done) {
-    done = thread.certify(spec);
+    done = certifier.certify(spec);
     // Awaited by the scenario (or by closeCertifications): never an unhandled rejection meanwhile.
     done.catch(() => {});
     certifications.set(key, done);
@@ -78,7 +78,7 @@ export function certificationCount(): number {
   return certifications.size;
 }
 
-/** Waits for every certification started, removes their folders and ends the certification thread. */
+/** Waits for every certification started, removes their folders and ends the certification process. */
 export async function closeCertifications(): Promise<void> {
   const all = [...certifications.values()];
   certifications.clear();
@@ -86,7 +86,7 @@ export async function closeCertifications(): Promise<void> {
   await Promise.all(
     settled.map((s) => (s.status === 'fulfilled' ? rm(s.value.dir, { recursive: true, force: true }) : null)),
   );
-  await thread.close();
+  await certifier.close();
 }
 
 /**
