@@ -97,18 +97,24 @@ test('issue 29 item 5: a shard with another fleet secret prints one line and exi
   const shard = fleet.shard(1, 1);
   // Twice: four PBXs each time, all refused over the shard's one connection, from one peer.
   for (let run = 1; run <= 2; run++) {
-    const { code, stderr, ms } = await wrong.run(shard, 30_000);
+    const { code, stderr } = await wrong.run(shard, 30_000);
     assert.equal(code, 2, stderr);
     const lines = stderr.split('\n').filter((line) => line !== '');
     assert.equal(lines.length, 1, `one line: ${stderr}`);
     assert.match(lines[0]!, /refused the link of site \S+ for authentication \(bad-key\)/);
     assert.match(lines[0]!, /PBX_CONFORMANCE_FLEET_SECRET/);
     assert.ok(!stderr.includes(WRONG) && !stderr.includes(SECRET), 'no secret in the line');
-    // Start-up (tsx, four PBXs) included; the refusal itself comes within the first hello.
-    assert.ok(ms < 20_000, `exited after ${ms} ms`);
+    // A shard that retried instead (5 s to 60 s back-off) would still run at the 30 s limit of
+    // `run` and be killed, so the exit code above is what proves it gives up. How fast it exits
+    // is the machine's business (start-up under tsx), not asserted here.
+  }
+  // The controller writes its line before it answers the hello; its pipe may still be on the way.
+  const refusedLines = () => logged.split('\n').filter((line) => line.includes('refused a PBX link'));
+  for (let waited = 0; refusedLines().length === 0 && waited < 10_000; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   await new Promise((resolve) => setTimeout(resolve, 200));
-  const refusals = logged.split('\n').filter((line) => line.includes('refused a PBX link'));
+  const refusals = refusedLines();
   assert.equal(refusals.length, 1, `logged once per peer and reason: ${logged}`);
   assert.match(
     refusals[0]!,
