@@ -7,8 +7,11 @@ import { createHash } from 'node:crypto';
  * the caller receives. It therefore differs per caller's view and changes exactly when anything
  * the caller sees changes, including findings other than `events`.
  */
-export function etagOf(body: string): string {
-  return `"${createHash('sha256').update(body, 'utf8').digest('base64url').slice(0, 32)}"`;
+export function etagOf(body: string | Buffer): string {
+  // A Buffer is hashed as it is: the UTF-8 bytes of the body, without encoding the text again.
+  const hash =
+    typeof body === 'string' ? createHash('sha256').update(body, 'utf8') : createHash('sha256').update(body);
+  return `"${hash.digest('base64url').slice(0, 32)}"`;
 }
 
 /**

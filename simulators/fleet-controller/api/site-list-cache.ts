@@ -64,7 +64,8 @@ function renderParts(state: FleetState, partnerId: string): SiteListParts {
 
 function joined(parts: SiteListParts): RenderedSiteList {
   const body = `[${parts.order.map((siteId) => parts.entries.get(siteId)!.json).join(',')}]`;
-  return { body, bytes: Buffer.from(body, 'utf8'), etag: etagOf(body) };
+  const bytes = Buffer.from(body, 'utf8');
+  return { body, bytes, etag: etagOf(bytes) };
 }
 
 /**

@@ -163,3 +163,9 @@ test('FLEET-SITES-NOT-MODIFIED: agrees with the fresh package on every list both
   );
   assert.equal(fresh({ 'if-none-match': '*' }, { etag: '"x"' }), ifNoneMatchHits('*', '"x"'));
 });
+
+test('FLEET-UNSPEC-ETAG: the ETag of a body is the same whether it is given as text or as its UTF-8 bytes', () => {
+  const body = JSON.stringify([{ id: 'site-oelde', displayName: 'Ölde Süd', attention: ['events'] }]);
+  assert.equal(etagOf(Buffer.from(body, 'utf8')), etagOf(body));
+  assert.notEqual(etagOf(Buffer.from(body, 'latin1')), etagOf(body));
+});
