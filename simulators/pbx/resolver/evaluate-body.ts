@@ -52,45 +52,16 @@ export interface EvaluateOptions {
  * (RESOLVER-EVAL-HTML-DECODE, RESOLVER-EVAL-TRIM); then the field mappings compose the name.
  * A parser whose matcher JavaScript cannot run yields the empty string and says why.
  */
-export function evaluateBody(
+export async function evaluateBody(
   body: string,
   parsers: readonly ResolverParser[],
   mappings: FieldMappings,
   options: EvaluateOptions,
-): Evaluation {
+): Promise<Evaluation> {
   const runner = new MatcherRunner(body, options.matcherMs);
-  const hits: ParserHit[] = parsers.map((parser, index) => {
-    const reading = readJavaRegex(parser.matcher);
-    const hit: ParserHit = {
-      index,
-      matcher: parser.matcher,
-      formatter: parser.formatter,
-      matched: false,
-      match: null,
-      result: '',
-      matchCount: 0,
-      optionUi: parser.optionUi ?? false,
-      notes: reading.notes,
-      error: null,
-    };
-    const blocker = reading.notes.find((n) => n.kind === 'cannot-run');
-    if (blocker) {
-      hit.error = `the matcher uses ${blocker.construct}, which JavaScript cannot run: ${blocker.message}`;
-      return hit;
-    }
-    const run = runner.run(reading.source, reading.flags, options.countUpTo ?? 1);
-    if (!run.ok) {
-      hit.error = run.message;
-      return hit;
-    }
-    hit.matchCount = run.count;
-    if (!run.match) return hit;
-    hit.matched = true;
-    const whole = run.match.groups[0] ?? '';
-    hit.match = whole.length > EXCERPT_CHARS ? `${whole.slice(0, EXCERPT_CHARS)}…` : whole;
-    hit.result = decodeHtml(applyFormatter(parser.formatter, run.match.groups)).trim();
-    return hit;
-  });
+  const hits: ParserHit[] = [];
+  for (const [index, parser] of parsers.entries())
+    hits.push(await evaluateParser(runner, parser, index, options));
   const variables = hits.map((h) => h.result);
   const uiValues: Record<string, string> = {};
   for (const hit of hits) if (hit.optionUi && hit.result !== '') uiValues[String(hit.index)] = hit.result;
@@ -101,4 +72,43 @@ export function evaluateBody(
     name: composeName(mappings, variables),
     uiValues,
   };
+}
+
+/** One parser on the body: its first match, formatted, decoded and trimmed. */
+async function evaluateParser(
+  runner: MatcherRunner,
+  parser: ResolverParser,
+  index: number,
+  options: EvaluateOptions,
+): Promise<ParserHit> {
+  const reading = readJavaRegex(parser.matcher);
+  const hit: ParserHit = {
+    index,
+    matcher: parser.matcher,
+    formatter: parser.formatter,
+    matched: false,
+    match: null,
+    result: '',
+    matchCount: 0,
+    optionUi: parser.optionUi ?? false,
+    notes: reading.notes,
+    error: null,
+  };
+  const blocker = reading.notes.find((n) => n.kind === 'cannot-run');
+  if (blocker) {
+    hit.error = `the matcher uses ${blocker.construct}, which JavaScript cannot run: ${blocker.message}`;
+    return hit;
+  }
+  const run = await runner.run(reading.source, reading.flags, options.countUpTo ?? 1);
+  if (!run.ok) {
+    hit.error = run.message;
+    return hit;
+  }
+  hit.matchCount = run.count;
+  if (!run.match) return hit;
+  hit.matched = true;
+  const whole = run.match.groups[0] ?? '';
+  hit.match = whole.length > EXCERPT_CHARS ? `${whole.slice(0, EXCERPT_CHARS)}…` : whole;
+  hit.result = decodeHtml(applyFormatter(parser.formatter, run.match.groups)).trim();
+  return hit;
 }

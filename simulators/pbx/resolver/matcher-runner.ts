@@ -50,28 +50,30 @@ function matcherContext(): Record<string, unknown> {
 }
 
 /**
- * The matcher thread: it runs one match per message on its port and answers on the same port.
- * `state[0]` says where the current run is (0 sent, 1 started, 2 done), `state[1]` that the thread
- * listens. Plain JavaScript, so the thread needs no loader.
+ * The matcher thread: it runs one match per message on its port, in the order sent, and answers
+ * each with its `seq` on the same port. Before a run starts it writes the run's start time
+ * (`startedAt[0]`, ms since the epoch) and then its `seq` (`state[0]`), so the posting thread can
+ * time each run from its own start; `state[1]` says that the thread listens. Plain JavaScript, so
+ * the thread needs no loader.
  */
 const THREAD_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const state = new Int32Array(workerData.state);
+const startedAt = new Float64Array(workerData.startedAt);
 const port = workerData.port;
-port.on('message', ({ body, source, flags, countLimit }) => {
-  Atomics.store(state, 0, 1);
+port.on('message', ({ seq, body, source, flags, countLimit }) => {
+  startedAt[0] = performance.timeOrigin + performance.now();
+  Atomics.store(state, 0, seq);
   let reply;
   try {
     let result = null;
     let matches = 0;
     ${MATCH}
-    reply = { ok: true, result, matches };
+    reply = { seq, ok: true, result, matches };
   } catch (error) {
-    reply = { ok: false, message: String(error && error.message) };
+    reply = { seq, ok: false, message: String(error && error.message) };
   }
   port.postMessage(reply);
-  Atomics.store(state, 0, 2);
-  Atomics.notify(state, 0);
 });
 Atomics.store(state, 1, 1);
 `;
@@ -79,22 +81,45 @@ Atomics.store(state, 1, 1);
 /** How long a listening matcher thread may take to pick a run up before the context runs it. */
 const PICK_UP_MS = 1000;
 
-type ThreadReply = { ok: true; result: MatchData | null; matches: number } | { ok: false; message: string };
+type ThreadReply =
+  | { seq: number; ok: true; result: MatchData | null; matches: number }
+  | { seq: number; ok: false; message: string };
+
+/** A run sent to the thread and not answered yet. */
+interface PendingRun {
+  seq: number;
+  timeoutMs: number;
+  /** When the run became the first unanswered one (the thread is free to pick it up). */
+  headSince: number;
+  /** The match, `'timeout'`, or `undefined` when the thread did not take the run (the context must). */
+  settle: (reply: ThreadReply | 'timeout' | undefined) => void;
+}
+
+/** Milliseconds since the epoch, sub-millisecond, comparable across threads. */
+function nowMs(): number {
+  return performance.timeOrigin + performance.now();
+}
 
 /**
- * One thread that runs matchers while this thread waits for it, up to the matcher limit
- * (`Atomics.wait`), and reads its answer without a turn of the event loop (`receiveMessageOnPort`):
- * the run stays synchronous, as in the V8 context, without the watchdog thread node starts and
- * joins for every timed `runInContext` (issue 31 §3: 23 to 33 % of a lookup's time). A run past
- * the limit terminates the thread, which stops the pattern; the next run starts a new one. Until a
- * thread listens (its start, about 30 ms) and whenever it does not pick a run up within
- * `PICK_UP_MS`, the run goes to the V8 context with its time limit as before. The thread is
- * `unref`'d: it never keeps a process alive.
+ * One thread that runs matchers while the lookup's thread goes on serving other lookups (issue 31
+ * §3: the synchronous hand-off — `postMessage` and the wait — was 23 % of the busy time). Runs are
+ * posted at once and answered as messages in order; one timer per thread watches the oldest
+ * unanswered run: a run is stopped at the matcher limit counted from its own start on the thread
+ * (the start the thread writes to shared memory), never charged for the runs queued before it.
+ * A run past the limit terminates the thread, which stops the pattern; the runs queued behind it
+ * go to the V8 context with its time limit, and the next run starts a new thread. Until a thread
+ * listens (its start, about 30 ms) and whenever it does not pick a run up within `PICK_UP_MS`, the
+ * run goes to the V8 context as before. The thread is `unref`'d; its port keeps the process alive
+ * only while a run is unanswered.
  */
 class MatcherThread {
   private readonly state = new Int32Array(new SharedArrayBuffer(8));
+  private readonly startedAt = new Float64Array(new SharedArrayBuffer(8));
   private readonly port: MessagePort;
   private readonly worker: Worker;
+  private readonly pending = new Map<number, PendingRun>();
+  private nextSeq = 1;
+  private timer: NodeJS.Timeout | undefined;
   private dead = false;
 
   constructor() {
@@ -103,15 +128,14 @@ class MatcherThread {
     this.worker = new Worker(THREAD_SOURCE, {
       eval: true,
       execArgv: [],
-      workerData: { state: this.state.buffer, port: port2 },
+      workerData: { state: this.state.buffer, startedAt: this.startedAt.buffer, port: port2 },
       transferList: [port2],
     });
     this.worker.unref();
+    this.port.on('message', (reply: ThreadReply) => this.answer(reply));
     this.port.unref();
     this.worker.on('error', () => this.stop());
-    this.worker.on('exit', () => {
-      this.dead = true;
-    });
+    this.worker.on('exit', () => this.stop());
   }
 
   get usable(): boolean {
@@ -122,27 +146,71 @@ class MatcherThread {
   run(
     input: { body: string; source: string; flags: string; countLimit: number },
     timeoutMs: number,
-  ): ThreadReply | 'timeout' | undefined {
-    Atomics.store(this.state, 0, 0);
-    this.port.postMessage(input);
-    if (Atomics.wait(this.state, 0, 0, PICK_UP_MS) === 'timed-out' && Atomics.load(this.state, 0) === 0) {
-      this.stop();
-      return undefined;
-    }
-    if (Atomics.wait(this.state, 0, 1, timeoutMs) === 'timed-out' && Atomics.load(this.state, 0) !== 2) {
-      this.stop();
-      return 'timeout';
-    }
-    const reply = receiveMessageOnPort(this.port)?.message as ThreadReply | undefined;
-    if (reply === undefined) this.stop();
-    return reply;
+  ): Promise<ThreadReply | 'timeout' | undefined> {
+    const seq = this.nextSeq++;
+    return new Promise((settle) => {
+      if (this.pending.size === 0) this.port.ref();
+      this.pending.set(seq, { seq, timeoutMs, headSince: nowMs(), settle });
+      this.port.postMessage({ seq, ...input });
+      this.timer ??= setTimeout(() => this.watch(), Math.min(timeoutMs, PICK_UP_MS)).unref();
+    });
   }
 
+  private answer(reply: ThreadReply): void {
+    const run = this.pending.get(reply.seq);
+    if (!run) return;
+    this.pending.delete(reply.seq);
+    const head = this.pending.values().next().value;
+    if (head) head.headSince = Math.max(head.headSince, nowMs());
+    else this.port.unref();
+    run.settle(reply);
+  }
+
+  /** The timer: stops the oldest unanswered run past its limit, or watches it again. */
+  private watch(): void {
+    this.timer = undefined;
+    if (this.dead) return;
+    const started = Atomics.load(this.state, 0);
+    for (let m = receiveMessageOnPort(this.port); m; m = receiveMessageOnPort(this.port))
+      this.answer(m.message as ThreadReply);
+    const head = this.pending.values().next().value;
+    if (!head) return;
+    const now = nowMs();
+    let wait: number;
+    if (started === head.seq) {
+      const ran = now - this.startedAt[0]!;
+      if (ran >= head.timeoutMs) {
+        this.pending.delete(head.seq);
+        head.settle('timeout');
+        this.stop();
+        return;
+      }
+      wait = head.timeoutMs - ran;
+    } else if (started < head.seq) {
+      const waited = now - head.headSince;
+      if (waited >= PICK_UP_MS) {
+        this.stop();
+        return;
+      }
+      wait = Math.min(head.timeoutMs, PICK_UP_MS - waited);
+    } else {
+      // The thread is past the head, so its answer is on the way: look again soon.
+      wait = 1;
+    }
+    this.timer = setTimeout(() => this.watch(), Math.max(1, Math.ceil(wait))).unref();
+  }
+
+  /** Terminates the thread; every unanswered run goes to the V8 context. */
   stop(): void {
     if (this.dead) return;
     this.dead = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     void this.worker.terminate();
     this.port.close();
+    const left = [...this.pending.values()];
+    this.pending.clear();
+    for (const run of left) run.settle(undefined);
   }
 
   get stopped(): boolean {
@@ -178,10 +246,13 @@ export class MatcherRunner {
     private readonly timeoutMs: number,
   ) {}
 
-  /** The first match (RESOLVER-EVAL-FIRST-MATCH); with `countUpTo` > 1 also how many there are. */
-  run(source: string, flags: string, countUpTo = 1): MatcherRun {
+  /**
+   * The first match (RESOLVER-EVAL-FIRST-MATCH); with `countUpTo` > 1 also how many there are.
+   * While the matcher thread runs it, this thread serves other work.
+   */
+  async run(source: string, flags: string, countUpTo = 1): Promise<MatcherRun> {
     if (this.thread.usable) {
-      const reply = this.thread.run(
+      const reply = await this.thread.run(
         { body: this.body, source, flags, countLimit: countUpTo },
         Math.max(1, this.timeoutMs),
       );

@@ -128,7 +128,7 @@ export async function queryProvider(
     log.error('result', `lookup failed: HTTP status ${lookup.status}`);
     return outcome;
   }
-  const evaluation = evaluateBody(lookup.body.text, provider.parsers, provider.fieldMappings, {
+  const evaluation = await evaluateBody(lookup.body.text, provider.parsers, provider.fieldMappings, {
     matcherMs: context.limits.matcherMs,
     countUpTo: context.countUpTo,
   });

@@ -48,7 +48,7 @@ export class SearchLogger {
     expert: boolean,
     data?: LogData,
   ): void {
-    const mask = (text: string) => (this.masker ? this.masker.mask(text) : text);
+    const masker = this.masker;
     const entry: SearchLogEntry = {
       seq: this.entries.length + 1,
       at: this.now(),
@@ -56,13 +56,13 @@ export class SearchLogger {
       provider: this.provider,
       level,
       step,
-      message: mask(message),
+      message: masker ? masker.mask(message) : message,
       expert,
     };
     if (data) {
       const masked: LogData = {};
       for (const [key, value] of Object.entries(data))
-        masked[key] = typeof value === 'string' ? mask(value) : value;
+        masked[key] = typeof value === 'string' && masker ? masker.mask(value) : value;
       entry.data = masked;
     }
     this.entries.push(entry);

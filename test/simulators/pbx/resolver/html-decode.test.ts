@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { evaluateBody } from '../../../../simulators/pbx/resolver/evaluate-body.ts';
 import { decodeHtml } from '../../../../simulators/pbx/resolver/html-decode.ts';
 
-test('named, decimal and hex references decode; unknown or unterminated ones stay; one pass only', () => {
+test('named, decimal and hex references decode; unknown or unterminated ones stay; one pass only', async () => {
   assert.equal(
     decodeHtml('M&uuml;ller &amp; S&ouml;hne &#8364; &#x1F600; &apos;x&quot;'),
     'Müller & Söhne € 😀 \'x"',
@@ -27,7 +27,7 @@ const ENCODABLE: [string, string][] = [
   ['😀', '&#x1F600;'],
 ];
 
-test('RESOLVER-EVAL-HTML-DECODE: encoding generated text with references and decoding gives it back', () => {
+test('RESOLVER-EVAL-HTML-DECODE: encoding generated text with references and decoding gives it back', async () => {
   const chars = fc.constantFrom('a', 'Z', ' ', '1', ...ENCODABLE.map(([c]) => c));
   fc.assert(
     fc.property(
@@ -59,17 +59,17 @@ test('RESOLVER-EVAL-HTML-DECODE: encoding generated text with references and dec
   for (const [name, text] of sample) assert.equal(decodeHtml(`&${name};`), text);
 });
 
-test('RESOLVER-EVAL-TRIM RESOLVER-EVAL-HTML-DECODE: the parser result is decoded, then trimmed', () => {
+test('RESOLVER-EVAL-TRIM RESOLVER-EVAL-HTML-DECODE: the parser result is decoded, then trimmed', async () => {
   const space = fc.constantFrom(' ', '\t', '\n', '\r\n', '&#32;', '&nbsp;');
   const word = fc.stringMatching(/^[A-Za-z][A-Za-z &;]{0,10}[A-Za-z]$/).filter((w) => !/&[A-Za-z]*;/.test(w));
-  fc.assert(
-    fc.property(
+  await fc.assert(
+    fc.asyncProperty(
       fc.array(space, { maxLength: 3 }),
       word,
       fc.array(space, { maxLength: 3 }),
-      (before, core, after) => {
+      async (before, core, after) => {
         const raw = `${before.join('')}${core.replace(/&/g, '&amp;')}${after.join('')}`;
-        const evaluation = evaluateBody(
+        const evaluation = await evaluateBody(
           `<n>${raw}</n>`,
           [{ matcher: '<n>(.*?)</n>', formatter: '\\1' }],
           { firstName: '', lastName: '{0}', company: '' },

@@ -30,13 +30,13 @@ function direct(body: string, source: string, flags: string, countUpTo: number) 
 test('RESOLVER-EVAL-FIRST-MATCH: on the matcher thread, the first match, its groups and the count are those of the pattern run directly', async () => {
   await threadListens();
   const sources = ['"name"\\s*:\\s*"([^"]*)"', '(a)|(b)', '^x(.*?)$', 'a*', '<(\\w+)>(.*?)</\\1>'];
-  fc.assert(
-    fc.property(
+  await fc.assert(
+    fc.asyncProperty(
       fc.string({ unit: fc.constantFrom('a', 'b', 'x', '"', ':', ' ', '\n', '<', '>', '/', 'n', 'name') }),
       fc.constantFrom(...sources),
       fc.integer({ min: 1, max: 4 }),
-      (body, source, countUpTo) => {
-        const run = new MatcherRunner(body, 1000).run(source, 'ms', countUpTo);
+      async (body, source, countUpTo) => {
+        const run = await new MatcherRunner(body, 1000).run(source, 'ms', countUpTo);
         assert.ok(run.ok);
         const model = direct(body, source, 'ms', countUpTo);
         assert.equal(run.count, model.count);
@@ -50,7 +50,7 @@ test('RESOLVER-EVAL-FIRST-MATCH: on the matcher thread, the first match, its gro
 test('on the matcher thread a runaway pattern is stopped at the limit, a broken one says so, and the next run still answers', async () => {
   await threadListens();
   const started = performance.now();
-  const slow = new MatcherRunner(`${'a'.repeat(5000)}!`, 100).run('(a|a)+$', '');
+  const slow = await new MatcherRunner(`${'a'.repeat(5000)}!`, 100).run('(a|a)+$', '');
   const took = performance.now() - started;
   assert.deepEqual(slow, {
     ok: false,
@@ -58,21 +58,54 @@ test('on the matcher thread a runaway pattern is stopped at the limit, a broken 
     message: 'the matcher ran longer than 100 ms and was stopped',
   });
   assert.ok(took >= 100 && took < 2_000, `stopped after ${took.toFixed(0)} ms`);
-  const broken = new MatcherRunner('x', 100).run('(', '');
+  const broken = await new MatcherRunner('x', 100).run('(', '');
   assert.equal(broken.ok, false);
   assert.match(
     broken.ok ? '' : broken.message,
     /^JavaScript cannot compile the matcher: .*Unterminated group/,
   );
-  assert.deepEqual(new MatcherRunner('xay', 100).run('a(y)', ''), {
+  assert.deepEqual(await new MatcherRunner('xay', 100).run('a(y)', ''), {
     ok: true,
     match: { groups: ['ay', 'y'], index: 1 },
     count: 1,
   });
   await threadListens();
-  assert.deepEqual(new MatcherRunner('xay', 100).run('a(y)', ''), {
+  assert.deepEqual(await new MatcherRunner('xay', 100).run('a(y)', ''), {
     ok: true,
     match: { groups: ['ay', 'y'], index: 1 },
     count: 1,
   });
+});
+
+test('while the matcher thread runs a pattern this thread serves other work, and the limit still stops a runaway', async () => {
+  await threadListens();
+  const started = performance.now();
+  const pending = new MatcherRunner(`${'a'.repeat(5000)}!`, 300).run('(a|a)+$', '');
+  let turnedAt = 0;
+  await new Promise<void>((resolve) =>
+    setTimeout(() => {
+      turnedAt = performance.now() - started;
+      resolve();
+    }, 20),
+  );
+  const slow = await pending;
+  const took = performance.now() - started;
+  assert.ok(turnedAt < 250, `the event loop turned only after ${turnedAt.toFixed(0)} ms`);
+  assert.equal(slow.ok ? 'ok' : slow.reason, 'timeout');
+  assert.ok(took >= 300 && took < 2_000, `stopped after ${took.toFixed(0)} ms`);
+});
+
+test('runs sent at once answer in their own right; one queued behind a runaway is not charged for its time', async () => {
+  await threadListens();
+  const runs = ['xay', 'xby', 'xcy'].map((body) => new MatcherRunner(body, 1000).run('x(.)y', ''));
+  assert.deepEqual(
+    (await Promise.all(runs)).map((r) => (r.ok ? r.match?.groups[1] : r.reason)),
+    ['a', 'b', 'c'],
+  );
+  await threadListens();
+  const runaway = new MatcherRunner(`${'a'.repeat(5000)}!`, 150).run('(a|a)+$', '');
+  const behind = new MatcherRunner('xay', 150).run('a(y)', '');
+  const [slow, quick] = await Promise.all([runaway, behind]);
+  assert.equal(slow.ok ? 'ok' : slow.reason, 'timeout');
+  assert.deepEqual(quick, { ok: true, match: { groups: ['ay', 'y'], index: 1 }, count: 1 });
 });

@@ -21,3 +21,16 @@ test('a secret of 8 characters or more is masked wherever it occurs, in every wi
   assert.equal(masker.mask('echo:s3cr3t+Key/xyz'), 'echo:***yz');
   assert.equal(masker.mask(`k=${encodeURIComponent('s3cr3t+Key/x')}`), 'k=***');
 });
+
+test('maskValue copies a value only when there is a secret to mask, and never changes the original', () => {
+  const outcome = {
+    url: 'https://x.test/?pw=s3cr3t+Key/x',
+    hits: [{ result: 's3cr3t+Key/x' }],
+    n: 1,
+    z: null,
+  };
+  const masked = new SecretMasker(['s3cr3t+Key/x']).maskValue(outcome);
+  assert.deepEqual(masked, { url: 'https://x.test/?pw=***', hits: [{ result: '***' }], n: 1, z: null });
+  assert.equal(outcome.hits[0]?.result, 's3cr3t+Key/x');
+  assert.equal(new SecretMasker(['', '']).maskValue(outcome), outcome);
+});
