@@ -104,14 +104,20 @@ function trackLabel(label: string, runs: readonly TrackedRun[], memo: KeyMemo): 
     for (const [key, value] of run.figures as Figures) if (matches(printed, value)) candidates.add(key);
   }
   if (candidates.size === 0) return { label, kind: 'not-traced' };
+  // The runs each figure itself agrees in; a pair of two (there may be tens of thousands) only
+  // counts when it agrees in every run, so it is dropped at its first disagreeing run.
   const agreeing = new Map<string, TrackedRun[]>();
+  const following: string[] = [];
   for (const key of candidates) {
-    agreeing.set(
-      key,
-      data.filter((r) => matches(r.values.get(label) as string, servedIn(key, r))),
-    );
+    const agrees = (r: TrackedRun) => matches(r.values.get(label) as string, servedIn(key, r));
+    if (isPair(key)) {
+      if (data.every(agrees)) following.push(key);
+      continue;
+    }
+    const agree = data.filter(agrees);
+    agreeing.set(key, agree);
+    if (agree.length === data.length) following.push(key);
   }
-  const following = [...candidates].filter((key) => agreeing.get(key)?.length === data.length);
   const empty = runs.filter((r) => r.figures === null && r.values.has(label));
   if (following.length > 0) {
     const proven = following.find((key) => !isPair(key) && distinctValues(key, data, memo) >= 2);
@@ -140,19 +146,14 @@ function trackLabel(label: string, runs: readonly TrackedRun[], memo: KeyMemo): 
     );
     return { label, kind: 'follows', figures: shown.slice(0, 5) };
   }
-  // Most agreeing runs first; among equals a figure itself before a ratio or percentage of two,
-  // then the figure whose name shares most words with the label (the evidence names the likelier).
-  const ranked = [...agreeing.entries()].sort(
-    (a, b) =>
-      b[1].length - a[1].length ||
-      Number(isPair(a[0])) - Number(isPair(b[0])) ||
-      kinship(label, b[0], memo) - kinship(label, a[0], memo),
-  );
+  // Most agreeing runs first, then the figure whose name shares most words with the label (the
+  // evidence names the likelier). A ratio or percentage of two figures may explain a label, never
+  // accuse it: there are too many pairs for a coincidence among them to be evidence. So only
+  // figures themselves that agree in two runs or more are ranked.
+  const ranked = [...agreeing.entries()]
+    .filter(([, agree]) => agree.length >= 2)
+    .sort((a, b) => b[1].length - a[1].length || kinship(label, b[0], memo) - kinship(label, a[0], memo));
   for (const [key, agree] of ranked) {
-    if (agree.length < 2) break;
-    // A ratio or percentage of two figures may explain a label, never accuse it: there are too
-    // many pairs for a coincidence among them to be evidence.
-    if (isPair(key)) continue;
     const agreed = new Set(agree);
     const disagree = data.filter((r) => !agreed.has(r));
     // Proven: the label equalled the figure at two different telling printed values.
