@@ -42,7 +42,9 @@ export type Judgement = Omit<CertifyResult, 'generated' | 'startedAt' | 'finishe
  * figure tracking and the figure rules), `extra` the extra runs of the clauses that need them.
  */
 export function judgeCertification(
-  input: Pick<CertifyInput, 'scenarios' | 'levels' | 'expectations' | 'argv'>,
+  input: Pick<CertifyInput, 'scenarios' | 'expectations' | 'argv'> & {
+    levels: ReadonlyMap<string, ClauseLevel>;
+  },
   plan: CertifyPlan,
   all: Judged[],
   extra: Judged[],

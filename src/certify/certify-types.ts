@@ -78,8 +78,11 @@ export interface CertifyInput {
   timeoutMs: number;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** The level of each PLUGIN clause, from the catalog. */
-  levels: ReadonlyMap<string, ClauseLevel>;
+  /**
+   * The level of each PLUGIN clause, from the catalog; only the judge stage reads it, so it may
+   * come as a promise still being read while the runs go (the CLI starts the runs first).
+   */
+  levels: ReadonlyMap<string, ClauseLevel> | Promise<ReadonlyMap<string, ClauseLevel>>;
   /** Where a shrunk failure and the generated states' files are written (the reports directory). */
   reportsDir: string;
   /** The command line that replays a scenario file, for the shrunk failure's evidence. */

@@ -66,8 +66,9 @@ export async function certifyPlugin(given: CertifyInput): Promise<CertifyResult>
   const generatedRuns = plan.generatedRuns > 0 ? runGenerated(input, addresses, slots) : undefined;
   const [all, extra, outcome] = await settleAll(Promise.all(scenarioRuns), extraRuns, generatedRuns);
   if (outcome) all.push(...outcome.runs);
+  const levels = await input.levels;
   const judging = performance.now();
-  const judged = judgeCertification(input, plan, all, extra);
+  const judged = judgeCertification({ ...input, levels }, plan, all, extra);
   addStage(input.stages, 'judgingMs', judging);
   return {
     ...judged,

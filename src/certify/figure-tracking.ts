@@ -59,10 +59,40 @@ const MAX_PAIR_CANDIDATES = 50_000;
 export function trackFigures(runs: readonly TrackedRun[]): LabelTracking[] {
   const labels = new Set<string>();
   for (const run of runs) for (const label of run.values.keys()) labels.add(label);
-  return [...labels].sort().map((label) => trackLabel(label, runs));
+  const memo: KeyMemo = { pairs: new Map(), words: new Map() };
+  return [...labels].sort().map((label) => trackLabel(label, runs, memo));
 }
 
-function trackLabel(label: string, runs: readonly TrackedRun[]): LabelTracking {
+/**
+ * What figure tracking works out once per key and reuses over every label and run of one
+ * `trackFigures` call: a pair key's parts (a label may have tens of thousands of pair candidates,
+ * each valued in every run) and a text's words (compared again at every step of a sort).
+ */
+interface KeyMemo {
+  pairs: Map<string, PairKey | null>;
+  words: Map<string, Set<string>>;
+}
+
+/** A ratio or percentage of two figures, as its key names it. */
+interface PairKey {
+  percent: boolean;
+  a: string;
+  b: string;
+}
+
+function pairOf(key: string, memo: KeyMemo): PairKey | null {
+  let pair = memo.pairs.get(key);
+  if (pair === undefined) {
+    const parts = PAIR.exec(key);
+    pair = parts ? { percent: parts[1] === 'percent', a: parts[2] as string, b: parts[3] as string } : null;
+    memo.pairs.set(key, pair);
+  }
+  return pair;
+}
+
+function trackLabel(label: string, runs: readonly TrackedRun[], memo: KeyMemo): LabelTracking {
+  const isPair = (key: string) => pairOf(key, memo) !== null;
+  const servedIn = (key: string, run: TrackedRun) => valueIn(key, run.figures as Figures, memo);
   const data = runs.filter((r) => r.figures !== null && r.values.has(label));
   const seed = pickSeed(label, data);
   if (!seed) return { label, kind: 'not-traced' };
@@ -78,13 +108,13 @@ function trackLabel(label: string, runs: readonly TrackedRun[]): LabelTracking {
   for (const key of candidates) {
     agreeing.set(
       key,
-      data.filter((r) => matches(r.values.get(label) as string, figureValue(key, r.figures as Figures))),
+      data.filter((r) => matches(r.values.get(label) as string, servedIn(key, r))),
     );
   }
   const following = [...candidates].filter((key) => agreeing.get(key)?.length === data.length);
   const empty = runs.filter((r) => r.figures === null && r.values.has(label));
   if (following.length > 0) {
-    const proven = following.find((key) => !PAIR.test(key) && distinctValues(key, data) >= 2);
+    const proven = following.find((key) => !isPair(key) && distinctValues(key, data, memo) >= 2);
     const invented = empty[0];
     if (proven && invented) {
       const earlier = data[0] as TrackedRun;
@@ -105,8 +135,8 @@ function trackLabel(label: string, runs: readonly TrackedRun[]): LabelTracking {
     }
     const shown = [...following].sort(
       (a, b) =>
-        Number(distinctValues(b, data) >= 2) - Number(distinctValues(a, data) >= 2) ||
-        Number(PAIR.test(a)) - Number(PAIR.test(b)),
+        Number(distinctValues(b, data, memo) >= 2) - Number(distinctValues(a, data, memo) >= 2) ||
+        Number(isPair(a)) - Number(isPair(b)),
     );
     return { label, kind: 'follows', figures: shown.slice(0, 5) };
   }
@@ -115,15 +145,16 @@ function trackLabel(label: string, runs: readonly TrackedRun[]): LabelTracking {
   const ranked = [...agreeing.entries()].sort(
     (a, b) =>
       b[1].length - a[1].length ||
-      Number(PAIR.test(a[0])) - Number(PAIR.test(b[0])) ||
-      kinship(label, b[0]) - kinship(label, a[0]),
+      Number(isPair(a[0])) - Number(isPair(b[0])) ||
+      kinship(label, b[0], memo) - kinship(label, a[0], memo),
   );
   for (const [key, agree] of ranked) {
     if (agree.length < 2) break;
     // A ratio or percentage of two figures may explain a label, never accuse it: there are too
     // many pairs for a coincidence among them to be evidence.
-    if (PAIR.test(key)) continue;
-    const disagree = data.filter((r) => !agree.includes(r));
+    if (isPair(key)) continue;
+    const agreed = new Set(agree);
+    const disagree = data.filter((r) => !agreed.has(r));
     // Proven: the label equalled the figure at two different telling printed values.
     const proven =
       new Set(
@@ -137,15 +168,13 @@ function trackLabel(label: string, runs: readonly TrackedRun[]): LabelTracking {
       (r) =>
         telling(r.values.get(label) as string) &&
         agree.some(
-          (s) =>
-            s.values.get(label) === r.values.get(label) &&
-            figureValue(key, s.figures as Figures) !== figureValue(key, r.figures as Figures),
+          (s) => s.values.get(label) === r.values.get(label) && servedIn(key, s) !== servedIn(key, r),
         ),
     );
     const stopped = stale ?? (proven ? disagree[0] : undefined);
     if (!stopped) continue;
     const earlier = agree[0] as TrackedRun;
-    const served = figureValue(key, stopped.figures as Figures);
+    const served = servedIn(key, stopped);
     const printed = stopped.values.get(label) as string;
     return {
       label,
@@ -166,16 +195,26 @@ function trackLabel(label: string, runs: readonly TrackedRun[]): LabelTracking {
 }
 
 /** How many words of three letters or more a label and a figure's key share. */
-function kinship(label: string, key: string): number {
-  const words = (text: string) =>
-    new Set(
+function kinship(label: string, key: string, memo: KeyMemo): number {
+  const inKey = wordsOf(key, memo);
+  let shared = 0;
+  for (const word of wordsOf(label, memo)) if (inKey.has(word)) shared += 1;
+  return shared;
+}
+
+/** A text's words of three letters or more, lower case. */
+function wordsOf(text: string, memo: KeyMemo): Set<string> {
+  let words = memo.words.get(text);
+  if (!words) {
+    words = new Set(
       text
         .toLowerCase()
         .split(/[^a-z]+/)
         .filter((w) => w.length >= 3),
     );
-  const inKey = words(key);
-  return [...words(label)].filter((w) => inKey.has(w)).length;
+    memo.words.set(text, words);
+  }
+  return words;
 }
 
 /** Whether a value repeated is evidence: not a small whole number (−9 to 9), which repeats by chance. */
@@ -254,19 +293,23 @@ const PAIR = /^(ratio|percent)\((.*) \/ (.*)\)$/s;
 
 /** A figure's value in a run (a pair computed from its two figures); `undefined` when absent. */
 export function figureValue(key: string, figures: Figures): number | undefined {
+  return valueIn(key, figures, { pairs: new Map(), words: new Map() });
+}
+
+function valueIn(key: string, figures: Figures, memo: KeyMemo): number | undefined {
   const direct = figures.get(key);
   if (direct !== undefined) return direct;
-  const pair = PAIR.exec(key);
+  const pair = pairOf(key, memo);
   if (!pair) return undefined;
-  const a = figures.get(pair[2] as string);
-  const b = figures.get(pair[3] as string);
+  const a = figures.get(pair.a);
+  const b = figures.get(pair.b);
   if (a === undefined || b === undefined || b === 0) return undefined;
-  return pair[1] === 'ratio' ? a / b : (100 * a) / b;
+  return pair.percent ? (100 * a) / b : a / b;
 }
 
 /** How many different non-zero values a figure took over these runs (zeros prove nothing). */
-function distinctValues(key: string, runs: readonly TrackedRun[]): number {
-  return new Set(runs.map((r) => figureValue(key, r.figures as Figures)).filter((v) => v !== 0)).size;
+function distinctValues(key: string, runs: readonly TrackedRun[], memo: KeyMemo): number {
+  return new Set(runs.map((r) => valueIn(key, r.figures as Figures, memo)).filter((v) => v !== 0)).size;
 }
 
 /** Half a unit of the last printed decimal, plus a hair for binary fractions. */

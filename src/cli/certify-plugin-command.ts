@@ -185,6 +185,10 @@ export async function certifyPluginCommand(
   const { executableProblem } = await import('../certify/run-plugin.ts');
   const problem = executableProblem(argv[0] as string, io.cwd, io.env);
   if (problem) throw new HarnessError(problem);
+  // The runs' modules load while the checks below read their files (issue 31 §2: the plug-in's
+  // first run, and with it the slow-answer run's 7 s, starts as early as it can).
+  const certifyModule = import('../certify/certify.ts');
+  certifyModule.catch(() => undefined); // awaited below, where a failure is reported
   const { prepareCertificate } = await import('./certificate-output.ts');
   const certificate = await prepareCertificate(options, io);
   const { commandSubject } = await import('./certify-certificate.ts');
@@ -264,17 +268,19 @@ export async function certifyPluginCommand(
   const { sealedOrNot } = await import('./sealed-or-not.ts');
   const sandbox = await sealedOrNot(io, options.requireSealed === true, options.quiet === true);
 
-  const { loadCatalog } = await import('../catalog/load-catalog.ts');
-  let clauseCatalog: Awaited<ReturnType<typeof loadCatalog>>;
-  try {
-    clauseCatalog = await loadCatalog();
-  } catch (error) {
-    throw new HarnessError(`the clause catalog cannot be read: ${oneLineMessage(error)}`);
-  }
-  const levels = new Map(clauseCatalog.clauses.flatMap((c) => (c.level ? [[c.id, c.level] as const] : [])));
-  const { certifyPlugin } = await import('../certify/certify.ts');
+  const { certifyPlugin } = await certifyModule;
+  // The clause catalog is read while the runs go: only the judge stage and the report need it.
+  let readCatalog: () => void = () => undefined;
+  const clauseCatalogRead = new Promise<void>((resolve) => {
+    readCatalog = resolve;
+  }).then(readClauseCatalog);
+  clauseCatalogRead.catch(() => undefined); // awaited by the judge stage and below
+  const levels = clauseCatalogRead.then(
+    (catalog) => new Map(catalog.clauses.flatMap((c) => (c.level ? [[c.id, c.level] as const] : []))),
+  );
+  levels.catch(() => undefined);
   const progress = options.quiet ? undefined : (line: string) => io.stderr.write(`certify-plugin: ${line}\n`);
-  const result = await certifyPlugin({
+  const certifying = certifyPlugin({
     argv,
     expectations,
     scenarios,
@@ -291,10 +297,18 @@ export async function certifyPluginCommand(
     sandbox,
     ...(progress ? { progress } : {}),
   });
+  readCatalog();
+  // The report stage's modules load while the runs wait, not after the last one.
+  const reportModules = Promise.all([
+    import('../certify/certify-report.ts'),
+    import('../report/write-reports.ts'),
+  ]);
+  reportModules.catch(() => undefined);
+  const result = await certifying;
+  const clauseCatalog = await clauseCatalogRead;
 
   const servedFiles = await writeServedTexts(result, reportsDir);
-  const { certifyReport } = await import('../certify/certify-report.ts');
-  const { writeReports } = await import('../report/write-reports.ts');
+  const [{ certifyReport }, { writeReports }] = await reportModules;
   const report = certifyReport({
     result,
     catalog: clauseCatalog,
@@ -348,6 +362,16 @@ export async function certifyPluginCommand(
 /** Whether a certification's level is at least the required one (form < state < values). */
 export function reachesLevel(level: CertificationLevel, required: CertificationLevel): boolean {
   return LEVELS.indexOf(level) >= LEVELS.indexOf(required);
+}
+
+/** The clause catalog (the levels of the PLUGIN clauses, the report's clause texts); exit 2 when unreadable. */
+async function readClauseCatalog() {
+  const { loadCatalog } = await import('../catalog/load-catalog.ts');
+  try {
+    return await loadCatalog();
+  } catch (error) {
+    throw new HarnessError(`the clause catalog cannot be read: ${oneLineMessage(error)}`);
+  }
 }
 
 /** The script's file name when the command starts with an interpreter, else the executable's. */

@@ -105,3 +105,41 @@ test('a certification runs its scenarios and generated states two at a time, in 
   assert.deepEqual(slots.load(), { active: 0, waiting: 0 });
   for (const [stage, ms] of Object.entries(stages)) assert.ok(ms > 0, `no time in the stage ${stage}`);
 });
+
+test('the runs start before the clause levels are known; the judge stage takes them from the promise', {
+  timeout: 30_000,
+}, async (t) => {
+  const dir = await tempDir(t);
+  const plugin = await throwawayPlugin(dir, 'check.sh', '#!/bin/sh\necho "PBX OK - fine | a=1"\n');
+  let levelsAsked = false;
+  let giveLevels: () => void = () => undefined;
+  // Given only once a run has started: a certification that waited for them first would hang.
+  const levels = new Promise<ReadonlyMap<string, 'must' | 'should'>>((resolve) => {
+    giveLevels = () => resolve(new Map([['PLUGIN-EXIT-CODE', 'should']]));
+  }).finally(() => {
+    levelsAsked = true;
+  });
+  const result = await certifyPlugin({
+    argv: [plugin, '{host}', '{port}'],
+    expectations: null,
+    scenarios: scenarioCatalog().filter((s) => s.name === 'healthy'),
+    runs: 0,
+    seed: 19,
+    timeoutMs: 15_000,
+    cwd: dir,
+    env: process.env,
+    levels,
+    reportsDir: dir,
+    replayCommand: (file) => file,
+    extraRuns: false,
+    slots: new RunSlots(2),
+    progress: () => giveLevels(),
+  });
+  assert.ok(levelsAsked);
+  assert.deepEqual(
+    result.runs.map((r) => r.run),
+    ['healthy'],
+  );
+  assert.equal(result.clauses.find((c) => c.id === 'PLUGIN-EXIT-CODE')?.level, 'should');
+  assert.equal(result.clauses.find((c) => c.id === 'PLUGIN-NO-CRASH')?.level, 'must');
+});
