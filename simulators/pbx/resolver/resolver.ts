@@ -161,8 +161,9 @@ export class Resolver {
     this.store.update((current) => {
       const resolver = current.resolver;
       for (const entry of result.log) resolver.searchLog.push({ ...entry, seq: ++this.logSeq });
-      if (resolver.searchLog.length > MAX_SEARCH_LOG_ENTRIES)
-        resolver.searchLog.splice(0, resolver.searchLog.length - MAX_SEARCH_LOG_ENTRIES);
+      // `shift` (V8 trims the front in place) rather than `splice`, which moved the whole full
+      // log on every lookup (issue 31 §3: 2.6 % of a lookup's busy time).
+      while (resolver.searchLog.length > MAX_SEARCH_LOG_ENTRIES) resolver.searchLog.shift();
       for (const entry of result.toSave) {
         const index = resolver.addressBook.findIndex((e) => e.number === entry.number);
         if (index >= 0) resolver.addressBook[index] = entry;

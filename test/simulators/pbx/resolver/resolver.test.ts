@@ -8,6 +8,7 @@ import { RESOLVER_OPERATIONS } from '../../../../simulators/pbx/resolver/resolve
 import { RESOLVER_OVERLAY_RULES } from '../../../../simulators/pbx/resolver/resolver-overlay-rules.ts';
 import { SnapshotCache } from '../../../../simulators/pbx/snapshot/snapshot.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
+import { MAX_SEARCH_LOG_ENTRIES } from '../../../../simulators/pbx/state/resolver-state.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
 import { VirtualClock } from '../../../../simulators/shared/clock.ts';
 import { combineOperations } from '../../../../simulators/shared/control/control-operation.ts';
@@ -229,4 +230,21 @@ test('the control routes set providers, resolve, and read caller ID and search l
     200,
   );
   assert.equal((await call('GET', '/resolver/address-book')).body[0].source, 'manual');
+});
+
+test('the search log keeps exactly the newest MAX_SEARCH_LOG_ENTRIES lines, in order', async () => {
+  const { store, resolver } = pbx();
+  resolver.setProviders([]);
+  await resolver.resolve('0301');
+  const perResolution = store.read().resolver.searchLog.length;
+  assert.ok(perResolution > 0);
+  const runs = Math.ceil(MAX_SEARCH_LOG_ENTRIES / perResolution) + 3;
+  for (let i = 1; i < runs; i++) await resolver.resolve('0301');
+  const log = store.read().resolver.searchLog;
+  assert.equal(log.length, MAX_SEARCH_LOG_ENTRIES);
+  const last = runs * perResolution;
+  assert.deepEqual(
+    log.map((e) => e.seq),
+    Array.from({ length: MAX_SEARCH_LOG_ENTRIES }, (_, i) => last - MAX_SEARCH_LOG_ENTRIES + 1 + i),
+  );
 });
