@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
-import type { CertifyResult, ExtraRunClause } from '../../../src/certify/certify.ts';
+import { type CertifyResult, EXTRA_RUN_CLAUSES, type ExtraRunClause } from '../../../src/certify/certify.ts';
 import { parseExpectations } from '../../../src/certify/expectations.ts';
 import type { CompatibilityReport } from '../../../src/report/model.ts';
 import { CertificationProcess } from './certification-process.ts';
@@ -13,8 +13,9 @@ export type { CertificationDone, CertificationSpec } from './certification-spec.
  * (prefetch.ts): the command, the catalog scenarios, the generated states, the extra runs (all,
  * or only those of the clause named: a scenario makes only the runs its clause needs).
  */
-export const CERTIFY_STEP =
-  /^certify-plugin runs "([^"]*)" on the scenarios? ((?:"[^"]*"(?:, | and )?)+)(?: and (\d+) generated states)?( with the extra runs(?: of (?:PLUGIN-HELP-VERSION|PLUGIN-LOCALE-INDEPENDENT|PLUGIN-OWN-TIMEOUT))?)?$/;
+export const CERTIFY_STEP = new RegExp(
+  `^certify-plugin runs "([^"]*)" on the scenarios? ((?:"[^"]*"(?:, | and )?)+)(?: and (\\d+) generated states)?( with the extra runs(?: of (?:${EXTRA_RUN_CLAUSES.join('|')}))?)?$`,
+);
 
 /** What the When step says. */
 export type CertifyStep = Pick<CertificationSpec, 'command' | 'scenarios' | 'generated' | 'extraRuns'>;
