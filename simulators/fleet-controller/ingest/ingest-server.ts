@@ -20,6 +20,11 @@ import { TurnBatch } from './turn-batch.ts';
 const HELLO_TIMEOUT_MS = 10_000;
 /** TCP connections at most: this many, or two per registered PBX where that is more (a sharded fleet). */
 const MAX_CONNECTIONS = 5_000;
+/**
+ * Sockets past the limit still taken, to be told `refused connection-limit` and closed; past these
+ * Node closes a newcomer at once, so a flood never holds more than a bounded number of sockets.
+ */
+const TURN_AWAY_SOCKETS = 256;
 /** Lines (and characters of them) applied in one transaction at most; more are applied at once. */
 const MAX_BATCH_LINES = 4_096;
 const MAX_BATCH_CHARS = 4 * 1024 * 1024;
@@ -258,7 +263,24 @@ export async function startIngestServer(
     return (line) => mux.receive(line);
   };
 
-  const accept = (socket: LinkSocket, peer: string) => {
+  /**
+   * A plain connection that arrived past the limit: its first line (a hello) is answered
+   * `refused connection-limit` and the connection closes, as a shard channel turned away is
+   * answered, and the operator reads it once per peer. A first line that is the mux line makes a
+   * carrier instead, whose sessions are counted and turned away one by one.
+   */
+  const turnAway = (connection: Connection, hello: string) => {
+    connection.ending = true;
+    connection.session.closed = true;
+    const siteId = parseLine(hello)?.['siteId'];
+    refusals.note(connection.peer, {
+      reason: 'connection-limit',
+      siteId: typeof siteId === 'string' ? siteId : null,
+    });
+    write(connection, encodeLine({ type: 'refused', reason: 'connection-limit' }), true);
+  };
+
+  const accept = (socket: LinkSocket, peer: string, pastLimit = false) => {
     const connection: Connection = {
       socket,
       session: new IngestSession(port, log),
@@ -277,7 +299,10 @@ export async function startIngestServer(
       else if (first && line === MUX_HELLO_LINE) {
         connections.delete(connection);
         frames = carry(socket, reader, peer);
-      } else if (line.trim() !== '') batch.add({ connection, line }, line.length);
+      } else if (connection.ending) {
+        // Refused: what follows is not read.
+      } else if (first && pastLimit) turnAway(connection, line);
+      else if (line.trim() !== '') batch.add({ connection, line }, line.length);
       first = false;
     });
     socket.on('error', () => socket.destroy());
@@ -290,10 +315,10 @@ export async function startIngestServer(
   const connectionLimit = () =>
     Math.max(options.maxConnections ?? MAX_CONNECTIONS, 2 * state.ingest.links.size);
   const server = createServer((socket) => {
-    server.maxConnections = connectionLimit();
-    accept(socket, peerOf(socket));
+    server.maxConnections = connectionLimit() + TURN_AWAY_SOCKETS;
+    accept(socket, peerOf(socket), connections.size >= connectionLimit());
   });
-  server.maxConnections = connectionLimit();
+  server.maxConnections = connectionLimit() + TURN_AWAY_SOCKETS;
   const { port: bound } = await listen(server, { port: options.port, host: options.host });
   return {
     server,

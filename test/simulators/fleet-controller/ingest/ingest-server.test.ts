@@ -387,3 +387,47 @@ test('a shard channel turned away at the connection limit hears refused connecti
   assert.ok(!warnings[0]!.includes('the-key'), 'never a key');
   assert.equal(ingest.connections('site-hamburg'), 2, 'the two sessions within the limit stay');
 });
+
+test('a plain connection past the connection limit hears refused connection-limit before it closes, and the operator reads it once per peer', async (t) => {
+  const clock = new VirtualClock({ start: T0 });
+  t.after(() => clock.dispose());
+  const state = new FleetState(clock, FAST_SCRYPT, MEMORY_JOURNAL);
+  await state.load({ ...sitesOnly(), pbxs: [{ siteId: 'site-hamburg', key: 'the-key' }] });
+  const warnings: string[] = [];
+  // One registered PBX: the limit is 2 (twice the registered PBXs, above the 1 asked for).
+  const ingest = await startIngestServer(state, {
+    host: '127.0.0.1',
+    port: 0,
+    maxConnections: 1,
+    warn: (line) => warnings.push(line),
+  });
+  t.after(() => ingest.close());
+  const within = [await rawClient(ingest.url), await rawClient(ingest.url)];
+  for (const [i, c] of within.entries()) {
+    t.after(async () => c.close());
+    c.send(hello({ stream: `s${i}` }));
+    await c.waitFor(1);
+    assert.equal(c.received[0]!['type'], 'welcome');
+  }
+  // Twice a third connection: each is told why, then closed.
+  for (const stream of ['s3', 's4']) {
+    const over = await rawClient(ingest.url);
+    t.after(async () => over.close());
+    over.send(hello({ stream }));
+    over.send(ev(1));
+    await over.waitClosed();
+    assert.deepEqual(over.received, [{ type: 'refused', reason: 'connection-limit' }]);
+  }
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(
+    warnings[0]!,
+    /^ingest: refused a PBX link from 127\.0\.0\.1 for site "site-hamburg": connection-limit, /,
+  );
+  assert.ok(!warnings[0]!.includes('the-key'), 'never a key');
+  assert.equal(ingest.connections('site-hamburg'), 2, 'the two connections within the limit stay');
+  assert.equal(
+    state.attention.book.itemsOf('site-hamburg').length,
+    0,
+    'nothing of a refused link is applied',
+  );
+});
