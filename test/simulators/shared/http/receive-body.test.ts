@@ -101,9 +101,9 @@ test('body reads under way share one deadline timer, and a finished read leaves 
   // Timers armed with the reads' limit, counted at the global `setTimeout` the module calls.
   const realSetTimeout = globalThis.setTimeout;
   let armed = 0;
-  globalThis.setTimeout = ((callback: () => void, delay?: number, ...args: unknown[]) => {
+  globalThis.setTimeout = ((callback: (...args: unknown[]) => void, delay?: number, ...args: unknown[]) => {
     if (delay === 61_000) armed++;
-    return realSetTimeout(callback, delay, ...args);
+    return realSetTimeout(() => callback(...args), delay);
   }) as typeof setTimeout;
   let reading = 0;
   const server = createServer((req, res) => {

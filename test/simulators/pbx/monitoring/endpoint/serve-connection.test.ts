@@ -185,9 +185,9 @@ test('a connection whose first read is its whole head arms no head timer; a part
   // Timers armed with the head timeout, counted at the global `setTimeout` the endpoint calls.
   const realSetTimeout = globalThis.setTimeout;
   let armed = 0;
-  globalThis.setTimeout = ((callback: () => void, delay?: number, ...args: unknown[]) => {
+  globalThis.setTimeout = ((callback: (...args: unknown[]) => void, delay?: number, ...args: unknown[]) => {
     if (delay === 432) armed++;
-    return realSetTimeout(callback, delay, ...args);
+    return realSetTimeout(() => callback(...args), delay);
   }) as typeof setTimeout;
   const pbx = await startEndpoint(undefined, { limits: { headTimeoutMs: 432 } });
   try {
