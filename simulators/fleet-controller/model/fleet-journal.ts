@@ -21,6 +21,9 @@ export interface FleetCounters {
   clockAt: number;
 }
 
+/** What changed in an item since it was last written: everything, or only its per-merge counts. */
+export type ItemChange = 'all' | 'counts';
+
 /** A site's PBX registration as kept across restarts; live connections are not kept. */
 export interface StoredLink {
   siteId: string;
@@ -71,7 +74,12 @@ export interface FleetJournal {
   token(id: string, token: AccessTokenRecord | null): void;
   link(siteId: string, link: StoredLink | null): void;
   inventory(siteId: string, inventory: PbxInventory | null): void;
-  item(item: AttentionItem): void;
+  /**
+   * The item as it is now. `counts` says that only its per-merge fields changed since it was last
+   * written (`firstAt`, `lastAt`, `occurrences`, `suppressed`, `severity`: a merge that changed no
+   * description, module id or acknowledgement), so a store may write just those (issue 31 §3).
+   */
+  item(item: AttentionItem, changed?: ItemChange): void;
   history(record: HistoryRecord): void;
   stream(id: string, seq: number | null): void;
   counters(counters: FleetCounters): void;

@@ -1,6 +1,6 @@
 import type { Database, RootDatabase } from 'lmdb';
 import type { PbxInventory } from '../../shared/wire/pbx-inventory.ts';
-import type { FleetCounters, FleetJournal, StoredLink } from '../model/fleet-journal.ts';
+import type { FleetCounters, FleetJournal, ItemChange, StoredLink } from '../model/fleet-journal.ts';
 import type {
   AccessTokenRecord,
   Account,
@@ -11,9 +11,13 @@ import type {
   SiteRight,
 } from '../model/types.ts';
 import { storeKey } from './store-key.ts';
-import { toStoredItem } from './stored-item.ts';
+import { ITEM_COUNTS_BYTES, itemCounts, toItemDetails, writeItemCounts } from './stored-item.ts';
 
-/** The named databases of one controller environment; the names are the on-disk format. */
+/**
+ * The named databases of one controller environment; the names are the on-disk format. An
+ * attention item is two records under its id: its details in `items` (JSON) and its per-merge
+ * counts in `itemCounts` (`ITEM_COUNTS_BYTES` bytes, `stored-item.ts`).
+ */
 export const TABLE_NAMES = [
   'partners',
   'sites',
@@ -23,11 +27,15 @@ export const TABLE_NAMES = [
   'links',
   'inventories',
   'items',
+  'itemCounts',
   'history',
   'streams',
   'meta',
 ] as const;
 export type TableName = (typeof TABLE_NAMES)[number];
+/** How each table's values are encoded (part of the on-disk format). */
+export const TABLE_ENCODING = (name: TableName): 'binary' | 'json' =>
+  name === 'itemCounts' ? 'binary' : 'json';
 export type Tables = Record<TableName, Database<unknown, string | number>>;
 
 /** One write of a batch: the value as it was when the batch was done (`null` removes). */
@@ -90,29 +98,49 @@ async function commitCause(error: unknown): Promise<string> {
 
 /**
  * The last value written under each key inside a block. Items are kept as the objects themselves
- * and turned into their stored form once, when the block is done (the item as it is then).
+ * and turned into their stored form once, when the block is done (the item as it is then): the
+ * counts of each, and the details of those whose details changed in the block.
  */
 class PendingWrites {
   readonly items = new Map<number, AttentionItem>();
+  /** Ids of the items whose details changed in the block. */
+  readonly detailed = new Set<number>();
   readonly others = new Map<string, QueuedWrite>();
 
   /** The writes to make, each key once; empties the collection. */
   take(): QueuedWrite[] {
     const writes = [...this.others.values()];
-    for (const item of this.items.values())
-      writes.push({ table: 'items', key: item.id, value: toStoredItem(item) });
+    // The counts of the whole block in one buffer, each value a view of its part.
+    const counts = Buffer.allocUnsafe(this.items.size * ITEM_COUNTS_BYTES);
+    let offset = 0;
+    for (const item of this.items.values()) {
+      if (this.detailed.has(item.id))
+        writes.push({ table: 'items', key: item.id, value: toItemDetails(item) });
+      writeItemCounts(item, counts, offset);
+      writes.push({
+        table: 'itemCounts',
+        key: item.id,
+        value: counts.subarray(offset, offset + ITEM_COUNTS_BYTES),
+      });
+      offset += ITEM_COUNTS_BYTES;
+    }
     this.clear();
     return writes;
   }
 
   clear(): void {
     this.items.clear();
+    this.detailed.clear();
     this.others.clear();
   }
 }
 
-/** Version of the stored form, in `meta` under `format`. */
-export const STORE_FORMAT = 1;
+/**
+ * Version of the stored form, in `meta` under `format`. 2: an item as details and counts (issue
+ * 31 §3); a directory of format 1 (one JSON record per item) is migrated when it is opened
+ * (`fleet-database.ts`).
+ */
+export const STORE_FORMAT = 2;
 
 /**
  * `FleetJournal` on LMDB (issue 4, section 1). Every write outside `batch` is synchronous
@@ -354,10 +382,17 @@ export class LmdbJournal implements FleetJournal {
     this.write('inventories', storeKey(siteId), inventory === null ? null : { siteId, inventory });
   }
 
-  item(item: AttentionItem): void {
+  item(item: AttentionItem, changed: ItemChange = 'all'): void {
     // The item as it is when written: at the end of the block inside a transaction.
-    if (this.pending) this.pending.items.set(item.id, item);
-    else this.now('items', item.id, toStoredItem(item));
+    if (this.pending) {
+      this.pending.items.set(item.id, item);
+      if (changed === 'all') this.pending.detailed.add(item.id);
+      return;
+    }
+    const counts: QueuedWrite = { table: 'itemCounts', key: item.id, value: itemCounts(item) };
+    if (changed === 'counts') this.now(counts);
+    // Both parts in one transaction.
+    else this.now({ table: 'items', key: item.id, value: toItemDetails(item) }, counts);
   }
 
   history(record: HistoryRecord): void {
@@ -392,16 +427,18 @@ export class LmdbJournal implements FleetJournal {
   private write(table: TableName, key: string | number, value: unknown): void {
     if (this.pending)
       this.pending.others.set(`${table}\u0000${typeof key}\u0000${key}`, { table, key, value });
-    else this.now(table, key, value);
+    else this.now({ table, key, value });
   }
 
-  /** A write outside a block: its own transaction. */
-  private now(table: TableName, key: string | number, value: unknown): void {
-    if (this.queued.length > 0 || this.unsettled.length > 0) {
-      // Batches wait for their transaction: they go first, in this one (see `batch`); batches
-      // waiting for their commit learn the key (see `failed`).
-      this.transactSync(() => this.store(table, key, value));
-    } else this.store(table, key, value);
+  /** Writes outside a block: their own transaction (one put needs none of its own). */
+  private now(...writes: QueuedWrite[]): void {
+    if (this.queued.length > 0 || this.unsettled.length > 0 || writes.length > 1) {
+      // Batches waiting for their transaction go first, in this one (see `batch`); batches
+      // waiting for their commit learn the keys (see `failed`).
+      this.transactSync(() => {
+        for (const { table, key, value } of writes) this.store(table, key, value);
+      });
+    } else for (const { table, key, value } of writes) this.store(table, key, value);
   }
 
   private store(table: TableName, key: string | number, value: unknown): void {
