@@ -62,7 +62,9 @@ export interface FleetJournal {
    * Like `atomically`, but the transaction may commit after this returns (issue 31 §3: a batch of
    * ingested lines): `committed` settles once everything `fn` wrote is durable, or is `null` when it
    * already is. Whatever is written later, by a batch or by `atomically`, never commits before it,
-   * nor is overwritten by it: the journal keeps the order in which the writes were made.
+   * nor is overwritten by it: the journal keeps the order in which the writes were made. When the
+   * transaction does not commit (a full disk), `committed` rejects and the journal writes those
+   * values with its next transaction, where nothing later has replaced them.
    */
   batch<T>(fn: () => T): { result: T; committed: Promise<void> | null };
   partner(partner: PartnerAccess): void;

@@ -35,7 +35,10 @@ export async function openFleetDatabase(dir: string): Promise<FleetDatabase> {
   const release = lockDataDir(dir);
   let root: RootDatabase | undefined;
   try {
-    root = open({ path: dir, maxDbs: TABLE_NAMES.length + 4, encoding: 'json' });
+    // No event-turn batching: the journal names every transaction itself, and with it a failed
+    // commit also rejects a promise of lmdb's own that nothing can handle (an unhandled rejection
+    // that would end the process).
+    root = open({ path: dir, maxDbs: TABLE_NAMES.length + 4, encoding: 'json', eventTurnBatching: false });
     const opened = root;
     const tables = Object.fromEntries(
       TABLE_NAMES.map((name) => [name, opened.openDB({ name, encoding: TABLE_ENCODING(name) })]),
