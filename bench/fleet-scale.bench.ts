@@ -15,6 +15,7 @@ import {
   probeBind,
   readOpenFileLimit,
 } from '../simulators/fleet/index.ts';
+import { cpuProfDir } from './bench-usage.ts';
 import { fmt } from './load.ts';
 import { spreadPollOrder } from './poll-order.ts';
 
@@ -55,7 +56,7 @@ const MCP_TOKEN = 'demo-anna-read-write-7Qk2LxV9mB4nT8wZ';
  * with `--cpu-prof` into DIR; the bench prints the monotonic µs at which each phase began, the
  * `[from] [to]` of `bench/profile-summary.ts`.
  */
-const CPU_PROF_DIR = process.env.BENCH_FLEET_SCALE_CPU_PROF;
+const CPU_PROF_DIR = process.env.BENCH_FLEET_SCALE_CPU_PROF || undefined;
 /** Prints where a phase begins on the monotonic clock, as `--cpu-prof` timestamps are (profiling only). */
 function phase(name: string): void {
   if (CPU_PROF_DIR) console.log(`  phase ${name} from ${process.hrtime.bigint() / 1000n} µs`);
@@ -582,6 +583,8 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
  * and then. Prints figures beside the issue's budgets; asserts nothing.
  */
 export async function benchFleetScale(): Promise<void> {
+  // What it will write is checked before a fleet starts (a bad value: one line, exit 2).
+  cpuProfDir(CPU_PROF_DIR, 'BENCH_FLEET_SCALE_CPU_PROF');
   console.log('\n## Fleet at field scale (issue 22): pooled PBXs, one address each');
   console.log(
     `poll window ${fmt(POLL_WINDOW_MS / 1000)} s per size; every PBX fetched once per 60 s, spread evenly; ${cpus().length} cores, load average ${loadavg()
