@@ -314,7 +314,7 @@ test('MCP-ATTENTION-EVENTS: the advertised output schema of fleet_attention requ
   const client = await connect(fleet.urls.mcp, TOKENS.annaR);
   t.after(() => client.close());
   const { tools } = await client.listTools();
-  const schema = tools.find((x) => x.name === 'fleet_attention')!.outputSchema as {
+  const schema = tools.find((x) => x.name === 'fleet_attention')!.outputSchema as unknown as {
     required: string[];
     properties: {
       sites: { items: { required: string[]; properties: { events: { items: { required: string[] } } } } };
