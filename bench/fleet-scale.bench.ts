@@ -15,7 +15,9 @@ import {
   probeBind,
   readOpenFileLimit,
 } from '../simulators/fleet/index.ts';
+import { cpuProfDir } from './bench-usage.ts';
 import { fmt } from './load.ts';
+import { spreadPollOrder } from './poll-order.ts';
 
 /** `npm run bench -- fleet-scale --pbx-count N`: that one size alone (issue 31 §4: 100,000). */
 const PBX_COUNT = optionValue('--pbx-count');
@@ -33,7 +35,10 @@ const FIELD_ACTIVITY = PBX_COUNT !== undefined || optionValue('--activity') === 
 const SHARDED = (process.env.BENCH_FLEET_SCALE_SHARDED ?? '').split(',').filter(Boolean).map(Number);
 /** How long the Checkmk-like poller runs per size. */
 const POLL_WINDOW_MS = Number(process.env.BENCH_FLEET_SCALE_WINDOW_MS ?? 15_000);
-/** The poller fetches every PBX once per this period, spread evenly (Checkmk's default check interval). */
+/**
+ * The poller fetches every PBX once per this period, spread evenly (Checkmk's default check
+ * interval), in a fixed shuffled order (`spreadPollOrder`).
+ */
 const POLL_PERIOD_MS = 60_000;
 const SITES_POLL_EVERY_MS = 250;
 /** Data-endpoint fetches the poller keeps open at most; a tick beyond it counts as failed. */
@@ -51,7 +56,7 @@ const MCP_TOKEN = 'demo-anna-read-write-7Qk2LxV9mB4nT8wZ';
  * with `--cpu-prof` into DIR; the bench prints the monotonic µs at which each phase began, the
  * `[from] [to]` of `bench/profile-summary.ts`.
  */
-const CPU_PROF_DIR = process.env.BENCH_FLEET_SCALE_CPU_PROF;
+const CPU_PROF_DIR = process.env.BENCH_FLEET_SCALE_CPU_PROF || undefined;
 /** Prints where a phase begins on the monotonic clock, as `--cpu-prof` timestamps are (profiling only). */
 function phase(name: string): void {
   if (CPU_PROF_DIR) console.log(`  phase ${name} from ${process.hrtime.bigint() / 1000n} µs`);
@@ -440,6 +445,9 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
     const mcpSites: number[] = [];
     const pending: Promise<unknown>[] = [];
     const interval = POLL_PERIOD_MS / count;
+    // Every PBX once per period, in a fixed shuffled order, as a monitoring server spreads its
+    // hosts over the check interval: consecutive fetches land on every shard, not one at a time.
+    const order = spreadPollOrder(count);
     await fleet.cpuMark();
     phase('poll');
     const t0 = performance.now();
@@ -454,7 +462,7 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
       if (due > now) await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - now)));
       // Several ticks may be due at once when timers are coarser than the interval.
       while (t0 + tick * interval <= performance.now() && performance.now() - t0 < POLL_WINDOW_MS) {
-        const index = tick % count;
+        const index = order[tick % count]!;
         tick++;
         // A poller that is this far behind has a saturated machine to report, not more sockets to
         // open: a tick beyond the bound counts as a failed fetch (this process's descriptors too
@@ -575,6 +583,8 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
  * and then. Prints figures beside the issue's budgets; asserts nothing.
  */
 export async function benchFleetScale(): Promise<void> {
+  // What it will write is checked before a fleet starts (a bad value: one line, exit 2).
+  cpuProfDir(CPU_PROF_DIR, 'BENCH_FLEET_SCALE_CPU_PROF');
   console.log('\n## Fleet at field scale (issue 22): pooled PBXs, one address each');
   console.log(
     `poll window ${fmt(POLL_WINDOW_MS / 1000)} s per size; every PBX fetched once per 60 s, spread evenly; ${cpus().length} cores, load average ${loadavg()
@@ -623,7 +633,9 @@ export async function benchFleetScale(): Promise<void> {
     const failed = r.pbxFetch.filter((v) => !Number.isFinite(v)).length;
     const startBudget = r.count > 10_000 ? 120 : 30;
     console.log(
-      `\nN = ${fmt(r.count)}, ${r.layout}${r.ready.gc ? '' : ' (no --expose-gc: RSS figures include garbage)'}`,
+      `\nN = ${fmt(r.count)}, ${r.layout}${r.ready.gc ? '' : ' (no --expose-gc: RSS figures include garbage)'}; load average ${loadavg()
+        .map((l) => fmt(l, 1))
+        .join(' ')} at the end`,
     );
     console.log(
       `  figure                                   measured                    bare baseline            budget`,

@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { type FleetFixture, type FleetHandle, start } from '../simulators/fleet-controller/index.ts';
 import type { PbxInventory } from '../simulators/shared/index.ts';
 import { encodeLine, LineReader, parseLine } from '../simulators/shared/index.ts';
 import { cpuLine } from './cpu-line.ts';
 import { FACE_GOALS, goalVerdict } from './face-goals.ts';
+import { bareAnswerServer, recordAnswer } from './http-load.ts';
 import type { IngestTarget } from './ingest-load.ts';
 import { fmt } from './load.ts';
 import { type LoadTarget, LoadWorker, type WorkerLoadResult } from './load-worker.ts';
@@ -61,14 +61,12 @@ export async function benchFleet(): Promise<void> {
 
 async function benchSites(load: LoadWorker): Promise<void> {
   const fleet = await start({ fixture: sitesFixture(), clock: { start: T0 } });
-  let bare: { server: Server; url: string } | undefined;
+  let bare: BareSites | undefined;
   try {
     await injectBenchItems(fleet);
     const url = `${fleet.urls.api}/api/v1/sites`;
-    const first = await request(url, { headers: { authorization: AUTH } });
-    const body = await first.body.text();
-    const etag = String(first.headers['etag']);
-    bare = await bareSitesServer(body, etag);
+    bare = await bareSitesServer(url, AUTH);
+    const { etag, bodyBytes } = bare;
     const get = (target: string, conditional: boolean): LoadTarget => ({
       kind: 'http',
       url: target,
@@ -76,7 +74,7 @@ async function benchSites(load: LoadWorker): Promise<void> {
       expectStatus: conditional ? 304 : 200,
     });
     console.log(
-      `GET /api/v1/sites, ${fmt(SITES)} sites, body ${fmt(Buffer.byteLength(body))} bytes; client on its own thread`,
+      `GET /api/v1/sites, ${fmt(SITES)} sites, body ${fmt(bodyBytes)} bytes; client on its own thread; the bare server sends the controller's recorded answers`,
     );
     console.log('path  conc  controller/s   bare http/s   ratio');
     const cpu: string[] = [];
@@ -268,16 +266,35 @@ function sitesFixture(count = SITES): FleetFixture {
   };
 }
 
-/** Answers every request with the same body and ETag (200), or 304 when `If-None-Match` is sent. */
-export async function bareSitesServer(body: string, etag: string): Promise<{ server: Server; url: string }> {
-  const bytes = Buffer.from(body);
-  const server = createServer((req, res) => {
-    req.resume();
-    if (req.headers['if-none-match'] !== undefined) return res.writeHead(304, { etag }).end();
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', etag }).end(bytes);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/sites` };
+/** The `/sites` row's bare server, with the ETag and body size of the answer it repeats. */
+export interface BareSites {
+  server: Server;
+  url: string;
+  etag: string;
+  bodyBytes: number;
+}
+
+/**
+ * The `/sites` row's bare server: the controller's own 200 and 304 answers to `url` (the sites
+ * list), recorded and sent again byte for byte — the 304 when `If-None-Match` is sent, else the
+ * 200 — so the load worker parses the same heads and reads the same `Content-Length` body from
+ * both sides (issue 31 §3: before, the bare 200 left out `Cache-Control`, `Vary` and
+ * `Content-Length` and went out chunked, and its 304 left out two fields).
+ */
+export async function bareSitesServer(url: string, authorization: string): Promise<BareSites> {
+  const ok = await recordAnswer(url, { headers: { authorization } });
+  const etagAt = ok.headers.indexOf('etag');
+  if (ok.status !== 200 || etagAt === -1) throw new Error(`GET ${url} answered ${ok.status} without an ETag`);
+  const etag = ok.headers[etagAt + 1]!;
+  const notModified = await recordAnswer(url, { headers: { authorization, 'if-none-match': etag } });
+  if (notModified.status !== 304) throw new Error(`a conditional GET ${url} answered ${notModified.status}`);
+  const bare = await bareAnswerServer(
+    (req) => (req.headers['if-none-match'] === undefined ? ok : notModified),
+    {
+      readBody: false,
+    },
+  );
+  return { ...bare, url: `${bare.url}/api/v1/sites`, etag, bodyBytes: ok.body.length };
 }
 
 /** Reads the same JSON lines and acknowledges each event: the ceiling of the ingest listener. */

@@ -122,9 +122,11 @@ export class LoadWorker {
   }
 
   /**
-   * Measures `sut` and `ceiling` in `rounds` alternating slices of `durationMs / rounds` each
-   * (S C S C …), each slice after its own warm-up, and sums them: a drift in the machine's load
-   * during the run then falls on both sides alike.
+   * Measures `sut` and `ceiling` in `rounds` pairs of slices of `durationMs / rounds` each, the
+   * order turned round every pair (S C, C S, S C, …), each slice after its own warm-up, and sums
+   * them: a drift in the machine's load during the run then falls on both sides alike, and
+   * neither side is always the one measured first (with S C S C a load that rose through each
+   * pair was charged to the ceiling every time).
    */
   async compare(
     sut: LoadTarget,
@@ -142,11 +144,10 @@ export class LoadWorker {
     const { concurrency, warmupMs, settle } = settings;
     const durationMs = settings.durationMs / rounds;
     const sides: WorkerLoadResult[][] = [[], []];
-    for (let round = 0; round < rounds; round++) {
-      for (const [side, target] of [sut, ceiling].entries()) {
-        sides[side]!.push(await this.run({ target, concurrency, durationMs, warmupMs }));
-        await settle?.();
-      }
+    for (const side of sliceOrder(rounds)) {
+      const target = side === 0 ? sut : ceiling;
+      sides[side]!.push(await this.run({ target, concurrency, durationMs, warmupMs }));
+      await settle?.();
     }
     const [s, c] = sides.map(sum) as [WorkerLoadResult, WorkerLoadResult];
     return { sut: s, ceiling: c, ratio: s.perSecond / c.perSecond };
@@ -161,6 +162,17 @@ export class LoadWorker {
     for (const waiter of this.pending.values()) waiter.reject(error);
     this.pending.clear();
   }
+}
+
+/**
+ * The order of `compare`'s slices, 0 the system under test and 1 the ceiling: `rounds` pairs,
+ * turned round every pair (0 1 1 0 0 1 …), so each side goes first in half the pairs.
+ */
+export function sliceOrder(rounds: number): (0 | 1)[] {
+  return Array.from(
+    { length: rounds },
+    (_, round) => (round % 2 === 0 ? [0, 1] : [1, 0]) as (0 | 1)[],
+  ).flat();
 }
 
 function sum(results: WorkerLoadResult[]): WorkerLoadResult {

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { type FleetFixture, start as startFleet } from '../simulators/fleet-controller/index.ts';
 import { httpPbxControl, resolveCaller, start as startPbx } from '../simulators/pbx/index.ts';
 import { startEndpointWorker } from './endpoint-worker.ts';
@@ -14,9 +13,9 @@ import {
   FLEET_BENCH_T0,
   injectBenchItems,
 } from './fleet.bench.ts';
-import { bareHttpServer } from './http-load.ts';
 import { runLoad } from './load.ts';
 import { type LoadTarget, LoadWorker } from './load-worker.ts';
+import { bareMaintenanceServer, MAINTENANCE_COMMAND_PATH, maintenanceCommand } from './maintenance.bench.ts';
 import { ceilingServer } from './monitoring.bench.ts';
 
 /**
@@ -46,18 +45,16 @@ async function profileFleetSites(conditional: boolean): Promise<void> {
   try {
     await injectBenchItems(fleet);
     const url = `${fleet.urls.api}/api/v1/sites`;
-    const first = await request(url, { headers: { authorization: FLEET_BENCH_AUTH } });
-    const body = await first.body.text();
-    const etag = String(first.headers['etag']);
+    // The bare server repeats the controller's own answers (bench/fleet.bench.ts): recorded first.
+    const server = await bareSitesServer(url, FLEET_BENCH_AUTH);
     const headers: Record<string, string> = { authorization: FLEET_BENCH_AUTH };
-    if (conditional) headers['if-none-match'] = etag;
+    if (conditional) headers['if-none-match'] = server.etag;
     let target: LoadTarget = { kind: 'http', url, headers, expectStatus: conditional ? 304 : 200 };
     if (bare) {
-      const server = await bareSitesServer(body, etag);
-      closers.push(() => server.server.close());
       await fleet.close();
       target = { ...target, url: server.url };
     }
+    closers.push(() => server.server.close());
     loadBegins();
     for (const concurrency of concurrencies([1, 32]))
       report(concurrency, await load.run({ target, concurrency, ...settings }));
@@ -126,13 +123,11 @@ async function profileMaintenance(): Promise<void> {
     const { secret } = await httpPbxControl(sim.urls.control).createToken({ label: 'bench', actor: 'admin' });
     const target: LoadTarget = {
       kind: 'http',
-      url: `${sim.urls.web}/fp/7ce0d8df/api/v1/system-functions/DeleteTemporaryFiles`,
-      method: 'POST',
-      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-      body: '{}',
+      url: `${sim.urls.web}${MAINTENANCE_COMMAND_PATH}`,
+      ...maintenanceCommand(secret),
     };
     if (bare) {
-      const server = await bareHttpServer();
+      const server = await bareMaintenanceServer(target.url, secret);
       closers.push(() => server.server.close());
       target.url = server.url;
     }

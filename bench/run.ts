@@ -1,3 +1,4 @@
+import { BenchUsageError } from './bench-usage.ts';
 import { benchCertify } from './certify.bench.ts';
 import { benchConsole } from './console.bench.ts';
 import { benchFleet } from './fleet.bench.ts';
@@ -35,7 +36,13 @@ const only = process.argv
   .slice(2)
   .filter((arg, i, all) => !arg.startsWith('--') && !all[i - 1]?.startsWith('--'));
 console.log(`# pbx-conformance bench — node ${process.version}, ${new Date().toISOString()}`);
-for (const [name, bench] of Object.entries(benches)) {
-  if (only.length ? !only.includes(name) : onDemand.has(name)) continue;
-  await bench();
+try {
+  for (const [name, bench] of Object.entries(benches)) {
+    if (only.length ? !only.includes(name) : onDemand.has(name)) continue;
+    await bench();
+  }
+} catch (error) {
+  if (!(error instanceof BenchUsageError)) throw error;
+  console.error(`bench: ${error.message}`);
+  process.exitCode = 2;
 }

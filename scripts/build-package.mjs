@@ -20,13 +20,22 @@ const CODE_DIRS = ['src', 'simulators', 'steps'];
 /** Development-only files among them: tsx's registration for Cucumber in the repository. */
 const SKIPPED = new Set(['steps/support/register-tsx.mjs']);
 
-rmSync(dist, { recursive: true, force: true });
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 // PBX_BUILD_NO_TYPECHECK=1: emit without the type check (`tsc --noCheck`), for a caller that checks
 // the same tree itself (the package test, inside `npm test` after `npm run typecheck`). Each module
 // compiles on its own (isolatedModules), so the JavaScript is the same byte for byte; the check
-// is two thirds of the build's CPU.
-const noCheck = process.env.PBX_BUILD_NO_TYPECHECK === '1' ? ['--noCheck'] : [];
+// is two thirds of the build's CPU. A switch: `1` skips the check, `0` or unset (or empty) keeps
+// it; any other value is refused before anything is removed or built.
+const noCheckSwitch = process.env.PBX_BUILD_NO_TYPECHECK ?? '';
+if (!['', '0', '1'].includes(noCheckSwitch)) {
+  process.stderr.write(
+    `build: PBX_BUILD_NO_TYPECHECK is a switch: 1 skips the type check, 0 or unset keeps it (got ${JSON.stringify(noCheckSwitch.slice(0, 40))})\n`,
+  );
+  process.exit(2);
+}
+const noCheck = noCheckSwitch === '1' ? ['--noCheck'] : [];
+
+rmSync(dist, { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), ...noCheck], {
   cwd: root,
   stdio: 'inherit',

@@ -10,6 +10,12 @@ import { performance } from 'node:perf_hooks';
  *   Timers then also fire on their own.
  */
 export interface Clock {
+  /**
+   * Whether time stands still (`frozen`) or flows by itself (`running`): what spreads work over
+   * real time (field activity's per-PBX phase) reads it, and a frozen clock keeps everything at
+   * the instants `advance` reaches.
+   */
+  readonly mode: ClockMode;
   now(): number;
   setTimer(callback: () => void, delayMs: number): TimerId;
   clearTimer(id: TimerId): void;

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { CERTIFICATE_LEVELS } from '../certificate/certification-predicate.ts';
@@ -12,7 +12,7 @@ import {
 } from '../certify/command-line.ts';
 import type { Expectations } from '../certify/expectations.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
-import { DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
+import { DEFAULT_CATALOG_PATH, DEFAULT_REPORTS_DIR } from '../core/project-paths.ts';
 import { ensureWritableDir } from '../report/ensure-writable-dir.ts';
 import { sandboxLine } from '../report/model.ts';
 import { CLI } from '../report/reproduce.ts';
@@ -253,6 +253,11 @@ export async function certifyPluginCommand(
   // Before any plug-in run: an unwritable folder is a harness error at once (issue 20, item 13).
   await ensureWritableDir(reportsDir).catch((error: unknown) => {
     throw new HarnessError(oneLineMessage(error));
+  });
+  // And the clause catalog is there to be read (only checked here, cheaply: it is read while the
+  // runs go, and an unreadable one would otherwise be found after the last run).
+  await access(DEFAULT_CATALOG_PATH, constants.R_OK).catch((error: unknown) => {
+    throw new HarnessError(`the clause catalog cannot be read: ${oneLineMessage(error)}`);
   });
   const timeoutS = options.timeout ?? expectations?.timeoutSeconds ?? DEFAULT_TIMEOUT_S;
   const plugin = options.name ?? expectations?.plugin ?? defaultPluginName(argv);

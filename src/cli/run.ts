@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { DEFAULT_ADDRESS_POOL } from '../../simulators/fleet/index.ts';
 import { EXIT_CODES_HELP, EXIT_HARNESS_ERROR } from '../core/exit-codes.ts';
 import { HarnessError, oneLineMessage } from '../core/harness-error.ts';
-import { versionText } from '../core/tool-version.ts';
+import { TOOL_VERSION, versionText } from '../core/tool-version.ts';
 import { registerCertificate } from './certificate-command.ts';
 import { registerCertifyPlugin } from './certify-plugin-command.ts';
 import type { CliIo } from './cli-io.ts';
@@ -36,7 +36,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       'Conformance harness and protocol simulator for a PBX (data endpoint, XML-RPC, maintenance API, web resolver) and its fleet controller (REST, MCP)',
     )
     .version(
-      versionText(),
+      versionOrReason(),
       '-V, --version',
       'print the CLI version, the clause catalog and the spec revisions it judges',
     )
@@ -267,4 +267,17 @@ function hasAction(command: Command): boolean {
 
 function commanderReason(error: CommanderError): string {
   return oneLineMessage(error).replace(/^error:\s*/, '');
+}
+
+/**
+ * `--version`'s text; with a clause catalog that cannot be read (a broken install) it says so
+ * instead of ending every command with a stack trace, and the command that needs the catalog
+ * stops with one line.
+ */
+function versionOrReason(): string {
+  try {
+    return versionText();
+  } catch (error) {
+    return `pbx-conformance ${TOOL_VERSION}\ncatalog: features/clauses.yaml cannot be read (${oneLineMessage(error)})`;
+  }
 }

@@ -42,8 +42,13 @@ const ACK = /^\/api\/v1\/sites\/([^/]+)\/attention\/([^/]+)\/acknowledge$/;
  * role, so a Viewer reads like any account (FLEET-AUTH-VIEWER-READS); only the acknowledge refuses
  * a Viewer.
  */
-export function createApiCore(state: FleetState, auth: Authenticator, log: RequestLogger = () => {}) {
-  const siteLists = new SiteListCache(state);
+export function createApiCore(
+  state: FleetState,
+  auth: Authenticator,
+  log: RequestLogger = () => {},
+  options: { sitesPerBlock?: number } = {},
+) {
+  const siteLists = new SiteListCache(state, options.sitesPerBlock);
   /**
    * Answers at once when the credentials are remembered (the common poller, issue 31 §3), else
    * after the password check; the adapter writes either.
@@ -106,17 +111,11 @@ export function createApiCore(state: FleetState, auth: Authenticator, log: Reque
  */
 function getSites(siteLists: SiteListCache, account: Account, req: ApiRequest): ApiResponse {
   const list = siteLists.get(account.partnerId);
-  const { body, bytes, etag } = list;
-  if (ifNoneMatchHits(req.headers['if-none-match'], etag)) return list.notModified;
+  if (ifNoneMatchHits(req.headers['if-none-match'], list.etag)) return list.notModified;
   if (req.method === 'GET') return list.ok;
-  const headers = { etag, 'cache-control': 'private, no-cache', vary: 'Authorization' };
-  if (ifNoneMatchHits(req.headers['if-none-match'], etag)) return { status: 304, headers };
-  const res: ApiResponse = { status: 200, headers: { ...headers, 'content-type': JSON_TYPE } };
-  if (req.method !== 'HEAD') {
-    res.body = body;
-    res.bytes = bytes;
-  }
-  return res;
+  // HEAD: the 200's headers without its body (the list's bytes are not joined for it).
+  const headers = { etag: list.etag, 'cache-control': 'private, no-cache', vary: 'Authorization' };
+  return { status: 200, headers: { ...headers, 'content-type': JSON_TYPE } };
 }
 
 /** FLEET-ACK-ENDPOINT and its errors (FLEET-ERR-400-COMMENT-TOO-LONG, FLEET-AUTH-VIEWER-ACK-403). */

@@ -80,6 +80,13 @@ export function writeResponse(res: ServerResponse, response: ApiResponse): void 
   if (res.headersSent) return;
   if (response.rawHeaders) {
     res.writeHead(response.status, response.rawHeaders as string[]);
+    if (response.chunks) {
+      // One writev for the head and every block (`end` uncorks); no copy of the body.
+      res.cork();
+      for (const chunk of response.chunks) res.write(chunk);
+      res.end();
+      return;
+    }
     res.end(response.bytes ?? response.body);
     return;
   }

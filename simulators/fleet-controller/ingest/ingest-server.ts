@@ -20,6 +20,11 @@ import { TurnBatch } from './turn-batch.ts';
 const HELLO_TIMEOUT_MS = 10_000;
 /** TCP connections at most: this many, or two per registered PBX where that is more (a sharded fleet). */
 const MAX_CONNECTIONS = 5_000;
+/**
+ * Sockets past the limit still taken, to be told `refused connection-limit` and closed; past these
+ * Node closes a newcomer at once, so a flood never holds more than a bounded number of sockets.
+ */
+const TURN_AWAY_SOCKETS = 256;
 /** Lines (and characters of them) applied in one transaction at most; more are applied at once. */
 const MAX_BATCH_LINES = 4_096;
 const MAX_BATCH_CHARS = 4 * 1024 * 1024;
@@ -87,7 +92,8 @@ export async function startIngestServer(
   const connections = new Set<Connection>();
   const port = ingestPortOf(state);
   const log = options.log ?? (() => {});
-  const refusals = new RefusalLog(options.warn ?? (() => {}));
+  const warn = options.warn ?? (() => {});
+  const refusals = new RefusalLog(warn);
 
   /** The connections that said hello for each site: counts and cuts look at a site's alone, not at all N. */
   const bySite = new Map<string, Set<Connection>>();
@@ -139,24 +145,62 @@ export async function startIngestServer(
     for (const [connection, { text, ends }] of outbox) write(connection, text, ends);
   };
 
+  /** Batches noticed not committed so far; an outbox made before the latest is not written. */
+  let failures = 0;
+  /** Failed batches not yet written to the operator since the first of a run of them. */
+  let unreported = 0;
+  /**
+   * A batch that is not committed (a full disk, an I/O error) is not answered: no `ack`, no
+   * `welcome`, and its connections close, so their PBXs reconnect and re-send what was not
+   * acknowledged (EVENT-UNSPEC-TRANSPORT). Neither is any batch made before the failure was known
+   * (its answers could name the lost batch's positions). The listener stays up; the journal writes
+   * the lost batch's changes with the next commit, so the `welcome` of the reconnect, sent only
+   * after that commit, names positions that are durable, and the re-sent events count once. The
+   * operator reads the first failure of a run, with its cause and never a value, and the recovery.
+   */
+  const notCommitted = (outbox: Outbox, error: unknown) => {
+    for (const connection of outbox.keys()) connection.socket.destroy();
+    if (unreported++ > 0) return;
+    const message = error instanceof Error ? error.message : String(error);
+    warn(
+      `ingest: a batch of ingested lines was not committed (${(message.split('\n')[0] ?? '').slice(0, 200)}): nothing of it was acknowledged and its ${outbox.size} connection(s) were closed, so their PBXs re-send; its changes go with the next commit (further failures are counted until a commit succeeds)`,
+    );
+  };
+  const committedAgain = () => {
+    if (unreported === 0) return;
+    warn(`ingest: batches commit again, after ${unreported} not committed`);
+    unreported = 0;
+  };
+
   /** Writes `outbox` once `committed` has settled and every earlier outbox is written. */
   const release = (outbox: Outbox, committed: Promise<void> | null) => {
     if (committed === null && waiting === 0) return writeAll(outbox);
     waiting++;
     late = null;
-    releasing = Promise.all([releasing, committed]).then(
-      () => {
+    const failuresBefore = failures;
+    // Its outcome is taken at once (a rejection is never left unhandled) and acted on in order.
+    const outcome =
+      committed === null
+        ? null
+        : committed.then(
+            () => null,
+            (error: unknown) => error,
+          );
+    releasing = releasing
+      .then(() => outcome)
+      .then((error) => {
         waiting--;
-        writeAll(outbox);
-      },
-      (error: unknown) => {
-        // Not committed (or an earlier batch was not): nothing of the batch is answered; the
-        // PBXs re-send after reconnecting.
-        waiting--;
-        for (const connection of outbox.keys()) connection.socket.destroy();
-        throw error;
-      },
-    );
+        if (error !== null) {
+          failures++;
+          notCommitted(outbox, error);
+        } else if (failures > failuresBefore) {
+          // An earlier batch was not committed: answered by nothing, as it was.
+          for (const connection of outbox.keys()) connection.socket.destroy();
+        } else {
+          if (committed !== null) committedAgain();
+          writeAll(outbox);
+        }
+      });
   };
 
   /** Queues a session's answers; a refusal ends the connection and changes the site's count. */
@@ -210,8 +254,9 @@ export async function startIngestServer(
         }));
       } catch (error) {
         // Not applied whole: nothing of the batch is answered; the PBXs re-send after reconnecting.
-        for (const connection of outbox.keys()) connection.socket.destroy();
-        throw error;
+        failures++;
+        notCommitted(outbox, error);
+        return;
       } finally {
         held = null;
       }
@@ -258,7 +303,24 @@ export async function startIngestServer(
     return (line) => mux.receive(line);
   };
 
-  const accept = (socket: LinkSocket, peer: string) => {
+  /**
+   * A plain connection that arrived past the limit: its first line (a hello) is answered
+   * `refused connection-limit` and the connection closes, as a shard channel turned away is
+   * answered, and the operator reads it once per peer. A first line that is the mux line makes a
+   * carrier instead, whose sessions are counted and turned away one by one.
+   */
+  const turnAway = (connection: Connection, hello: string) => {
+    connection.ending = true;
+    connection.session.closed = true;
+    const siteId = parseLine(hello)?.['siteId'];
+    refusals.note(connection.peer, {
+      reason: 'connection-limit',
+      siteId: typeof siteId === 'string' ? siteId : null,
+    });
+    write(connection, encodeLine({ type: 'refused', reason: 'connection-limit' }), true);
+  };
+
+  const accept = (socket: LinkSocket, peer: string, pastLimit = false) => {
     const connection: Connection = {
       socket,
       session: new IngestSession(port, log),
@@ -277,7 +339,10 @@ export async function startIngestServer(
       else if (first && line === MUX_HELLO_LINE) {
         connections.delete(connection);
         frames = carry(socket, reader, peer);
-      } else if (line.trim() !== '') batch.add({ connection, line }, line.length);
+      } else if (connection.ending) {
+        // Refused: what follows is not read.
+      } else if (first && pastLimit) turnAway(connection, line);
+      else if (line.trim() !== '') batch.add({ connection, line }, line.length);
       first = false;
     });
     socket.on('error', () => socket.destroy());
@@ -290,10 +355,10 @@ export async function startIngestServer(
   const connectionLimit = () =>
     Math.max(options.maxConnections ?? MAX_CONNECTIONS, 2 * state.ingest.links.size);
   const server = createServer((socket) => {
-    server.maxConnections = connectionLimit();
-    accept(socket, peerOf(socket));
+    server.maxConnections = connectionLimit() + TURN_AWAY_SOCKETS;
+    accept(socket, peerOf(socket), connections.size >= connectionLimit());
   });
-  server.maxConnections = connectionLimit();
+  server.maxConnections = connectionLimit() + TURN_AWAY_SOCKETS;
   const { port: bound } = await listen(server, { port: options.port, host: options.host });
   return {
     server,

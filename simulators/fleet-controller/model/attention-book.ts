@@ -6,7 +6,11 @@ export const SITE_ITEM_CAP = 200;
 
 export type ReportOutcome =
   | { kind: 'created'; item: AttentionItem }
-  | { kind: 'merged'; item: AttentionItem }
+  /**
+   * `details`: the merge changed more than the counts (`firstAt`, `lastAt`, `occurrences`,
+   * `suppressed`, `severity`): the description, the module id, or the acknowledgements it cleared.
+   */
+  | { kind: 'merged'; item: AttentionItem; details: boolean }
   /** EVENT-SITE-CAP: a new site, module and subject on a full site; nothing is stored. */
   | { kind: 'capped' };
 
@@ -51,14 +55,18 @@ export class AttentionBook {
       existing.occurrences++; // FLEET-ITEM-OCCURRENCES
       existing.suppressed += report.suppressed;
       existing.firstAt = Math.min(existing.firstAt, report.at);
+      let details = false;
       if (report.at >= existing.lastAt) {
         existing.lastAt = report.at; // FLEET-ITEM-LASTAT
         existing.severity = report.severity;
-        setOptional(existing, 'description', description);
-        setOptional(existing, 'moduleId', report.moduleId);
+        details = setOptional(existing, 'description', description);
+        details = setOptional(existing, 'moduleId', report.moduleId) || details;
       }
-      if (existing.acks.size > 0) existing.acks.clear();
-      return { kind: 'merged', item: existing };
+      if (existing.acks.size > 0) {
+        existing.acks.clear();
+        details = true;
+      }
+      return { kind: 'merged', item: existing, details };
     }
     if (!items) {
       items = new SiteItems();
@@ -170,12 +178,18 @@ class SiteItems {
   }
 }
 
+/** Sets or removes an optional field; whether that changed it. */
 function setOptional<K extends 'description' | 'moduleId'>(
   item: AttentionItem,
   key: K,
   value: string | undefined,
-): void {
+): boolean {
   if (value === undefined) {
-    if (item[key] !== undefined) delete item[key];
-  } else if (item[key] !== value) item[key] = value;
+    if (item[key] === undefined) return false;
+    delete item[key];
+    return true;
+  }
+  if (item[key] === value) return false;
+  item[key] = value;
+  return true;
 }

@@ -92,7 +92,8 @@ export class AttentionLedger {
       stats.cappedSuppressed += report.suppressed;
     } else {
       stats.accepted++;
-      this.fleet.journal.item(outcome.item);
+      // A merge that changed only the counts lets the store write only those (issue 31 §3).
+      this.fleet.journal.item(outcome.item, outcome.kind === 'merged' && !outcome.details ? 'counts' : 'all');
     }
     return outcome;
   }

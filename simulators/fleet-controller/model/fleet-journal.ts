@@ -21,6 +21,9 @@ export interface FleetCounters {
   clockAt: number;
 }
 
+/** What changed in an item since it was last written: everything, or only its per-merge counts. */
+export type ItemChange = 'all' | 'counts';
+
 /** A site's PBX registration as kept across restarts; live connections are not kept. */
 export interface StoredLink {
   siteId: string;
@@ -59,7 +62,9 @@ export interface FleetJournal {
    * Like `atomically`, but the transaction may commit after this returns (issue 31 §3: a batch of
    * ingested lines): `committed` settles once everything `fn` wrote is durable, or is `null` when it
    * already is. Whatever is written later, by a batch or by `atomically`, never commits before it,
-   * nor is overwritten by it: the journal keeps the order in which the writes were made.
+   * nor is overwritten by it: the journal keeps the order in which the writes were made. When the
+   * transaction does not commit (a full disk), `committed` rejects and the journal writes those
+   * values with its next transaction, where nothing later has replaced them.
    */
   batch<T>(fn: () => T): { result: T; committed: Promise<void> | null };
   partner(partner: PartnerAccess): void;
@@ -69,7 +74,12 @@ export interface FleetJournal {
   token(id: string, token: AccessTokenRecord | null): void;
   link(siteId: string, link: StoredLink | null): void;
   inventory(siteId: string, inventory: PbxInventory | null): void;
-  item(item: AttentionItem): void;
+  /**
+   * The item as it is now. `counts` says that only its per-merge fields changed since it was last
+   * written (`firstAt`, `lastAt`, `occurrences`, `suppressed`, `severity`: a merge that changed no
+   * description, module id or acknowledgement), so a store may write just those (issue 31 §3).
+   */
+  item(item: AttentionItem, changed?: ItemChange): void;
   history(record: HistoryRecord): void;
   stream(id: string, seq: number | null): void;
   counters(counters: FleetCounters): void;

@@ -168,7 +168,7 @@ export class FieldActivity {
    * minute all the same (`at` is the minute's start), so the draws do not depend on it.
    */
   private phaseMs(): number {
-    return (this.store.clock as { mode?: string }).mode === 'running' ? this.phase : 0;
+    return this.store.clock.mode === 'running' ? this.phase : 0;
   }
 
   private arm(): void {

@@ -38,11 +38,9 @@ export function receiveBody(
     done({ kind: 'complete', body: Buffer.alloc(0) });
     return;
   }
-  const read = new BodyRead(maxBytes, done);
+  const read = new BodyRead(maxBytes, done, deadlines(timeoutMs));
   // Inline callbacks, and listeners left in place after the end (they see `done`): this runs
   // once per request, and named closures or `off()` calls cost more than the read itself.
-  read.timer = setTimeout(() => read.finish(TIMEOUT), timeoutMs);
-  read.timer.unref();
   req.on('data', (chunk: Buffer) => read.data(chunk));
   req.on('end', () => read.end());
   req.on('error', () => read.finish(ABORTED));
@@ -64,42 +62,127 @@ export function hasNoBody(req: IncomingMessage): boolean {
   return length === undefined || length === '0';
 }
 
+const NO_CALLBACK = (_result: StreamedBody): void => {};
 const TOO_LARGE: StreamedBody = Object.freeze({ kind: 'too-large' });
 const TIMEOUT: StreamedBody = Object.freeze({ kind: 'timeout' });
 const ABORTED: StreamedBody = Object.freeze({ kind: 'aborted' });
 
+/**
+ * The deadlines of the body reads under way with one time limit (issue 31 §3: a timer per request
+ * was a face's second-largest cost after its own check). Reads with the same limit fall due in
+ * the order they began, so they wait in one queue, and one real timer is armed for the oldest read
+ * still running; a read that finishes is dropped from the front when it gets there. A read that
+ * has not finished at its deadline ends as `timeout`, at that deadline, as with its own timer.
+ */
+class DeadlineQueue {
+  private reads: BodyRead[] = [];
+  private head = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly timeoutMs: number) {}
+
+  /** Starts the clock of `read`; its deadline is `timeoutMs` from now. */
+  add(read: BodyRead): number {
+    const deadline = performance.now() + this.timeoutMs;
+    this.reads.push(read);
+    if (this.timer === undefined) this.arm(this.timeoutMs);
+    return deadline;
+  }
+
+  /** Drops the finished reads at the front, so a queue of finished reads does not grow. */
+  trim(): void {
+    const reads = this.reads;
+    while (this.head < reads.length && reads[this.head]!.finished) this.head++;
+    if (this.head === reads.length) {
+      this.reads = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > reads.length) {
+      this.reads = reads.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** Reads the queue holds, finished ones not yet dropped included (tests). */
+  get size(): number {
+    return this.reads.length - this.head;
+  }
+
+  private arm(delayMs: number): void {
+    this.timer = setTimeout(() => this.due(), Math.max(0, delayMs));
+    this.timer.unref();
+  }
+
+  private due(): void {
+    this.timer = undefined;
+    const now = performance.now();
+    for (;;) {
+      this.trim();
+      const oldest = this.reads[this.head];
+      if (oldest === undefined) return;
+      if (oldest.deadline > now) {
+        this.arm(oldest.deadline - now);
+        return;
+      }
+      oldest.finish(TIMEOUT);
+    }
+  }
+}
+
+/** One queue per time limit; the limits are the faces' settings, a handful. */
+const queues = new Map<number, DeadlineQueue>();
+
+function deadlines(timeoutMs: number): DeadlineQueue {
+  let queue = queues.get(timeoutMs);
+  if (!queue) {
+    queue = new DeadlineQueue(timeoutMs);
+    queues.set(timeoutMs, queue);
+  }
+  return queue;
+}
+
+/** Body reads waiting in the deadline queue of `timeoutMs` (tests: finished reads leave it). */
+export function pendingBodyDeadlines(timeoutMs: number): number {
+  return queues.get(timeoutMs)?.size ?? 0;
+}
+
 /** One body being read: the chunks so far, until the first outcome; later events change nothing. */
 class BodyRead {
-  timer: NodeJS.Timeout | undefined;
+  readonly deadline: number;
+  finished = false;
   private chunks: Buffer[] = [];
   private received = 0;
-  private done = false;
 
   constructor(
     private readonly maxBytes: number,
-    private readonly resolve: (result: StreamedBody) => void,
-  ) {}
+    private resolve: (result: StreamedBody) => void,
+    private readonly queue: DeadlineQueue,
+  ) {
+    this.deadline = queue.add(this);
+  }
 
   data(chunk: Buffer): void {
-    if (this.done) return;
+    if (this.finished) return;
     this.received += chunk.length;
     if (this.received > this.maxBytes) this.finish(TOO_LARGE);
     else this.chunks.push(chunk);
   }
 
   end(): void {
-    if (this.done) return;
+    if (this.finished) return;
     const chunks = this.chunks;
     const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.received);
     this.finish({ kind: 'complete', body });
   }
 
   finish(result: StreamedBody): void {
-    if (this.done) return;
-    this.done = true;
-    clearTimeout(this.timer);
+    if (this.finished) return;
+    this.finished = true;
     this.chunks = [];
-    this.resolve(result);
+    // A finished read may wait in its queue behind a slow one: it keeps nothing of its request.
+    const resolve = this.resolve;
+    this.resolve = NO_CALLBACK;
+    this.queue.trim();
+    resolve(result);
   }
 }
 

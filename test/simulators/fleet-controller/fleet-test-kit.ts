@@ -43,12 +43,16 @@ export function sitesOnly(): FleetFixture {
 }
 
 /** A controller core without sockets: state, clock, authenticator and the REST core. */
-export async function fleetCore(fixture: FleetFixture = defaultFixture(), log?: RequestLogger) {
+export async function fleetCore(
+  fixture: FleetFixture = defaultFixture(),
+  log?: RequestLogger,
+  options: { sitesPerBlock?: number } = {},
+) {
   const clock = new VirtualClock({ start: T0 });
   const state = new FleetState(clock, FAST_SCRYPT);
   await state.load(fixture);
   const auth = new Authenticator(state);
-  const api = createApiCore(state, auth, log);
+  const api = createApiCore(state, auth, log, options);
   const call = (
     method: string,
     url: string,

@@ -99,6 +99,8 @@ export function serveConnection<Tag = undefined>(
 class Connection<Tag> implements ServedConnection {
   received: Buffer = EMPTY;
   headTimer: NodeJS.Timeout | undefined;
+  /** When the head is due (`performance.now()`), while its timer is not armed yet. */
+  private headDueAt: number | undefined;
   private answered = false;
   private grace: TimerId | undefined;
   private answerTimer: NodeJS.Timeout | undefined;
@@ -112,13 +114,24 @@ class Connection<Tag> implements ServedConnection {
     private readonly tag: Tag,
   ) {}
 
+  /**
+   * The head timeout counts from the connection (`EndpointLimits.headTimeoutMs`), but its timer
+   * is armed only when it can matter (issue 31 §3: a poller's first read is its whole head, so
+   * its connection never needed it): at the first read that leaves the head incomplete, for what
+   * is left of the timeout. A silent client is ended by the grace first, when the grace runs in
+   * real time (a running duration clock) and is the shorter; otherwise the timer is armed here,
+   * as it always was.
+   */
   start(rawGraceMs: number): void {
     const { socket, context } = this;
+    const { headTimeoutMs } = context.limits;
     this.grace = context.durationClock.setTimer(() => {
       this.grace = undefined;
       if (this.received.length === 0) this.finish({ mode: 'raw' });
     }, rawGraceMs);
-    this.headTimer = setTimeout(headTimedOut, context.limits.headTimeoutMs, this);
+    if (rawGraceMs < headTimeoutMs && context.durationClock.mode === 'running')
+      this.headDueAt = performance.now() + headTimeoutMs;
+    else this.headTimer = setTimeout(headTimedOut, headTimeoutMs, this);
     socket.on('data', (chunk: Buffer) => this.data(chunk));
     socket.on('end', () => {
       if (!this.answered) this.decide(inspectHead(this.received, true, this.context.limits.maxHeadBytes));
@@ -145,6 +158,10 @@ class Connection<Tag> implements ServedConnection {
     this.clearGrace();
     this.received = this.received.length === 0 ? chunk : Buffer.concat([this.received, chunk]);
     this.decide(inspectHead(this.received, false, this.context.limits.maxHeadBytes));
+    if (!this.answered && this.headTimer === undefined && this.headDueAt !== undefined) {
+      this.headTimer = setTimeout(headTimedOut, Math.max(0, this.headDueAt - performance.now()), this);
+      this.headDueAt = undefined;
+    }
   }
 
   private decide(verdict: HeadVerdict): void {

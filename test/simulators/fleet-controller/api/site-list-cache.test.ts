@@ -16,7 +16,7 @@ import {
 import type { FleetState } from '../../../../simulators/fleet-controller/model/fleet-state.ts';
 import type { PbxInventory } from '../../../../simulators/shared/wire/pbx-inventory.ts';
 import { SEVERITIES } from '../../../../simulators/shared/wire/severity.ts';
-import { ANNA, fleetCore, report, SAM, T0, TOM, VERA } from '../fleet-test-kit.ts';
+import { ANNA, fleetCore, report, SAM, sitesOnly, T0, TOM, VERA } from '../fleet-test-kit.ts';
 
 const SITES = ['site-hamburg', 'site-kiel', 'site-bremen', 'site-muenchen'] as const;
 const PARTNERS = ['p-nordlicht', 'p-suedwind'] as const;
@@ -118,12 +118,13 @@ test('FLEET-UNSPEC-ETAG, FLEET-SITES-NOT-MODIFIED, MCP-ATTENTION-SITES: after an
     fc.asyncProperty(
       fc.subarray([...SITES]),
       fc.array(operation, { minLength: 1, maxLength: 60 }),
-      async (pbxSites, ops) => {
+      fc.integer({ min: 1, max: 3 }),
+      async (pbxSites, ops, sitesPerBlock) => {
         const fixture: FleetFixture = {
           ...defaultFixture(),
           pbxs: pbxSites.map((siteId) => ({ siteId, key: `key-${siteId}` })),
         };
-        const core = await fleetCore(fixture);
+        const core = await fleetCore(fixture, undefined, { sitesPerBlock });
         const { state, call, clock } = core;
         const control = inProcessFleetControlPlane(
           fleetEffects({ state, clock, fixture, ingestUrl: () => 'tcp://127.0.0.1:1' }),
@@ -219,13 +220,20 @@ test('FLEET-UNSPEC-ETAG, FLEET-SITES-NOT-MODIFIED, MCP-ATTENTION-SITES: after an
                 caller,
                 conditional ? { headers: { 'if-none-match': seen } } : {},
               );
-              const fresh = renderSiteList(state, state.access.requireAccount(caller.id).partnerId);
+              const partner = state.access.requireAccount(caller.id).partnerId;
+              const fresh = renderSiteList(state, partner, sitesPerBlock);
               assert.equal(res.headers['etag'], fresh.etag);
               if (conditional && seen === fresh.etag) {
                 assert.equal(res.status, 304);
                 assert.equal(res.body, undefined);
+                assert.equal(res.chunks, undefined);
               } else {
                 assert.equal(res.status, 200);
+                // The blocks as written, one after the other, are the whole list rendered afresh.
+                const written = Buffer.concat(res.chunks ?? []);
+                assert.equal(written.toString('utf8'), JSON.stringify(siteList(state, partner)));
+                assert.deepEqual(written, fresh.bytes);
+                assert.equal(res.headers['content-length'], String(written.length));
                 assert.equal(res.body, fresh.body);
                 assert.deepEqual(res.bytes, fresh.bytes);
               }
@@ -243,7 +251,12 @@ test('FLEET-UNSPEC-ETAG, FLEET-SITES-NOT-MODIFIED, MCP-ATTENTION-SITES: after an
         // Whatever happened last, every caller's cached answer is current.
         for (const caller of CALLERS) {
           const res = await call('GET', '/api/v1/sites', caller);
-          const fresh = renderSiteList(state, state.access.requireAccount(caller.id).partnerId);
+          const fresh = renderSiteList(
+            state,
+            state.access.requireAccount(caller.id).partnerId,
+            sitesPerBlock,
+          );
+          assert.deepEqual(Buffer.concat(res.chunks ?? []), fresh.bytes);
           assert.equal(res.body, fresh.body);
           assert.equal(res.headers['etag'], fresh.etag);
         }
@@ -306,4 +319,37 @@ test('an inventory that changes no finding of its site leaves every site list as
   assert.notEqual(state.viewRevision(partner), revision);
   assert.notEqual(cache.get(partner).etag, first.etag);
   assert.deepEqual(renderSiteList(state, partner).etag, cache.get(partner).etag);
+});
+
+test('issue 31 §4: a change of one site encodes again only the block that holds it; its bytes and ETag equal a whole rendering', async () => {
+  const { state } = await fleetCore(sitesOnly());
+  const partner = 'p-nordlicht';
+  const cache = new SiteListCache(state, 1);
+  const first = cache.get(partner);
+  // Bremen, Hamburg, Kiel: one block each, `[` … `,` … `,` …, then `]`.
+  assert.equal(first.chunks.length, 4);
+  assert.deepEqual(Buffer.concat(first.chunks), Buffer.from(JSON.stringify(siteList(state, partner))));
+  state.attention.report('site-kiel', report());
+  const changed = cache.get(partner);
+  assert.equal(changed.chunks[0], first.chunks[0], 'Bremen: the same bytes, not encoded again');
+  assert.equal(changed.chunks[1], first.chunks[1], 'Hamburg: the same bytes, not encoded again');
+  assert.notDeepEqual(changed.chunks[2], first.chunks[2], 'Kiel: its new finding');
+  assert.notEqual(changed.etag, first.etag);
+  const fresh = renderSiteList(state, partner, 1);
+  assert.deepEqual([Buffer.concat(changed.chunks), changed.etag], [fresh.bytes, fresh.etag]);
+  assert.deepEqual(fresh.bytes, Buffer.from(JSON.stringify(siteList(state, partner))));
+  // A rename moves Kiel first: every block in the new order.
+  state.access.renameSite('site-kiel', 'Aachen');
+  const renamed = cache.get(partner);
+  const again = renderSiteList(state, partner, 1);
+  assert.deepEqual([Buffer.concat(renamed.chunks), renamed.etag], [again.bytes, again.etag]);
+  assert.match(renamed.body, /^\[\{"id":"site-kiel"/);
+  // The block size is part of the ETag's recipe, never of the bytes.
+  assert.deepEqual(renderSiteList(state, partner, 2).bytes, again.bytes);
+  assert.deepEqual(renderSiteList(state, partner).bytes, again.bytes);
+});
+
+test('sites per block must be a whole number of at least 1', async () => {
+  const { state } = await fleetCore(sitesOnly());
+  for (const bad of [0, -1, 1.5, Number.NaN]) assert.throws(() => new SiteListCache(state, bad), RangeError);
 });

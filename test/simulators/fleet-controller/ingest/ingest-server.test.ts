@@ -387,3 +387,133 @@ test('a shard channel turned away at the connection limit hears refused connecti
   assert.ok(!warnings[0]!.includes('the-key'), 'never a key');
   assert.equal(ingest.connections('site-hamburg'), 2, 'the two sessions within the limit stay');
 });
+
+test('a plain connection past the connection limit hears refused connection-limit before it closes, and the operator reads it once per peer', async (t) => {
+  const clock = new VirtualClock({ start: T0 });
+  t.after(() => clock.dispose());
+  const state = new FleetState(clock, FAST_SCRYPT, MEMORY_JOURNAL);
+  await state.load({ ...sitesOnly(), pbxs: [{ siteId: 'site-hamburg', key: 'the-key' }] });
+  const warnings: string[] = [];
+  // One registered PBX: the limit is 2 (twice the registered PBXs, above the 1 asked for).
+  const ingest = await startIngestServer(state, {
+    host: '127.0.0.1',
+    port: 0,
+    maxConnections: 1,
+    warn: (line) => warnings.push(line),
+  });
+  t.after(() => ingest.close());
+  const within = [await rawClient(ingest.url), await rawClient(ingest.url)];
+  for (const [i, c] of within.entries()) {
+    t.after(async () => c.close());
+    c.send(hello({ stream: `s${i}` }));
+    await c.waitFor(1);
+    assert.equal(c.received[0]!['type'], 'welcome');
+  }
+  // Twice a third connection: each is told why, then closed.
+  for (const stream of ['s3', 's4']) {
+    const over = await rawClient(ingest.url);
+    t.after(async () => over.close());
+    over.send(hello({ stream }));
+    over.send(ev(1));
+    await over.waitClosed();
+    assert.deepEqual(over.received, [{ type: 'refused', reason: 'connection-limit' }]);
+  }
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(
+    warnings[0]!,
+    /^ingest: refused a PBX link from 127\.0\.0\.1 for site "site-hamburg": connection-limit, /,
+  );
+  assert.ok(!warnings[0]!.includes('the-key'), 'never a key');
+  assert.equal(ingest.connections('site-hamburg'), 2, 'the two connections within the limit stay');
+  assert.equal(
+    state.attention.book.itemsOf('site-hamburg').length,
+    0,
+    'nothing of a refused link is applied',
+  );
+});
+
+test('a batch that is not committed is answered by nothing: its connection closes, the listener stays up and says so once, and the re-sent events are acknowledged once a commit succeeds', async (t) => {
+  const clock = new VirtualClock({ start: T0 });
+  t.after(() => clock.dispose());
+  /** Each batch's commit, settled by the test. */
+  const commits: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  const journal: FleetJournal = {
+    ...MEMORY_JOURNAL,
+    batch(fn) {
+      const result = fn();
+      let settle = { resolve: () => {}, reject: (_: Error) => {} };
+      const committed = new Promise<void>((resolve, reject) => {
+        settle = { resolve, reject };
+      });
+      commits.push(settle);
+      return { result, committed };
+    },
+  };
+  const state = new FleetState(clock, FAST_SCRYPT, journal);
+  await state.load({ ...sitesOnly(), pbxs: [{ siteId: 'site-hamburg', key: 'the-key' }] });
+  const warnings: string[] = [];
+  const ingest = await startIngestServer(state, {
+    host: '127.0.0.1',
+    port: 0,
+    warn: (line) => warnings.push(line),
+  });
+  t.after(() => {
+    for (const commit of commits) commit.resolve();
+    return ingest.close();
+  });
+  const batches = async (n: number) => {
+    const deadline = Date.now() + 3_000;
+    while (commits.length < n) {
+      if (Date.now() > deadline) throw new Error(`waited for batch ${n}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  const diskFull = () =>
+    new Error('the data directory did not commit a batch of writes: No space left on device (28)');
+
+  const first = await rawClient(ingest.url);
+  t.after(async () => first.close());
+  first.send(hello());
+  await batches(1);
+  commits[0]!.resolve();
+  await first.waitFor(1);
+  first.socket.write(`${[1, 2, 3].map((seq) => JSON.stringify(ev(seq))).join('\n')}\n`);
+  await batches(2);
+  // A second PBX's batch made before the failure is known: not answered either.
+  const other = await rawClient(ingest.url);
+  t.after(async () => other.close());
+  other.send(hello({ stream: 's2' }));
+  await batches(3);
+  commits[1]!.reject(diskFull());
+  commits[2]!.resolve();
+  await first.waitClosed();
+  await other.waitClosed();
+  assert.deepEqual(first.received, [{ type: 'welcome', lastSeq: 0 }], 'no ack of an uncommitted batch');
+  assert.deepEqual(other.received, [], 'no answer made before the failure was known');
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(
+    warnings[0]!,
+    /^ingest: a batch of ingested lines was not committed \(the data directory did not commit a batch of writes: No space left on device \(28\)\): nothing of it was acknowledged and its 1 connection\(s\) were closed, so their PBXs re-send; /,
+  );
+  assert.ok(!warnings.join('\n').includes('the-key'), 'never a key');
+
+  // The PBX reconnects and re-sends what was not acknowledged; the next commit succeeds.
+  const again = await rawClient(ingest.url);
+  t.after(async () => again.close());
+  again.send(hello());
+  await batches(4);
+  commits[3]!.resolve();
+  await again.waitFor(1);
+  assert.deepEqual(again.received[0], { type: 'welcome', lastSeq: 3 });
+  again.socket.write(`${[1, 2, 3, 4].map((seq) => JSON.stringify(ev(seq))).join('\n')}\n`);
+  await batches(5);
+  commits[4]!.resolve();
+  await again.waitFor(5);
+  assert.deepEqual(
+    again.received.slice(1).map((m) => m['seq']),
+    [1, 2, 3, 4],
+  );
+  assert.equal(state.attention.book.itemsOf('site-hamburg')[0]?.occurrences, 4, 'each event counted once');
+  assert.equal(warnings.length, 2, warnings.join('\n'));
+  assert.equal(warnings[1], 'ingest: batches commit again, after 1 not committed');
+});

@@ -178,3 +178,34 @@ test('FLEET-ITEM-SUBJECT-LIMIT, FLEET-ITEM-DESCRIPTION-LIMIT: the book stores su
 function book1() {
   return new AttentionBook();
 }
+
+test('a merge says whether it changed more than the counts (the store writes only the counts otherwise, issue 31 §3)', () => {
+  const book = new AttentionBook();
+  const details = (r: Parameters<AttentionBook['report']>[1]) => {
+    const out = book.report('s1', r);
+    assert.equal(out.kind, 'merged');
+    return out.kind === 'merged' && out.details;
+  };
+  const first = book.report('s1', report({ at: T0, description: 'voll', moduleId: 'm-1' }));
+  assert.equal(first.kind, 'created');
+  // Same description and module id; severity, times and counts are counts.
+  assert.equal(
+    details(
+      report({ at: T0 + 1, description: 'voll', moduleId: 'm-1', severity: 'CRITICAL', suppressed: 4 }),
+    ),
+    false,
+  );
+  assert.equal(
+    details(report({ at: T0 - 5, description: 'älter', moduleId: 'm-2' })),
+    false,
+    'an older report changes no detail',
+  );
+  assert.equal(details(report({ at: T0 + 2, description: 'anders', moduleId: 'm-1' })), true);
+  assert.equal(details(report({ at: T0 + 3, description: 'anders', moduleId: 'm-2' })), true);
+  assert.equal(details(report({ at: T0 + 4, moduleId: 'm-2' })), true, 'the description removed');
+  assert.equal(details(report({ at: T0 + 5 })), true, 'the module id removed');
+  assert.equal(details(report({ at: T0 + 6 })), false);
+  if (first.kind === 'created') book.acknowledge(first.item, 'p1', T0 + 7);
+  assert.equal(details(report({ at: T0 + 8 })), true, 'the acknowledgement cleared');
+  assert.equal(details(report({ at: T0 + 9 })), false);
+});

@@ -3,19 +3,25 @@ import { test } from 'node:test';
 import { ACTIVITY_TICK_MS, FieldActivity } from '../../../../simulators/pbx/activity/field-activity.ts';
 import { defaultState } from '../../../../simulators/pbx/state/default-state.ts';
 import { PbxStore } from '../../../../simulators/pbx/state/store.ts';
-import { VirtualClock } from '../../../../simulators/shared/clock.ts';
+import { type Clock, VirtualClock } from '../../../../simulators/shared/clock.ts';
 
 /** 2026-01-05 00:00 UTC, a minute's start. */
 const START = Date.UTC(2026, 0, 5);
 
 /** When (PBX clock) each of `sites` took its steps over `minutes`, advanced a second at a time. */
-function stepTimes(mode: 'running' | 'frozen', sites: string[], minutes: number) {
+function stepTimes(
+  mode: 'running' | 'frozen',
+  sites: string[],
+  minutes: number,
+  wrap: (clock: VirtualClock) => Clock = (clock) => clock,
+) {
   let base = 0;
   const clock = new VirtualClock({ mode, start: START, base: () => base });
+  const pbxClock = wrap(clock);
   const steps = new Map<string, number[]>();
   const raisedAt = new Map<string, number[]>();
   const activities = sites.map((siteId) => {
-    const store = new PbxStore(clock, defaultState(START));
+    const store = new PbxStore(pbxClock, defaultState(START));
     steps.set(siteId, []);
     raisedAt.set(siteId, []);
     store.on('change', () => steps.get(siteId)!.push(clock.now()));
@@ -58,4 +64,22 @@ test('on a frozen clock every PBX steps at the minute, as `advance` drives it', 
   const { steps } = stepTimes('frozen', sites, 2);
   for (const siteId of sites)
     assert.deepEqual(steps.get(siteId), [START + ACTIVITY_TICK_MS, START + 2 * ACTIVITY_TICK_MS]);
+});
+
+test('field activity reads the mode from the Clock interface: a running clock of another kind spreads the steps too', () => {
+  const sites = Array.from({ length: 12 }, (_, i) => `site-demo-${i + 1}`);
+  // A clock that is not a VirtualClock (one delegating to it) states its mode as the interface asks.
+  const delegating = (inner: VirtualClock): Clock => ({
+    mode: inner.mode,
+    now: () => inner.now(),
+    setTimer: (callback, delayMs) => inner.setTimer(callback, delayMs),
+    clearTimer: (id) => inner.clearTimer(id),
+  });
+  const { steps } = stepTimes('running', sites, 2, delegating);
+  const offsets = new Set(sites.map((siteId) => (steps.get(siteId)![0]! - START) % ACTIVITY_TICK_MS));
+  assert.ok(offsets.size >= 6, `spread over the minute (${[...offsets]})`);
+  // And a clock that does not say its mode is not a Clock (checked by the type check).
+  // @ts-expect-error `mode` is part of the Clock interface
+  const modeless: Clock = { now: () => START, setTimer: () => 0, clearTimer: () => {} };
+  assert.equal(modeless.mode, undefined);
 });

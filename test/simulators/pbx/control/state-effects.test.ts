@@ -188,7 +188,7 @@ test('advanceClock moves the virtual clock and refuses negative or fractional st
 });
 
 test('advanceClock explains a clock that cannot be advanced', async () => {
-  const fixed: Clock = { now: () => START, setTimer: () => 0, clearTimer: () => {} };
+  const fixed: Clock = { mode: 'frozen', now: () => START, setTimer: () => 0, clearTimer: () => {} };
   const store = new PbxStore(fixed, defaultState(START));
   const control = inProcessClient(
     STATE_OPERATIONS,

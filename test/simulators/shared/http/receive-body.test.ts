@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { receiveBody, type StreamedBody } from '../../../../simulators/shared/http/read-body.ts';
+import {
+  pendingBodyDeadlines,
+  receiveBody,
+  type StreamedBody,
+} from '../../../../simulators/shared/http/read-body.ts';
 
 /**
  * `receiveBody`, the callback form of `streamBody` a face's hot path uses (issue 31 §3): the
@@ -91,4 +95,103 @@ test('a chunked body crossing the bound ends the read once, as too-large', async
     outcomes.map((o) => o.kind),
     ['too-large'],
   );
+});
+
+test('body reads under way share one deadline timer, and a finished read leaves the queue', async () => {
+  // Timers armed with the reads' limit, counted at the global `setTimeout` the module calls.
+  const realSetTimeout = globalThis.setTimeout;
+  let armed = 0;
+  globalThis.setTimeout = ((callback: (...args: unknown[]) => void, delay?: number, ...args: unknown[]) => {
+    if (delay === 61_000) armed++;
+    return realSetTimeout(() => callback(...args), delay);
+  }) as typeof setTimeout;
+  let reading = 0;
+  const server = createServer((req, res) => {
+    reading++;
+    receiveBody(req, 1024, 61_000, (streamed) => res.end(streamed.kind));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  // Twenty requests whose bodies have not arrived: each read waits for its deadline.
+  const requests = Array.from({ length: 20 }, () => {
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/',
+      headers: { 'content-length': '2' },
+    });
+    req.on('error', () => {});
+    req.flushHeaders();
+    return req;
+  });
+  try {
+    for (let i = 0; i < 100 && reading < 20; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(reading, 20);
+    assert.equal(armed, 1, `${armed} timers for 20 reads`);
+    assert.equal(pendingBodyDeadlines(61_000), 20);
+    const answers = requests.map(
+      (req) =>
+        new Promise<string>((resolve) =>
+          req.on('response', (res) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => {
+              text += chunk.toString();
+            });
+            res.on('end', () => resolve(text));
+          }),
+        ),
+    );
+    for (const req of requests) req.end('{}');
+    assert.deepEqual(await Promise.all(answers), Array(20).fill('complete'));
+    assert.equal(pendingBodyDeadlines(61_000), 0);
+  } finally {
+    globalThis.setTimeout = realSetTimeout;
+    for (const req of requests) req.destroy();
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+test('a body that does not arrive in time ends as timeout at its deadline, each read at its own', async () => {
+  const outcomes: { kind: string; afterMs: number }[] = [];
+  const server = createServer((req, res) => {
+    const began = performance.now();
+    receiveBody(req, 1024, 120, (streamed) => {
+      outcomes.push({ kind: streamed.kind, afterMs: performance.now() - began });
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const open = () => {
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/',
+      headers: { 'content-length': '2' },
+    });
+    req.on('error', () => {});
+    req.flushHeaders();
+    return req;
+  };
+  const first = open();
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  const second = open();
+  try {
+    for (let i = 0; i < 100 && outcomes.length < 2; i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(
+      outcomes.map((o) => o.kind),
+      ['timeout', 'timeout'],
+    );
+    for (const { afterMs } of outcomes)
+      assert.ok(afterMs >= 115 && afterMs < 1_000, `timed out after ${afterMs} ms`);
+  } finally {
+    first.destroy();
+    second.destroy();
+    server.closeAllConnections();
+    server.close();
+  }
 });

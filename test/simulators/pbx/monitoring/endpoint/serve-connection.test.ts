@@ -180,3 +180,34 @@ test('a client that sends within the grace clears it from the duration clock', a
     clock.dispose();
   }
 });
+
+test('a connection whose first read is its whole head arms no head timer; a partial head still gets 408 on time', async () => {
+  // Timers armed with the head timeout, counted at the global `setTimeout` the endpoint calls.
+  const realSetTimeout = globalThis.setTimeout;
+  let armed = 0;
+  globalThis.setTimeout = ((callback: (...args: unknown[]) => void, delay?: number, ...args: unknown[]) => {
+    if (delay === 432) armed++;
+    return realSetTimeout(() => callback(...args), delay);
+  }) as typeof setTimeout;
+  const pbx = await startEndpoint(undefined, { limits: { headTimeoutMs: 432 } });
+  try {
+    for (let i = 0; i < 3; i++) {
+      const { bytes } = await exchange(pbx.port(), { send: request('GET', '/json') });
+      assert.equal(parseHttp(bytes).status, 200);
+    }
+    assert.equal(armed, 0, 'a head timer for a whole head');
+    // Part of a head, then nothing: 408 at the head timeout counted from the connection.
+    const opened = performance.now();
+    const socket = await openSocket(pbx.port(), 'GET /json HT');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => {});
+    await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const afterMs = performance.now() - opened;
+    assert.equal(parseHttp(Buffer.concat(chunks)).status, 408);
+    assert.ok(afterMs >= 400 && afterMs < 3_000, `408 after ${afterMs} ms`);
+  } finally {
+    globalThis.setTimeout = realSetTimeout;
+    await pbx.close();
+  }
+});
