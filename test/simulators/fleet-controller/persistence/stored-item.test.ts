@@ -133,7 +133,9 @@ test('the counts are five little-endian float64 per item, each value its own 40 
           it.occurrences,
           it.suppressed,
           STORED_SEVERITIES.indexOf(it.severity),
-        ].forEach((n, k) => expected.writeDoubleLE(n, k * 8));
+        ].forEach((n, k) => {
+          expected.writeDoubleLE(n, k * 8);
+        });
         assert.deepEqual(Buffer.from(value), expected);
       });
     }),
