@@ -17,6 +17,7 @@ import {
 } from '../simulators/fleet/index.ts';
 import { cpuProfDir } from './bench-usage.ts';
 import { fmt } from './load.ts';
+import { spreadPollOrder } from './poll-order.ts';
 
 /** `npm run bench -- fleet-scale --pbx-count N`: that one size alone (issue 31 §4: 100,000). */
 const PBX_COUNT = optionValue('--pbx-count');
@@ -34,7 +35,10 @@ const FIELD_ACTIVITY = PBX_COUNT !== undefined || optionValue('--activity') === 
 const SHARDED = (process.env.BENCH_FLEET_SCALE_SHARDED ?? '').split(',').filter(Boolean).map(Number);
 /** How long the Checkmk-like poller runs per size. */
 const POLL_WINDOW_MS = Number(process.env.BENCH_FLEET_SCALE_WINDOW_MS ?? 15_000);
-/** The poller fetches every PBX once per this period, spread evenly (Checkmk's default check interval). */
+/**
+ * The poller fetches every PBX once per this period, spread evenly (Checkmk's default check
+ * interval), in a fixed shuffled order (`spreadPollOrder`).
+ */
 const POLL_PERIOD_MS = 60_000;
 const SITES_POLL_EVERY_MS = 250;
 /** Data-endpoint fetches the poller keeps open at most; a tick beyond it counts as failed. */
@@ -441,6 +445,9 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
     const mcpSites: number[] = [];
     const pending: Promise<unknown>[] = [];
     const interval = POLL_PERIOD_MS / count;
+    // Every PBX once per period, in a fixed shuffled order, as a monitoring server spreads its
+    // hosts over the check interval: consecutive fetches land on every shard, not one at a time.
+    const order = spreadPollOrder(count);
     await fleet.cpuMark();
     phase('poll');
     const t0 = performance.now();
@@ -455,7 +462,7 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
       if (due > now) await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - now)));
       // Several ticks may be due at once when timers are coarser than the interval.
       while (t0 + tick * interval <= performance.now() && performance.now() - t0 < POLL_WINDOW_MS) {
-        const index = tick % count;
+        const index = order[tick % count]!;
         tick++;
         // A poller that is this far behind has a saturated machine to report, not more sockets to
         // open: a tick beyond the bound counts as a failed fetch (this process's descriptors too
@@ -626,7 +633,9 @@ export async function benchFleetScale(): Promise<void> {
     const failed = r.pbxFetch.filter((v) => !Number.isFinite(v)).length;
     const startBudget = r.count > 10_000 ? 120 : 30;
     console.log(
-      `\nN = ${fmt(r.count)}, ${r.layout}${r.ready.gc ? '' : ' (no --expose-gc: RSS figures include garbage)'}`,
+      `\nN = ${fmt(r.count)}, ${r.layout}${r.ready.gc ? '' : ' (no --expose-gc: RSS figures include garbage)'}; load average ${loadavg()
+        .map((l) => fmt(l, 1))
+        .join(' ')} at the end`,
     );
     console.log(
       `  figure                                   measured                    bare baseline            budget`,

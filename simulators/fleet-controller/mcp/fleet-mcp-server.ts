@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import * as z from 'zod/v4';
 import { SEVERITIES } from '../../shared/wire/severity.ts';
 import { MESSAGES } from '../api/error-body.ts';
@@ -42,7 +43,12 @@ const eventShape = z.object({
   suppressed: z.number().int(),
 });
 
-const attentionOutput = {
+/*
+ * The output schemas as zod objects built once, not raw shapes: the SDK makes an object schema
+ * of a raw shape at every registration, and the controller registers its tools once per request
+ * (stateless transport).
+ */
+const attentionOutput = z.object({
   sites: z.array(
     z.object({
       siteId: z.string(),
@@ -51,15 +57,22 @@ const attentionOutput = {
       events: z.array(eventShape),
     }),
   ),
-};
+});
 
-const acknowledgeOutput = {
+const acknowledgeOutput = z.object({
   outcome: z.literal('ok'),
   attentionId: z.number().int(),
   siteId: z.string(),
   alreadyAcknowledged: z.boolean(),
   acknowledgedAt: z.number().int(),
-};
+});
+
+/**
+ * The JSON Schema validator of every per-request server (it checks what clients send to the
+ * server's elicitation requests, which these tools never make): one instance instead of an Ajv
+ * built for each request (issue 31 §4).
+ */
+const sharedValidator = new AjvJsonSchemaValidator();
 
 /**
  * The MCP face of the controller: one McpServer per request (stateless Streamable HTTP), bound to
@@ -81,7 +94,10 @@ const acknowledgeOutput = {
  *   an error object `{error, message}` (`not_found`, `forbidden`), without `structuredContent`.
  */
 export function createFleetMcpServer(state: FleetState, caller: McpCaller): McpServer {
-  const server = new McpServer({ name: 'fleet-controller-simulator', version: '1.0.0' });
+  const server = new McpServer(
+    { name: 'fleet-controller-simulator', version: '1.0.0' },
+    { jsonSchemaValidator: sharedValidator },
+  );
 
   server.registerTool(
     'fleet_attention',

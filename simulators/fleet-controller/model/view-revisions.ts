@@ -14,6 +14,14 @@ export class ViewRevisions {
   private readonly partnerWide = new Map<string, number>();
   /** The number of the last change that touched each site (issue 31 §4: what to render again). */
   private readonly bySite = new Map<string, number>();
+  /**
+   * Every site touch in order, as site and number (the numbers rise), so the sites touched since
+   * a revision are found from the end instead of by a walk over every site ever touched (issue 31
+   * §4: at 100,000 sites that walk took milliseconds per `/sites` GET). Compacted to each site's
+   * last touch when it has grown past twice the sites.
+   */
+  private touchedSites: string[] = [];
+  private touchedAt: number[] = [];
 
   /** The revision of `partnerId`'s view; equal numbers mean nothing it shows has changed. */
   of(partnerId: string): number {
@@ -31,7 +39,17 @@ export class ViewRevisions {
   touchSite(siteId: string, partners: Iterable<string>): void {
     const revision = ++this.counter;
     this.bySite.set(siteId, revision);
+    this.touchedSites.push(siteId);
+    this.touchedAt.push(revision);
+    if (this.touchedSites.length > 2 * this.bySite.size + 1024) this.compact();
     for (const partnerId of partners) this.byPartner.set(partnerId, revision);
+  }
+
+  /** Keeps each site's last touch only, in order. */
+  private compact(): void {
+    const last = [...this.bySite].sort((a, b) => a[1] - b[1]);
+    this.touchedSites = last.map(([siteId]) => siteId);
+    this.touchedAt = last.map(([, at]) => at);
   }
 
   /**
@@ -41,9 +59,17 @@ export class ViewRevisions {
    */
   sitesTouchedSince(partnerId: string, revision: number): string[] | undefined {
     if (this.everything > revision || (this.partnerWide.get(partnerId) ?? 0) > revision) return undefined;
-    const touched: string[] = [];
-    for (const [siteId, at] of this.bySite) if (at > revision) touched.push(siteId);
-    return touched;
+    // The first touch after `revision` (binary search: the numbers rise), then each site once.
+    let low = 0;
+    let high = this.touchedAt.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.touchedAt[middle]! > revision) high = middle;
+      else low = middle + 1;
+    }
+    const touched = new Set<string>();
+    for (let at = low; at < this.touchedSites.length; at++) touched.add(this.touchedSites[at]!);
+    return [...touched];
   }
 
   /** Every view changed (a reset or a restore); the per-partner numbers are then all outdated. */
@@ -52,5 +78,7 @@ export class ViewRevisions {
     this.byPartner.clear();
     this.partnerWide.clear();
     this.bySite.clear();
+    this.touchedSites = [];
+    this.touchedAt = [];
   }
 }

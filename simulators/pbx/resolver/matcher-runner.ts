@@ -50,30 +50,32 @@ function matcherContext(): Record<string, unknown> {
 }
 
 /**
- * The matcher thread: it runs one match per message on its port, in the order sent, and answers
- * each with its `seq` on the same port. Before a run starts it writes the run's start time
- * (`startedAt[0]`, ms since the epoch) and then its `seq` (`state[0]`), so the posting thread can
- * time each run from its own start; `state[1]` says that the thread listens. Plain JavaScript, so
- * the thread needs no loader.
+ * The matcher thread: it runs the matches of each message on its port (a list, in the order
+ * sent) and answers them together, with their `seq`, on the same port. Before a run starts it
+ * writes the run's start time (`startedAt[0]`, ms since the epoch) and then its `seq`
+ * (`state[0]`), so the posting thread can time each run from its own start; `state[1]` says that
+ * the thread listens. Plain JavaScript, so the thread needs no loader.
  */
 const THREAD_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const state = new Int32Array(workerData.state);
 const startedAt = new Float64Array(workerData.startedAt);
 const port = workerData.port;
-port.on('message', ({ seq, body, source, flags, countLimit }) => {
-  startedAt[0] = performance.timeOrigin + performance.now();
-  Atomics.store(state, 0, seq);
-  let reply;
-  try {
-    let result = null;
-    let matches = 0;
-    ${MATCH}
-    reply = { seq, ok: true, result, matches };
-  } catch (error) {
-    reply = { seq, ok: false, message: String(error && error.message) };
+port.on('message', (runs) => {
+  const replies = [];
+  for (const { seq, body, source, flags, countLimit } of runs) {
+    startedAt[0] = performance.timeOrigin + performance.now();
+    Atomics.store(state, 0, seq);
+    try {
+      let result = null;
+      let matches = 0;
+      ${MATCH}
+      replies.push({ seq, ok: true, result, matches });
+    } catch (error) {
+      replies.push({ seq, ok: false, message: String(error && error.message) });
+    }
   }
-  port.postMessage(reply);
+  port.postMessage(replies);
 });
 Atomics.store(state, 1, 1);
 `;
@@ -84,6 +86,15 @@ const PICK_UP_MS = 1000;
 type ThreadReply =
   | { seq: number; ok: true; result: MatchData | null; matches: number }
   | { seq: number; ok: false; message: string };
+
+/** One run as the thread gets it. */
+interface RunMessage {
+  seq: number;
+  body: string;
+  source: string;
+  flags: string;
+  countLimit: number;
+}
 
 /** A run sent to the thread and not answered yet. */
 interface PendingRun {
@@ -102,12 +113,15 @@ function nowMs(): number {
 
 /**
  * One thread that runs matchers while the lookup's thread goes on serving other lookups (issue 31
- * §3: the synchronous hand-off — `postMessage` and the wait — was 23 % of the busy time). Runs are
- * posted at once and answered as messages in order; one timer per thread watches the oldest
- * unanswered run: a run is stopped at the matcher limit counted from its own start on the thread
- * (the start the thread writes to shared memory), never charged for the runs queued before it.
- * A run past the limit terminates the thread, which stops the pattern; the runs queued behind it
- * go to the V8 context with its time limit, and the next run starts a new thread. Until a thread
+ * §3: the synchronous hand-off — `postMessage` and the wait — was 23 % of the busy time). The
+ * runs asked for in one event-loop turn go to the thread as one message at the end of the turn
+ * (`setImmediate`), and their answers come back as one message (issue 31 §3: one `postMessage`
+ * per run was 8.5 % of the lookups' busy time at 16 at once). One timer per thread watches the
+ * run the thread is on: a run is stopped at the matcher limit counted from its own start on the
+ * thread (the start the thread writes to shared memory), never charged for the runs before it.
+ * A run past the limit terminates the thread, which stops the pattern; the other unanswered runs
+ * (those queued behind it, and those of its message already done but not yet answered) go to the
+ * V8 context with its time limit, and the next run starts a new thread. Until a thread
  * listens (its start, about 30 ms) and whenever it does not pick a run up within `PICK_UP_MS`, the
  * run goes to the V8 context as before. The thread is `unref`'d; its port keeps the process alive
  * only while a run is unanswered.
@@ -118,6 +132,9 @@ class MatcherThread {
   private readonly port: MessagePort;
   private readonly worker: Worker;
   private readonly pending = new Map<number, PendingRun>();
+  /** Runs asked for in this turn, posted together at its end. */
+  private queue: RunMessage[] = [];
+  private posting: NodeJS.Immediate | undefined;
   private nextSeq = 1;
   private timer: NodeJS.Timeout | undefined;
   private dead = false;
@@ -132,7 +149,7 @@ class MatcherThread {
       transferList: [port2],
     });
     this.worker.unref();
-    this.port.on('message', (reply: ThreadReply) => this.answer(reply));
+    this.port.on('message', (replies: ThreadReply[]) => this.answerAll(replies));
     this.port.unref();
     this.worker.on('error', () => this.stop());
     this.worker.on('exit', () => this.stop());
@@ -151,9 +168,22 @@ class MatcherThread {
     return new Promise((settle) => {
       if (this.pending.size === 0) this.port.ref();
       this.pending.set(seq, { seq, timeoutMs, headSince: nowMs(), settle });
-      this.port.postMessage({ seq, ...input });
+      this.queue.push({ seq, ...input });
+      this.posting ??= setImmediate(() => this.post());
       this.timer ??= setTimeout(() => this.watch(), Math.min(timeoutMs, PICK_UP_MS)).unref();
     });
+  }
+
+  /** Sends the runs of the turn in one message. */
+  private post(): void {
+    this.posting = undefined;
+    const runs = this.queue;
+    this.queue = [];
+    if (!this.dead && runs.length > 0) this.port.postMessage(runs);
+  }
+
+  private answerAll(replies: ThreadReply[]): void {
+    for (const reply of replies) this.answer(reply);
   }
 
   private answer(reply: ThreadReply): void {
@@ -166,26 +196,33 @@ class MatcherThread {
     run.settle(reply);
   }
 
-  /** The timer: stops the oldest unanswered run past its limit, or watches it again. */
+  /**
+   * The timer: stops the run the thread is on when it is past its limit, stops the thread when it
+   * does not pick up the oldest unanswered run in time, or watches again.
+   */
   private watch(): void {
     this.timer = undefined;
     if (this.dead) return;
     const started = Atomics.load(this.state, 0);
+    const startedAt = this.startedAt[0]!;
     for (let m = receiveMessageOnPort(this.port); m; m = receiveMessageOnPort(this.port))
-      this.answer(m.message as ThreadReply);
+      this.answerAll(m.message as ThreadReply[]);
     const head = this.pending.values().next().value;
     if (!head) return;
     const now = nowMs();
+    // The run the thread is on: the head, or one after it in the same message (the answers of a
+    // message come together, so those before it are done but not yet answered).
+    const current = started >= head.seq ? this.pending.get(started) : undefined;
     let wait: number;
-    if (started === head.seq) {
-      const ran = now - this.startedAt[0]!;
-      if (ran >= head.timeoutMs) {
-        this.pending.delete(head.seq);
-        head.settle('timeout');
+    if (current) {
+      const ran = now - startedAt;
+      if (ran >= current.timeoutMs) {
+        this.pending.delete(current.seq);
+        current.settle('timeout');
         this.stop();
         return;
       }
-      wait = head.timeoutMs - ran;
+      wait = current.timeoutMs - ran;
     } else if (started < head.seq) {
       const waited = now - head.headSince;
       if (waited >= PICK_UP_MS) {
@@ -194,7 +231,7 @@ class MatcherThread {
       }
       wait = Math.min(head.timeoutMs, PICK_UP_MS - waited);
     } else {
-      // The thread is past the head, so its answer is on the way: look again soon.
+      // The thread is past every unanswered run: their answers are on the way. Look again soon.
       wait = 1;
     }
     this.timer = setTimeout(() => this.watch(), Math.max(1, Math.ceil(wait))).unref();
@@ -206,6 +243,9 @@ class MatcherThread {
     this.dead = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    if (this.posting) clearImmediate(this.posting);
+    this.posting = undefined;
+    this.queue = [];
     void this.worker.terminate();
     this.port.close();
     const left = [...this.pending.values()];

@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { partsOf } from '../../../../simulators/fleet-controller/controller-parts.ts';
 import { start } from '../../../../simulators/fleet-controller/index.ts';
-import { ANNA, assertSchema, basic, FAST_SCRYPT, T0, TOKENS, VERA } from '../fleet-test-kit.ts';
+import { createFleetMcpServer } from '../../../../simulators/fleet-controller/mcp/fleet-mcp-server.ts';
+import { ANNA, assertSchema, basic, FAST_SCRYPT, fleetCore, T0, TOKENS, VERA } from '../fleet-test-kit.ts';
 
 async function controller() {
   return start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
@@ -304,4 +306,54 @@ test('MCP-UNSPEC-TRANSPORT: without a valid Bearer token the endpoint answers 40
   });
   assert.equal(bad.status, 400);
   await bad.arrayBuffer();
+});
+
+test('MCP-ATTENTION-EVENTS: the advertised output schema of fleet_attention requires every field of an open message', async (t) => {
+  const fleet = await controller();
+  t.after(() => fleet.close());
+  const client = await connect(fleet.urls.mcp, TOKENS.annaR);
+  t.after(() => client.close());
+  const { tools } = await client.listTools();
+  const schema = tools.find((x) => x.name === 'fleet_attention')!.outputSchema as unknown as {
+    required: string[];
+    properties: {
+      sites: { items: { required: string[]; properties: { events: { items: { required: string[] } } } } };
+    };
+  };
+  assert.deepEqual(schema.required, ['sites']);
+  const site = schema.properties.sites.items;
+  assert.deepEqual(site.required.sort(), ['attention', 'displayName', 'events', 'siteId']);
+  for (const field of [
+    'attentionId',
+    'module',
+    'subject',
+    'description',
+    'severity',
+    'firstAt',
+    'lastAt',
+    'occurrences',
+  ])
+    assert.ok(site.properties.events.items.required.includes(field), field);
+  const ack = tools.find((x) => x.name === 'fleet_attention_acknowledge')!.outputSchema as {
+    required: string[];
+  };
+  assert.deepEqual(ack.required.sort(), [
+    'acknowledgedAt',
+    'alreadyAcknowledged',
+    'attentionId',
+    'outcome',
+    'siteId',
+  ]);
+});
+
+// Issue 31 §4: every request gets its own McpServer (stateless transport); each built an Ajv of
+// its own, a fixed cost of every call.
+test('the per-request MCP servers share one JSON Schema validator', async () => {
+  const { state } = await fleetCore();
+  const caller = { accountId: ANNA.id, tokenId: 'tok' };
+  const validatorOf = (server: McpServer) =>
+    (server.server as unknown as { _jsonSchemaValidator: unknown })._jsonSchemaValidator;
+  const first = validatorOf(createFleetMcpServer(state, caller));
+  assert.ok(first);
+  assert.equal(validatorOf(createFleetMcpServer(state, caller)), first);
 });

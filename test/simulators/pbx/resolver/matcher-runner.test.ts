@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { MessagePort } from 'node:worker_threads';
 import fc from 'fast-check';
 import { MatcherRunner, matcherThreadListens } from '../../../../simulators/pbx/resolver/matcher-runner.ts';
 
@@ -108,4 +109,44 @@ test('runs sent at once answer in their own right; one queued behind a runaway i
   const [slow, quick] = await Promise.all([runaway, behind]);
   assert.equal(slow.ok ? 'ok' : slow.reason, 'timeout');
   assert.deepEqual(quick, { ok: true, match: { groups: ['ay', 'y'], index: 1 }, count: 1 });
+});
+
+test('the runs asked for in one turn go to the matcher thread as one message, each answered in its own right (issue 31 §3)', async (t) => {
+  await threadListens();
+  const posted: unknown[] = [];
+  const original = MessagePort.prototype.postMessage;
+  t.mock.method(
+    MessagePort.prototype,
+    'postMessage',
+    function (this: MessagePort, value: unknown, ...rest: []) {
+      posted.push(value);
+      return original.call(this, value, ...rest);
+    },
+  );
+  const bodies = ['xay', 'xby', 'xcy', 'nothing', 'xdy'];
+  const runs = bodies.map((body) => new MatcherRunner(body, 1000).run('x(.)y', ''));
+  const answers = await Promise.all(runs);
+  t.mock.restoreAll();
+  assert.deepEqual(
+    answers.map((r) => (r.ok ? (r.match?.groups[1] ?? null) : r.reason)),
+    ['a', 'b', 'c', null, 'd'],
+  );
+  assert.equal(posted.length, 1, 'one message for the five runs of the turn');
+  assert.equal((posted[0] as unknown[]).length, 5);
+});
+
+test('a runaway in the middle of one message is stopped at its limit; the runs before and after it still answer', async () => {
+  await threadListens();
+  const started = performance.now();
+  const runs = [
+    new MatcherRunner('xay', 150).run('a(y)', ''),
+    new MatcherRunner(`${'a'.repeat(5000)}!`, 150).run('(a|a)+$', ''),
+    new MatcherRunner('xby', 150).run('b(y)', ''),
+  ];
+  const [before, slow, after] = await Promise.all(runs);
+  const took = performance.now() - started;
+  assert.equal(slow?.ok ? 'ok' : slow?.reason, 'timeout');
+  assert.ok(took >= 150 && took < 2_000, `stopped after ${took.toFixed(0)} ms`);
+  assert.deepEqual(before, { ok: true, match: { groups: ['ay', 'y'], index: 1 }, count: 1 });
+  assert.deepEqual(after, { ok: true, match: { groups: ['by', 'y'], index: 1 }, count: 1 });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
@@ -194,4 +195,38 @@ test('a body that does not arrive in time ends as timeout at its deadline, each 
     server.closeAllConnections();
     server.close();
   }
+});
+
+test("a read started by a timed-out read's callback does not hold back the deadline of a read already waiting", async () => {
+  // Requests whose bodies never come: all the read needs of a request is its head and its events.
+  const pending = () =>
+    Object.assign(new EventEmitter(), {
+      headers: { 'content-length': '5' },
+      readableEnded: false,
+      complete: false,
+    }) as unknown as IncomingMessage;
+  const limit = 300;
+  const outcomes: { name: string; kind: string; afterMs: number }[] = [];
+  const watch = (name: string, then?: () => void) => {
+    const began = performance.now();
+    receiveBody(pending(), 1024, limit, (streamed) => {
+      outcomes.push({ name, kind: streamed.kind, afterMs: performance.now() - began });
+      then?.();
+    });
+  };
+  watch('first', () => watch('started by the first'));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  watch('second');
+  for (let i = 0; i < 100 && outcomes.length < 3; i++)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(
+    outcomes.map((o) => `${o.name}: ${o.kind}`),
+    ['first: timeout', 'second: timeout', 'started by the first: timeout'],
+  );
+  const second = outcomes.find((o) => o.name === 'second')!;
+  // Its own deadline is 300 ms; held back to the third read's, it would end after 450 ms.
+  assert.ok(
+    second.afterMs >= 295 && second.afterMs < 400,
+    `the second read timed out after ${second.afterMs} ms`,
+  );
 });
