@@ -11,7 +11,7 @@ import type {
   SiteRight,
 } from '../model/types.ts';
 import { storeKey } from './store-key.ts';
-import { ITEM_COUNTS_BYTES, itemCounts, toItemDetails, writeItemCounts } from './stored-item.ts';
+import { encodeItemCounts, itemCounts, toItemDetails } from './stored-item.ts';
 
 /**
  * The named databases of one controller environment; the names are the on-disk format. An
@@ -110,19 +110,14 @@ class PendingWrites {
   /** The writes to make, each key once; empties the collection. */
   take(): QueuedWrite[] {
     const writes = [...this.others.values()];
+    const items = [...this.items.values()];
     // The counts of the whole block in one buffer, each value a view of its part.
-    const counts = Buffer.allocUnsafe(this.items.size * ITEM_COUNTS_BYTES);
-    let offset = 0;
-    for (const item of this.items.values()) {
+    const counts = encodeItemCounts(items);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
       if (this.detailed.has(item.id))
         writes.push({ table: 'items', key: item.id, value: toItemDetails(item) });
-      writeItemCounts(item, counts, offset);
-      writes.push({
-        table: 'itemCounts',
-        key: item.id,
-        value: counts.subarray(offset, offset + ITEM_COUNTS_BYTES),
-      });
-      offset += ITEM_COUNTS_BYTES;
+      writes.push({ table: 'itemCounts', key: item.id, value: counts[i] });
     }
     this.clear();
     return writes;

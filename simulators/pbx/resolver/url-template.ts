@@ -38,6 +38,10 @@ const VALUE_KEEP = /[A-Za-z0-9\-._~+]/;
 /** Characters RFC 3986 allows in a URI as they are (unreserved, gen-delims, sub-delims). */
 const TEMPLATE_KEEP = /[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]/;
 
+/** Text made only of characters that stay as they are: the encodings return it unchanged. */
+const VALUE_ALL_KEPT = /^[A-Za-z0-9\-._~+]*$/;
+const TEMPLATE_ALL_KEPT = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]*$/;
+
 function percentEncode(char: string): string {
   let out = '';
   for (const byte of new TextEncoder().encode(char)) out += `%${HEX[byte >> 4]}${HEX[byte & 15]}`;
@@ -51,6 +55,8 @@ function percentEncode(char: string): string {
  * `%25` (a value is data, never taken as already encoded), and `+` stays `+` (RESOLVER-URL-PLUS).
  */
 export function encodeValue(text: string): string {
+  // Most values (a number, a token) need nothing encoded: one test instead of one per character.
+  if (VALUE_ALL_KEPT.test(text)) return text;
   let out = '';
   for (const char of text) out += VALUE_KEEP.test(char) ? char : percentEncode(char);
   return out;
@@ -62,6 +68,8 @@ export function encodeValue(text: string): string {
  * non-ASCII, controls, a lone `%`) becomes UTF-8 `%XX`.
  */
 export function encodeTemplateText(text: string): string {
+  // A template is mostly URI characters already (no `%`: one not starting `%XX` is encoded).
+  if (TEMPLATE_ALL_KEPT.test(text)) return text;
   let out = '';
   const chars = [...text];
   for (let i = 0; i < chars.length; i++) {
@@ -123,10 +131,10 @@ export function buildUrl(
 ): BuiltUrl {
   const unknownPlaceholders: string[] = [];
   const pieces = substitute(template.trim(), tel, fields, secretIds, unknownPlaceholders);
-  const encoded = pieces.map((p) => (p.value ? encodeValue(p.text) : encodeTemplateText(p.text))).join('');
-  const display = pieces
-    .map((p) => (p.secret ? '***' : p.value ? encodeValue(p.text) : encodeTemplateText(p.text)))
-    .join('');
+  // Each piece encoded once, for the URL sent and the one shown (issue 31 §3).
+  const encodedPieces = pieces.map((p) => (p.value ? encodeValue(p.text) : encodeTemplateText(p.text)));
+  const encoded = encodedPieces.join('');
+  const display = pieces.map((p, i) => (p.secret ? '***' : encodedPieces[i])).join('');
   const substitutedUrl = pieces.map((p) => (p.secret ? '***' : p.text)).join('');
   const split = (text: string) => {
     const m = /^(https?):\/\/([^/?#]+)([^#]*)/i.exec(text);

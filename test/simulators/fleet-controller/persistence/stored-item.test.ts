@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import type { AttentionItem } from '../../../../simulators/fleet-controller/model/types.ts';
 import { DataFormatError } from '../../../../simulators/fleet-controller/persistence/data-format-error.ts';
 import {
+  encodeItemCounts,
   fromStoredItem,
   ITEM_COUNTS_BYTES,
   itemCounts,
@@ -115,5 +116,28 @@ test('a record of store format 1 (the whole item in one JSON record) splits into
         severity: 'LOUD',
       }),
     DataFormatError,
+  );
+});
+
+test('the counts are five little-endian float64 per item, each value its own 40 bytes, in the order of the items', () => {
+  fc.assert(
+    fc.property(fc.array(item, { maxLength: 8 }), (items) => {
+      const values = encodeItemCounts(items);
+      assert.equal(values.length, items.length);
+      values.forEach((value, i) => {
+        const it = items[i]!;
+        const expected = Buffer.alloc(ITEM_COUNTS_BYTES);
+        [
+          it.firstAt,
+          it.lastAt,
+          it.occurrences,
+          it.suppressed,
+          STORED_SEVERITIES.indexOf(it.severity),
+        ].forEach((n, k) => {
+          expected.writeDoubleLE(n, k * 8);
+        });
+        assert.deepEqual(Buffer.from(value), expected);
+      });
+    }),
   );
 });

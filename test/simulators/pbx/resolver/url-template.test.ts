@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { buildUrl, encodeValue, UrlTemplateError } from '../../../../simulators/pbx/resolver/url-template.ts';
+import {
+  buildUrl,
+  encodeTemplateText,
+  encodeValue,
+  UrlTemplateError,
+} from '../../../../simulators/pbx/resolver/url-template.ts';
 
 const RESERVED = ":/?#[]@!$&'()*,;=%";
 
@@ -79,5 +84,38 @@ test('RESOLVER-PH-FIELD RESOLVER-PH-TEL: replacement is literal, never a regex r
         assert.equal(decodeURIComponent(query.split('&')[0]?.slice(2) ?? ''), value);
       },
     ),
+  );
+});
+
+/** The encodings character by character, as written before their fast paths (issue 31 §3). */
+function byCharacter(text: string, keep: RegExp): string {
+  const chars = [...text];
+  let out = '';
+  for (let i = 0; i < chars.length; i++) {
+    const char = chars[i]!;
+    const validEscape = /^[0-9A-Fa-f]{2}$/.test((chars[i + 1] ?? '') + (chars[i + 2] ?? ''));
+    if (keep.source.includes(':') && char === '%' && validEscape) out += char;
+    else if (keep.test(char)) out += char;
+    else
+      for (const byte of Buffer.from(char, 'utf8'))
+        out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+test('value and template encodings give, with their fast paths, exactly what encoding each character gives', () => {
+  const text = fc.string({
+    unit: fc.oneof(
+      fc.constantFrom(...`abcXYZ019-._~+:/?#[]@!$&'()*,;=`),
+      fc.constantFrom(' ', '%', '"', '{', '}', 'ä', '😀', '\u0000', '%4', 'A'),
+    ),
+    maxLength: 24,
+  });
+  fc.assert(
+    fc.property(text, (s) => {
+      assert.equal(encodeValue(s), byCharacter(s, /[A-Za-z0-9\-._~+]/));
+      assert.equal(encodeTemplateText(s), byCharacter(s, /[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]/));
+    }),
+    { numRuns: 500 },
   );
 });
