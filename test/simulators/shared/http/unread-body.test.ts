@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
+import { once } from 'node:events';
+import { connect, type Socket } from 'node:net';
 import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { start as startFleet } from '../../../../simulators/fleet-controller/index.ts';
 import { MAINTENANCE_BASE_PATH, start as startPbx } from '../../../../simulators/pbx/index.ts';
-import { UNREAD_BODY_LIMIT_BYTES } from '../../../../simulators/shared/http/slow-clients.ts';
+import { STAGED_CLOSE_MS, UNREAD_BODY_LIMIT_BYTES } from '../../../../simulators/shared/http/slow-clients.ts';
 
 /**
  * Issue 29 item 2: a face that answers a request without using its body (401, 404, 405, 413)
@@ -126,6 +128,62 @@ test('the PBX web server: the maintenance API (401 without a token) and an unkno
     413,
     'XML-RPC',
   );
+});
+
+/**
+ * Opens a connection to the PBX web server, sends a head declaring 1 GiB and 256 KiB of it, and
+ * waits until the server has answered and ended its side; returns the socket, what it received and
+ * the errors it met.
+ */
+async function answeredMidBody(
+  url: string,
+): Promise<{ socket: Socket; received: () => string; errors: string[] }> {
+  const { hostname, port } = new URL(url);
+  const socket = connect({ host: hostname, port: Number(port), allowHalfOpen: true });
+  await once(socket, 'connect');
+  let received = '';
+  const errors: string[] = [];
+  socket.on('data', (chunk: Buffer) => {
+    received += chunk.toString('latin1');
+  });
+  socket.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
+  const ended = once(socket, 'end');
+  socket.write(`POST /no/such/path HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Length: ${GIB}\r\n\r\n`);
+  socket.write(Buffer.alloc(256 * 1024, 0x61));
+  await ended;
+  return { socket, received: () => received, errors };
+}
+
+test('an answer that closes on an unread body closes in stages: a client still sending its body meets no reset until it ends (RFC 9112 §9.6)', async (t) => {
+  const pbx = await startPbx({ monitoringPort: 0, clock: { mode: 'frozen' } });
+  t.after(() => pbx.close());
+  const { socket, received, errors } = await answeredMidBody(pbx.urls.web);
+  t.after(() => socket.destroy());
+  assert.match(received(), /^HTTP\/1\.1 404 [\s\S]*\r\nConnection: close\r\n/i);
+  // A client streaming its body goes on sending until it has read the answer: the server, its
+  // side ended, still reads and drops, so no reset can discard the answer before it is read.
+  for (let i = 0; i < 16; i++) socket.write(Buffer.alloc(64 * 1024, 0x61));
+  await sleep(300);
+  assert.deepEqual(errors, [], 'the server reset the connection while the client was still sending');
+  assert.equal(socket.destroyed, false);
+  socket.end();
+  await new Promise((resolve) => socket.once('close', resolve));
+  assert.deepEqual(errors, [], 'the client ended its side and the server closed');
+});
+
+test('a staged close ends after its limit when the client goes on sending', async (t) => {
+  const pbx = await startPbx({ monitoringPort: 0, clock: { mode: 'frozen' } });
+  t.after(() => pbx.close());
+  const { socket } = await answeredMidBody(pbx.urls.web);
+  t.after(() => socket.destroy());
+  // The server drops the connection: the client's next write meets the reset, then it closes.
+  const closed = new Promise<'closed'>((resolve) => socket.once('close', () => resolve('closed')));
+  const pump = setInterval(() => {
+    if (!socket.destroyed) socket.write(Buffer.alloc(1024, 0x61));
+  }, 20);
+  t.after(() => clearInterval(pump));
+  const outcome = await Promise.race([closed, sleep(STAGED_CLOSE_MS + 3_000).then(() => 'open' as const)]);
+  assert.equal(outcome, 'closed', 'the connection was still open after the staged close limit');
 });
 
 test('the PBX web server keeps the connection when what is left of an unused body is within 64 KiB', async (t) => {
