@@ -24,6 +24,7 @@ export interface IngestPort {
   /** Whether `seq` is new for `stream` (and remembers it); a repeat is counted as a duplicate. */
   acceptSequence(stream: string, seq: number): boolean;
   report(siteId: string, report: AttentionReport): void;
+  /** Keeps `inventory` as the site's: a fresh one (`asInventory`'s) that nothing else holds. */
   setInventory(siteId: string, inventory: PbxInventory): void;
   /** A malformed line from a PBX that said hello (counted in the control plane's stats). */
   countInvalid(): void;
