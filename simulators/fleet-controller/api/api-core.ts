@@ -113,9 +113,13 @@ function getSites(siteLists: SiteListCache, account: Account, req: ApiRequest): 
   const list = siteLists.get(account.partnerId);
   if (ifNoneMatchHits(req.headers['if-none-match'], list.etag)) return list.notModified;
   if (req.method === 'GET') return list.ok;
-  // HEAD: the 200's headers without its body (the list's bytes are not joined for it).
+  // HEAD: the 200's headers without its body (the list's bytes are not joined for it), its
+  // Content-Length the GET's (RFC 9110 §8.6: a HEAD answer's Content-Length is the GET's length).
   const headers = { etag: list.etag, 'cache-control': 'private, no-cache', vary: 'Authorization' };
-  return { status: 200, headers: { ...headers, 'content-type': JSON_TYPE } };
+  return {
+    status: 200,
+    headers: { ...headers, 'content-type': JSON_TYPE, 'content-length': String(list.length) },
+  };
 }
 
 /** FLEET-ACK-ENDPOINT and its errors (FLEET-ERR-400-COMMENT-TOO-LONG, FLEET-AUTH-VIEWER-ACK-403). */
@@ -171,9 +175,12 @@ function decode(segment: string | undefined): string | null {
   }
 }
 
+/** A JSON answer; for HEAD (`headOnly`) its headers alone, with the GET's Content-Length (RFC 9110 §8.6). */
 function json(status: number, value: unknown, headOnly = false): ApiResponse {
   const res: ApiResponse = { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store' } };
-  if (!headOnly) res.body = JSON.stringify(value);
+  const body = JSON.stringify(value);
+  if (headOnly) res.headers['content-length'] = String(Buffer.byteLength(body));
+  else res.body = body;
   return res;
 }
 

@@ -93,7 +93,7 @@ export function writeResponse(res: ServerResponse, response: ApiResponse): void 
   const headers: Record<string, string | number> = { ...response.headers };
   const body = response.body === undefined ? undefined : (response.bytes ?? response.body);
   if (body !== undefined) headers['content-length'] = Buffer.byteLength(body);
-  else if (response.status !== 304) headers['content-length'] = 0;
+  else if (response.status !== 304 && headers['content-length'] === undefined) headers['content-length'] = 0;
   res.writeHead(response.status, headers);
   res.end(body);
 }

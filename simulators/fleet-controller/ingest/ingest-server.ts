@@ -71,8 +71,9 @@ export interface IngestServer {
  * goes into one `state.ingestBatch` — with a data directory one LMDB transaction, one fsync,
  * committed asynchronously while the next batch is applied — and the answers of that batch
  * (`welcome`, `ack`, `refused`) leave only after it and every earlier batch have committed, each
- * connection's in the order of its lines. An acknowledged event is therefore durable, and a
- * `welcome` never names a sequence number that a crash could still lose.
+ * connection's in the order of its lines. An acknowledged event is therefore committed, and a
+ * `welcome` never names a sequence number that a killed controller could still lose (LMDB's
+ * overlapping sync flushes a commit to disk just after it: an OS crash may lose the last ones).
  */
 export async function startIngestServer(
   state: FleetState,
@@ -123,7 +124,7 @@ export async function startIngestServer(
    * Batches whose answers wait for their commit, or for an earlier batch's (with a data directory
    * a batch commits asynchronously, issue 31 §3). Outboxes are written in the order of the
    * batches, so a connection's answers keep the order of its lines and none leaves before
-   * everything it acknowledges or names is durable; `releasing` settles when the last is written.
+   * everything it acknowledges or names is committed; `releasing` settles when the last is written.
    */
   let waiting = 0;
   let releasing: Promise<void> = Promise.resolve();
@@ -155,7 +156,7 @@ export async function startIngestServer(
    * acknowledged (EVENT-UNSPEC-TRANSPORT). Neither is any batch made before the failure was known
    * (its answers could name the lost batch's positions). The listener stays up; the journal writes
    * the lost batch's changes with the next commit, so the `welcome` of the reconnect, sent only
-   * after that commit, names positions that are durable, and the re-sent events count once. The
+   * after that commit, names positions that are committed, and the re-sent events count once. The
    * operator reads the first failure of a run, with its cause and never a value, and the recovery.
    */
   const notCommitted = (outbox: Outbox, error: unknown) => {

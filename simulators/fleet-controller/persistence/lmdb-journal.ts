@@ -203,7 +203,8 @@ export class LmdbJournal implements FleetJournal {
    * Runs `fn` as `atomically` does, but commits its writes in LMDB's asynchronous transaction, off
    * the event loop's thread with its `fsync`, while the next batch is already being applied (issue
    * 31 §3: the synchronous commit was a third of the ingest listener's time). `committed` settles
-   * once the transaction is committed and flushed to disk, and rejects with a `JournalCommitError`
+   * once the transaction is committed (LMDB's overlapping sync flushes it to disk just after),
+   * and rejects with a `JournalCommitError`
    * when it was not (see `failed`).
    *
    * The order of writes is kept. A batch's values are taken when `fn` is done and written by its

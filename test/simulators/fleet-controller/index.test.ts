@@ -162,3 +162,38 @@ test('bodies over the bound get 413 with an error object, never a crash', async 
   assert.equal(still.status, 200);
   await still.arrayBuffer();
 });
+
+// RFC 9110 §8.6: a HEAD answer that carries Content-Length must carry the GET's length. The
+// controller answered HEAD with `Content-Length: 0`, which tells a client the list is empty.
+test('HEAD of the site list and of a history carries the Content-Length of the GET it stands for', async (t) => {
+  const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
+  t.after(() => fleet.close());
+  const { item } = await fleet.control.injectEvent({
+    siteId: 'site-bremen',
+    module: 'Backup',
+    subject: 'voll',
+    severity: 'ERROR',
+  });
+  const ack = await fetch(`${fleet.urls.api}/api/v1/sites/site-bremen/attention/${item!.id}/acknowledge`, {
+    method: 'POST',
+    headers: { authorization: basic(ANNA), 'content-type': 'application/json' },
+    body: JSON.stringify({ comment: 'gesehen' }),
+  });
+  assert.equal(ack.status, 200);
+  await ack.arrayBuffer();
+  for (const path of ['/api/v1/sites', '/api/v1/sites/site-bremen/history']) {
+    const get = await fetch(`${fleet.urls.api}${path}`, { headers: { authorization: basic(ANNA) } });
+    const bytes = Buffer.from(await get.arrayBuffer());
+    assert.equal(get.status, 200, path);
+    assert.ok(bytes.length > 2, `${path} has content`);
+    const head = await fetch(`${fleet.urls.api}${path}`, {
+      method: 'HEAD',
+      headers: { authorization: basic(ANNA) },
+    });
+    assert.equal(head.status, 200, path);
+    assert.equal(head.headers.get('content-length'), String(bytes.length), path);
+    assert.equal(head.headers.get('content-type'), get.headers.get('content-type'), path);
+    assert.equal(head.headers.get('etag'), get.headers.get('etag'), path);
+    assert.equal((await head.arrayBuffer()).byteLength, 0, path);
+  }
+});
