@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFile
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { STAMP_FILE, sourceStamp } from '../bin/source-stamp.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const dist = join(root, 'dist');
@@ -34,6 +35,9 @@ if (!['', '0', '1'].includes(noCheckSwitch)) {
 }
 const noCheck = noCheckSwitch === '1' ? ['--noCheck'] : [];
 
+// The sources' stamp as the build begins (bin/source-stamp.js): a file changed during the build
+// leaves dist/ stale, never stamped as current.
+const stampAtStart = sourceStamp(root);
 rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), ...noCheck], {
@@ -61,6 +65,9 @@ const { buildConsole } = await import('./build-console.mjs');
 const consoleDir = join(dist, 'console-assets');
 mkdirSync(consoleDir, { recursive: true });
 for (const [name, bytes] of await buildConsole()) writeFileSync(join(consoleDir, name), bytes);
+// Stamped last, with the sources as they were when the build began: bin/pbx-conformance.js runs
+// this dist/ in the repository only while the sources still match it.
+writeFileSync(join(dist, STAMP_FILE), `${JSON.stringify({ sources: stampAtStart })}\n`);
 process.stderr.write(
   `build: dist/ written (${copied} resource files beside the JavaScript, console assets)\n`,
 );

@@ -74,8 +74,10 @@ function assertFileList(files: readonly string[]): void {
   assert.deepEqual([...top].sort(), ['README.md', 'bin', 'dist', 'docs', 'examples', 'package.json']);
   assert.deepEqual(
     files.filter((file) => file.startsWith('bin/')),
-    ['bin/pbx-conformance.js'],
+    ['bin/pbx-conformance.js', 'bin/source-stamp.js'],
   );
+  // The stamp of the development tree's sources (bin/source-stamp.js) stays out of the package.
+  assert.ok(!list.has('dist/source-stamp.json'));
   // The compiled code: one .js per TypeScript module of src/, simulators/ and steps/, and no TypeScript.
   for (const dir of ['src', 'simulators', 'steps']) {
     for (const source of repoFiles(dir, ['.ts'])) {
