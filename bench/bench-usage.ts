@@ -30,3 +30,27 @@ export function cpuProfDir(value: string | undefined, variable: string): string 
   }
   return value;
 }
+
+/**
+ * The whole numbers of a variable or option that takes a count or milliseconds (`1000,10000` where
+ * `list`), each at least `min`; `undefined` when unset. Anything else (`1e5`, `ten`, `-1`, an
+ * empty item, a missing option value) is refused with one line before a fleet starts: `Number`
+ * alone would have read `ten` as NaN and run a bench of nothing, or `''` as 0.
+ */
+export function wholeNumbers(
+  raw: string | undefined,
+  name: string,
+  { min, list = false }: { min: number; list?: boolean },
+): number[] | undefined {
+  if (raw === undefined) return undefined;
+  const items = list ? raw.split(',') : [raw];
+  return items.map((item) => {
+    const value = /^[0-9]{1,9}$/.test(item.trim()) ? Number(item.trim()) : Number.NaN;
+    if (!(value >= min)) {
+      throw new BenchUsageError(
+        `${name} takes ${list ? 'comma-separated whole numbers' : 'a whole number'} of at least ${min} (got ${JSON.stringify(raw)})`,
+      );
+    }
+    return value;
+  });
+}

@@ -15,7 +15,7 @@ import {
   probeBind,
   readOpenFileLimit,
 } from '../simulators/fleet/index.ts';
-import { cpuProfDir } from './bench-usage.ts';
+import { cpuProfDir, wholeNumbers } from './bench-usage.ts';
 import { fmt } from './load.ts';
 import { spreadPollOrder } from './poll-order.ts';
 
@@ -63,6 +63,20 @@ function phase(name: string): void {
 }
 /** The controller and the shards of a sharded fleet derive the ingest keys from it. */
 const BENCH_SECRET = 'fleet-scale-bench-only-secret-never-deployed';
+
+/** The counts and durations this bench reads, checked before a fleet starts (one line, exit 2). */
+function checkNumbers(): void {
+  const env = process.env;
+  if (process.argv.includes('--pbx-count')) {
+    const value = PBX_COUNT === undefined || PBX_COUNT.startsWith('--') ? undefined : PBX_COUNT;
+    wholeNumbers(value ?? '', '--pbx-count', { min: 1 });
+  }
+  wholeNumbers(env.BENCH_FLEET_SCALE_COUNTS, 'BENCH_FLEET_SCALE_COUNTS', { min: 1, list: true });
+  if (env.BENCH_FLEET_SCALE_SHARDED)
+    wholeNumbers(env.BENCH_FLEET_SCALE_SHARDED, 'BENCH_FLEET_SCALE_SHARDED', { min: 1, list: true });
+  wholeNumbers(env.BENCH_FLEET_SCALE_WINDOW_MS, 'BENCH_FLEET_SCALE_WINDOW_MS', { min: 1 });
+  wholeNumbers(env.BENCH_FLEET_SCALE_SETTLE_MS, 'BENCH_FLEET_SCALE_SETTLE_MS', { min: 0 });
+}
 
 function optionValue(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -611,6 +625,7 @@ async function measure(count: number, layout: 'whole' | 'sharded'): Promise<Row 
 export async function benchFleetScale(): Promise<void> {
   // What it will write is checked before a fleet starts (a bad value: one line, exit 2).
   cpuProfDir(CPU_PROF_DIR, 'BENCH_FLEET_SCALE_CPU_PROF');
+  checkNumbers();
   console.log('\n## Fleet at field scale (issue 22): pooled PBXs, one address each');
   console.log(
     `poll window ${fmt(POLL_WINDOW_MS / 1000)} s per size; every PBX fetched once per 60 s, spread evenly; ${cpus().length} cores, load average ${loadavg()
