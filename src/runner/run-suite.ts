@@ -109,8 +109,6 @@ export async function runSuite(options: RunSuiteOptions = {}): Promise<SuiteRun>
     },
     environment,
   );
-  // Support code may prepare for the embedded simulator as it loads (steps/support/hooks.ts).
-  publishSelectedScenarios({ pickles: [], embedded: options.target === undefined });
   const support = await supportFor(runConfiguration, environment);
   const envelopes: Envelope[] = [];
   const startedAt = new Date().toISOString();

@@ -2,7 +2,7 @@ import type { Pickle } from '@cucumber/messages';
 
 /**
  * The scenarios a `verify` run in this process selected, published by the runner before the first
- * hook runs (run-suite.ts; whether the run is embedded already before it loads the support code), so that support code may prepare what several of them need at once
+ * hook runs (run-suite.ts), so that support code may prepare what several of them need at once
  * (issue 31 §1: the features' certifications start in the background while other features run).
  * Only a run in this process publishes: a parallel worker sees none, and prepares nothing ahead.
  */

@@ -1,5 +1,13 @@
-import { After, AfterAll, Before, setDefaultTimeout, setWorldConstructor } from '@cucumber/cucumber';
+import {
+  After,
+  AfterAll,
+  Before,
+  BeforeAll,
+  setDefaultTimeout,
+  setWorldConstructor,
+} from '@cucumber/cucumber';
 import { replayLimit } from '../../src/record/replay-limits.ts';
+import { selectedScenarios } from '../../src/runner/selected-scenarios.ts';
 import { openEmbeddedTarget } from './embedded-target.ts';
 import { FixtureError } from './fixture-error.ts';
 import { releasePorts } from './port-holder.ts';
@@ -19,6 +27,14 @@ setDefaultTimeout(120_000);
  * §1: a PBX's start and close for each of their scenarios).
  */
 const FLEET_FEATURES = /^features\/(?:fleet|events|mcp)\//;
+
+// Against the embedded simulator, its thread starts loading its modules at once, while Cucumber
+// gets the first scenario ready, rather than at the first scenario (simulator-thread.ts).
+BeforeAll(() => {
+  const { pickles, embedded } = selectedScenarios();
+  if (embedded && pickles.some((pickle) => !pickle.tags.some((tag) => tag.name === '@certify-plugin')))
+    simulatorThread.warm();
+});
 
 /** The simulator thread ends with the run; every target was closed after its scenario. */
 AfterAll(() => simulatorThread.close());

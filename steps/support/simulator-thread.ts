@@ -1,7 +1,6 @@
 import { SHARE_ENV, Worker, type WorkerOptions } from 'node:worker_threads';
 import type { FleetStartOptions, FleetUrls } from '../../simulators/fleet-controller/index.ts';
 import type { PbxStartOptions, PbxUrls } from '../../simulators/pbx/index.ts';
-import { selectedScenarios } from '../../src/runner/selected-scenarios.ts';
 
 /** The `workerData` the simulator thread knows itself by (simulator-thread-worker.ts). */
 export const SIMULATOR_THREAD = 'pbx-conformance-simulator-thread';
@@ -199,12 +198,6 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 
 /** The simulator thread of this process. */
 export const simulatorThread = new SimulatorThread();
-
-// Against the embedded simulator (the runner says so before it loads the support code), the thread
-// starts loading its modules as soon as the first step file that needs it loads, while the rest of
-// the support code loads, rather than in the first scenario, whose duration is then the progress
-// line's longest standstill.
-if (selectedScenarios().embedded) simulatorThread.warm();
 
 /**
  * Starts simulator-thread-worker.ts: as it is when it runs compiled (the installed package), else
