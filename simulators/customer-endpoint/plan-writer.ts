@@ -1,15 +1,7 @@
 import type { ServerResponse } from 'node:http';
+import type { VirtualClock } from '../shared/clock.ts';
 import type { ResponsePlan } from './answer-request.ts';
 import type { RecordedRequest } from './recorded-request.ts';
-
-/**
- * A duration clock an answer delay advances: a `VirtualClock` in this thread (fires what falls due
- * at once), or one advanced by message on the thread its PBX runs on (the promise settles once it
- * has).
- */
-export interface SharedClock {
-  advance(ms: number): unknown;
-}
 
 const ENDLESS_CHUNK = Buffer.alloc(64 * 1024, 'x');
 
@@ -20,24 +12,20 @@ const ENDLESS_CHUNK = Buffer.alloc(64 * 1024, 'x');
  *
  * With a `sharedClock` (the duration clock of an embedded PBX the harness also owns), an answer
  * delay passes on that clock: it is advanced by the delay, which fires whatever falls due on the
- * way (the lookup's overall limit), and the answer is written as soon as that is done (at once,
- * or when an advance by message has settled). The PBX measures the
+ * way (the lookup's overall limit), and the answer is written at once. The PBX measures the
  * same delay it would measure in real time (RESOLVER-TIMEOUT-WARNING, RESOLVER-SLOW-NOT-ABORTED).
  */
 export class PlanWriter {
   private readonly timers = new Set<NodeJS.Timeout>();
   private closing = false;
 
-  constructor(private readonly sharedClock?: SharedClock) {}
+  constructor(private readonly sharedClock?: VirtualClock) {}
 
   /** Writes `plan` to `res` (after its delay) and notes status and content coding in `record`. */
   write(plan: ResponsePlan, res: ServerResponse, record: RecordedRequest): void {
     if (plan.delayMs > 0 && this.sharedClock) {
-      const advanced = this.sharedClock.advance(plan.delayMs);
-      if (advanced instanceof Promise) {
-        const answer = () => this.run(plan, res, record);
-        advanced.then(answer, answer);
-      } else this.run(plan, res, record);
+      this.sharedClock.advance(plan.delayMs);
+      this.run(plan, res, record);
     } else if (plan.delayMs > 0) this.later(() => this.run(plan, res, record), plan.delayMs);
     else this.run(plan, res, record);
   }

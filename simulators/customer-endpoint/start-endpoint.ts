@@ -7,6 +7,7 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { SecureVersion, TLSSocket } from 'node:tls';
+import type { VirtualClock } from '../shared/clock.ts';
 import { type ControlPlane, controlPlane, startControlPlane } from '../shared/control/start-control-plane.ts';
 import { closeServer, listen } from '../shared/http/listen.ts';
 import { createSelfSignedTls } from '../shared/http/self-signed-tls.ts';
@@ -17,7 +18,7 @@ import type { EndpointControl } from './endpoint-control.ts';
 import { endpointEffects } from './endpoint-effects.ts';
 import { ENDPOINT_CONTROL_OPERATIONS } from './endpoint-operations.ts';
 
-import { PlanWriter, type SharedClock } from './plan-writer.ts';
+import { PlanWriter } from './plan-writer.ts';
 import { MAX_RECORDED_BODY_BYTES, type RecordedRequest } from './recorded-request.ts';
 import { RequestRecorder } from './request-recorder.ts';
 
@@ -47,12 +48,11 @@ export interface CustomerEndpointOptions {
    */
   controlPlane?: boolean | { host?: string; port?: number };
   /**
-   * The duration clock of a simulated PBX the harness owns (`durationClock()`, given to its
-   * `start({ durationClock })`, or advanced by message on the thread the PBX runs on): answer
-   * delays then advance it instead of sleeping (plan-writer.ts). Never for a PBX elsewhere, which
-   * measures real time.
+   * The duration clock of a simulated PBX in this process (`durationClock()`, given to its
+   * `start({ durationClock })`): answer delays then advance it instead of sleeping
+   * (plan-writer.ts). Never for a PBX elsewhere, which measures real time.
    */
-  sharedClock?: SharedClock;
+  sharedClock?: VirtualClock;
 }
 
 export interface CustomerEndpointControl {

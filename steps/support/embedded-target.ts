@@ -1,6 +1,7 @@
-import { httpPbxControl, MAINTENANCE_BASE_PATH } from '../../simulators/pbx/index.ts';
+import { httpPbxControl, MAINTENANCE_BASE_PATH, type PbxHandle, start } from '../../simulators/pbx/index.ts';
+import { durationClock, type VirtualClock } from '../../simulators/shared/index.ts';
 import { loopbackEdgeClientAddresses } from '../../src/core/cidr-edges.ts';
-import { simulatorThread, type ThreadPbx } from './simulator-thread.ts';
+import { freePortBelowEphemeral } from './port-holder.ts';
 import type { MonitoringAddress, OpenedTarget } from './target.ts';
 
 /** Set to `1`: the embedded simulator times its waits in real time and the harness sleeps through them. */
@@ -42,13 +43,11 @@ export interface EmbeddedTargetOptions {
  * `PBX_CONFORMANCE_REAL_WAITS=1` the simulator times its waits in real time and the harness sleeps
  * through them as against a remote PBX (`npm run bench -- suite` compares the two). It is driven
  * through its HTTP control plane (not the in-process one) so that every scenario also exercises
- * the control plane a plug-in vendor would use. It runs on the simulator thread
- * (simulator-thread.ts, issue 31 §1), which the harness reaches only through those URLs and, for
- * the duration clock, by message.
+ * the control plane a plug-in vendor would use.
  */
 export async function openEmbeddedTarget(options: EmbeddedTargetOptions = {}): Promise<OpenedTarget> {
   const name = options.name ?? 'simulator';
-  const waits = process.env[REAL_WAITS_ENV] !== '1';
+  const waits = process.env[REAL_WAITS_ENV] === '1' ? undefined : durationClock();
   const handle = await startSimulator(options, waits);
   const control = httpPbxControl(handle.urls.control);
   return {
@@ -70,30 +69,40 @@ export async function openEmbeddedTarget(options: EmbeddedTargetOptions = {}): P
           storedTokenRecords: async () =>
             (await control.storedTokenRecords()).map((record) => ({ ...record })),
         },
-        ...(waits ? { durationClock: { advance: (ms: number) => handle.advance(ms) } } : {}),
+        ...(waits ? { durationClock: waits } : {}),
       },
     },
-    close: () => handle.close(),
+    close: async () => {
+      await handle.close();
+      waits?.dispose();
+    },
   };
 }
 
-/**
- * Starts the PBX on the simulator thread, which picks the data endpoint's port below the ephemeral
- * range and starts again on another when that port was taken in between. A scenario's default PBX
- * (no options) is the spare the thread started while the scenario before ran.
- */
-function startSimulator(options: EmbeddedTargetOptions, waits: boolean): Promise<ThreadPbx> {
-  const fresh = options.defaultMonitoringPort === undefined && !options.host && !options.resolverTrustedCa;
-  return simulatorThread.startPbx(
-    {
+/** How often a simulator is started again when its data endpoint's port was taken in between. */
+const PORT_ATTEMPTS = 3;
+
+async function startSimulator(
+  options: EmbeddedTargetOptions,
+  waits: VirtualClock | undefined,
+): Promise<PbxHandle> {
+  for (let attempt = 1; ; attempt++) {
+    const port = options.defaultMonitoringPort
+      ? undefined
+      : ((await freePortBelowEphemeral(options.host ?? '127.0.0.1')) ?? 0);
+    const handle = await start({
       ...(options.host ? { host: options.host } : {}),
-      ...(options.defaultMonitoringPort ? {} : { monitoringPort: 'below-ephemeral' as const }),
+      ...(port === undefined ? {} : { monitoringPort: port }),
       clock: { mode: 'frozen' },
-      ...(waits ? { durationClock: true } : {}),
+      ...(waits ? { durationClock: waits } : {}),
       ...(options.resolverTrustedCa ? { resolver: { trustedCa: options.resolverTrustedCa } } : {}),
-    },
-    { spare: fresh },
-  );
+    });
+    const listening = parseTcpUrl(handle.urls.monitoring)?.port;
+    if (!port || listening === port || attempt >= PORT_ATTEMPTS) return handle;
+    // Another program took the port between the check and the listen (the simulator fell back
+    // to the next one): start afresh on another.
+    await handle.close();
+  }
 }
 
 /** `tcp://127.0.0.1:40123` → `{ host, port }`; `null` stays `null`. */

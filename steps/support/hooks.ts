@@ -1,18 +1,9 @@
-import {
-  After,
-  AfterAll,
-  Before,
-  BeforeAll,
-  setDefaultTimeout,
-  setWorldConstructor,
-} from '@cucumber/cucumber';
+import { After, Before, setDefaultTimeout, setWorldConstructor } from '@cucumber/cucumber';
 import { replayLimit } from '../../src/record/replay-limits.ts';
-import { selectedScenarios } from '../../src/runner/selected-scenarios.ts';
 import { openEmbeddedTarget } from './embedded-target.ts';
 import { FixtureError } from './fixture-error.ts';
 import { releasePorts } from './port-holder.ts';
 import { openRemoteTarget } from './remote-target.ts';
-import { simulatorThread } from './simulator-thread.ts';
 import { PbxWorld } from './world.ts';
 
 setWorldConstructor(PbxWorld);
@@ -27,17 +18,6 @@ setDefaultTimeout(120_000);
  * §1: a PBX's start and close for each of their scenarios).
  */
 const FLEET_FEATURES = /^features\/(?:fleet|events|mcp)\//;
-
-// Against the embedded simulator, its thread starts loading its modules at once, while Cucumber
-// gets the first scenario ready, rather than at the first scenario (simulator-thread.ts).
-BeforeAll(() => {
-  const { pickles, embedded } = selectedScenarios();
-  if (embedded && pickles.some((pickle) => !pickle.tags.some((tag) => tag.name === '@certify-plugin')))
-    simulatorThread.warm();
-});
-
-/** The simulator thread ends with the run; every target was closed after its scenario. */
-AfterAll(() => simulatorThread.close());
 
 // The certify features (features/certify/, tag @certify-plugin) prove certify-plugin with plug-ins
 // of their own: they open no target, and never touch a `verify --target` (steps/certify/).

@@ -1,4 +1,5 @@
 import type { PbxControl } from '../../simulators/pbx/index.ts';
+import type { VirtualClock } from '../../simulators/shared/index.ts';
 
 /** Where XML-RPC lives on the PBX web server and whom it signs in as. */
 export interface XmlRpcSettings {
@@ -51,16 +52,7 @@ export interface PbxTarget {
    * A silent client's grace and the reference endpoints' answer delays pass on it instead of in
    * real time; against a remote PBX, which measures real time, the harness waits.
    */
-  durationClock?: DurationClockHandle;
-}
-
-/**
- * The embedded simulator's duration clock as the harness holds it: the simulator runs on a thread
- * of its own (simulator-thread.ts), so the harness advances its clock by message.
- */
-export interface DurationClockHandle {
-  /** Moves the clock forward by `ms`; resolves once every timer that fell due on the way has fired. */
-  advance(ms: number): Promise<void>;
+  durationClock?: VirtualClock;
 }
 
 /** A stored API-token record as an embedded simulator shows it: the hash, never a secret. */

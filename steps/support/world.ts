@@ -173,7 +173,7 @@ export class PbxWorld extends World<PbxWorldParameters> implements WorldPort {
       ...(localAddress ? { localAddress } : {}),
       ...(options.family ? { family: options.family } : {}),
       ...(send !== undefined ? { send } : {}),
-      ...(silentClock ? { whileSilent: () => void silentClock.advance(SILENT_STEP_MS).catch(() => {}) } : {}),
+      ...(silentClock ? { whileSilent: () => silentClock.advance(SILENT_STEP_MS) } : {}),
       timeoutMs: options.timeoutMs ?? READ_TIMEOUT_MS,
     });
     const http = send === undefined ? undefined : parseHttpResponse(tcp.bytes);

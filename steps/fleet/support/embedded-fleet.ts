@@ -1,6 +1,5 @@
-import { httpFleetControl } from '../../../simulators/fleet-controller/index.ts';
-import { httpPbxControl } from '../../../simulators/pbx/index.ts';
-import { simulatorThread } from '../../support/simulator-thread.ts';
+import { httpFleetControl, start as startController } from '../../../simulators/fleet-controller/index.ts';
+import { httpPbxControl, start as startPbx } from '../../../simulators/pbx/index.ts';
 import type { FleetTarget, PbxPlane } from './fleet-target.ts';
 import { deliveredInTime } from './pbx-events.ts';
 
@@ -75,21 +74,16 @@ export const EMBEDDED_PBX_CLOCK_LAG_MS = 5 * 3_600_000 + 17 * 60_000 + 23_000;
  * A fresh simulated fleet controller for one scenario (default fixture, 127.0.0.1, ephemeral ports,
  * frozen virtual clock), driven through its HTTP control plane. A simulated PBX is started, with a
  * frozen clock of its own, registered and connected over the ingest link the first time a scenario
- * needs one for a site; everything is closed with the target. Controller and PBXs run on the
- * simulator thread (steps/support/simulator-thread.ts, issue 31 §1); the controller is the fresh
- * one the thread started while the scenario before ran.
+ * needs one for a site; everything is closed with the target.
  */
 export async function openEmbeddedFleet(): Promise<FleetTarget> {
-  const controller = await simulatorThread.startController(
-    { clock: { mode: 'frozen' }, scryptCost: HARNESS_SCRYPT_COST },
-    { spare: true },
-  );
+  const controller = await startController({ clock: { mode: 'frozen' }, scryptCost: HARNESS_SCRYPT_COST });
   const control = httpFleetControl(controller.urls.control);
   const pbxs = new Map<string, Promise<{ plane: PbxPlane; close(): Promise<void> }>>();
 
   const startFor = async (siteId: string) => {
     const registration = await control.registerPbx({ siteId });
-    const handle = await simulatorThread.startPbx({
+    const handle = await startPbx({
       monitoringPort: 0,
       clock: { mode: 'frozen', start: Date.now() - EMBEDDED_PBX_CLOCK_LAG_MS },
       controller: { ingest: registration.ingest, siteId, key: registration.key },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { httpPbxControl } from '../../../simulators/pbx/index.ts';
-import type { DurationClockHandle } from '../../support/target.ts';
+import type { VirtualClock } from '../../../simulators/shared/index.ts';
 import type { WorldPort } from '../../support/world-port.ts';
 import type { ResolverControl } from './resolver-control.ts';
 
@@ -37,7 +37,7 @@ export interface ResolverTarget {
    * Embedded only: the PBX's duration clock, shared with the reference endpoints so their answer
    * delays pass on it instead of in real time (`PbxTarget.durationClock`).
    */
-  sharedClock?: DurationClockHandle;
+  sharedClock?: VirtualClock;
   /** Certificates the PBX's runtime trusts, for RESOLVER-TLS-TRUST-STORE and RESOLVER-TLS-NO-HOSTNAME (remote only). */
   trusted?: { matching?: TlsPair; otherHost?: TlsPair };
 }
