@@ -7,9 +7,11 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const SCRIPT = fileURLToPath(new URL('../../scripts/build-package.mjs', import.meta.url));
+/** The module the build script imports before its check (the stamp of the sources it builds). */
+const STAMP = fileURLToPath(new URL('../../bin/source-stamp.js', import.meta.url));
 
 /**
- * Runs a copy of the build script in an empty tree of its own (it builds the tree it lies in), so
+ * Runs a copy of the build script (and the module it imports) in an empty tree of its own (it builds the tree it lies in), so
  * nothing of the repository is removed or built; `dist/marker` shows whether the build began.
  */
 function buildWith(value: string | undefined) {
@@ -17,6 +19,8 @@ function buildWith(value: string | undefined) {
   try {
     mkdirSync(join(root, 'scripts'));
     copyFileSync(SCRIPT, join(root, 'scripts', 'build-package.mjs'));
+    mkdirSync(join(root, 'bin'));
+    copyFileSync(STAMP, join(root, 'bin', 'source-stamp.js'));
     mkdirSync(join(root, 'dist'));
     writeFileSync(join(root, 'dist', 'marker'), '');
     const env = { ...process.env };
