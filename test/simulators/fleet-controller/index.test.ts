@@ -22,12 +22,7 @@ test('start binds 127.0.0.1 on ephemeral ports and reports the URLs', async (t) 
 test('FLEET-ACK-HISTORY-ONCE: concurrent acknowledgements of one item over HTTP produce exactly one history entry', async (t) => {
   const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
   t.after(() => fleet.close());
-  const { item } = await fleet.control.injectEvent({
-    siteId: 'site-bremen',
-    module: 'Backup',
-    subject: 'voll',
-    severity: 'ERROR',
-  });
+  const { item } = await injectBremenBackup(fleet);
   const url = `${fleet.urls.api}/api/v1/sites/site-bremen/attention/${item!.id}/acknowledge`;
   const callers = [ANNA, TOM, ANNA, TOM, SAM, SAM, ANNA, TOM, SAM, ANNA];
   const results = await Promise.all(
@@ -76,12 +71,7 @@ test('passwords are stored as hashes; tokens and passwords never appear in the r
     'wrong-password-XYZ',
     'unknown-token-XYZ',
   ];
-  await fleet.control.injectEvent({
-    siteId: 'site-bremen',
-    module: 'Backup',
-    subject: 'voll',
-    severity: 'ERROR',
-  });
+  await injectBremenBackup(fleet);
   for (const who of [ANNA, VERA, { ...ANNA, password: 'wrong-password-XYZ' }]) {
     const r = await fetch(`${fleet.urls.api}/api/v1/sites`, { headers: { authorization: basic(who) } });
     await r.arrayBuffer();
@@ -168,12 +158,7 @@ test('bodies over the bound get 413 with an error object, never a crash', async 
 test('HEAD of the site list and of a history carries the Content-Length of the GET it stands for', async (t) => {
   const fleet = await start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
   t.after(() => fleet.close());
-  const { item } = await fleet.control.injectEvent({
-    siteId: 'site-bremen',
-    module: 'Backup',
-    subject: 'voll',
-    severity: 'ERROR',
-  });
+  const { item } = await injectBremenBackup(fleet);
   const ack = await fetch(`${fleet.urls.api}/api/v1/sites/site-bremen/attention/${item!.id}/acknowledge`, {
     method: 'POST',
     headers: { authorization: basic(ANNA), 'content-type': 'application/json' },
@@ -197,3 +182,13 @@ test('HEAD of the site list and of a history carries the Content-Length of the G
     assert.equal((await head.arrayBuffer()).byteLength, 0, path);
   }
 });
+
+/** The open backup message at site-bremen that the acknowledgement and log tests work on. */
+function injectBremenBackup(fleet: Awaited<ReturnType<typeof start>>) {
+  return fleet.control.injectEvent({
+    siteId: 'site-bremen',
+    module: 'Backup',
+    subject: 'voll',
+    severity: 'ERROR',
+  });
+}

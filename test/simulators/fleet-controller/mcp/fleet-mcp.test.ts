@@ -9,6 +9,18 @@ import { start } from '../../../../simulators/fleet-controller/index.ts';
 import { createFleetMcpServer } from '../../../../simulators/fleet-controller/mcp/fleet-mcp-server.ts';
 import { ANNA, assertSchema, basic, FAST_SCRYPT, fleetCore, T0, TOKENS, VERA } from '../fleet-test-kit.ts';
 
+/** The members every open message of `fleet_attention` carries (MCP-ATTENTION-EVENTS). */
+const EVENT_MEMBERS = [
+  'attentionId',
+  'module',
+  'subject',
+  'description',
+  'severity',
+  'firstAt',
+  'lastAt',
+  'occurrences',
+] as const;
+
 async function controller() {
   return start({ scryptCost: FAST_SCRYPT, clock: { start: T0 } });
 }
@@ -100,16 +112,7 @@ test('MCP-ATTENTION-SITES, MCP-ATTENTION-EVENTS, MCP-ATTENTION-READ-LEVEL, MCP-S
       twin.attentionEvents.map((e) => e.id),
     );
     for (const e of site.events) {
-      for (const key of [
-        'attentionId',
-        'module',
-        'subject',
-        'description',
-        'severity',
-        'firstAt',
-        'lastAt',
-        'occurrences',
-      ]) {
+      for (const key of EVENT_MEMBERS) {
         assert.ok(key in e, `${key} in ${JSON.stringify(e)}`);
       }
     }
@@ -323,17 +326,7 @@ test('MCP-ATTENTION-EVENTS: the advertised output schema of fleet_attention requ
   assert.deepEqual(schema.required, ['sites']);
   const site = schema.properties.sites.items;
   assert.deepEqual(site.required.sort(), ['attention', 'displayName', 'events', 'siteId']);
-  for (const field of [
-    'attentionId',
-    'module',
-    'subject',
-    'description',
-    'severity',
-    'firstAt',
-    'lastAt',
-    'occurrences',
-  ])
-    assert.ok(site.properties.events.items.required.includes(field), field);
+  for (const field of EVENT_MEMBERS) assert.ok(site.properties.events.items.required.includes(field), field);
   const ack = tools.find((x) => x.name === 'fleet_attention_acknowledge')!.outputSchema as {
     required: string[];
   };
